@@ -1,0 +1,26 @@
+// Package apierror holds the SDK's error types.
+//
+// Every failed call returns an error that is one of:
+//
+//   - *Error: the API answered with a status of 400 or more. It carries the HTTP
+//     status, the error type of SPEC section 7, the message, the request id and
+//     the raw body.
+//   - *ValidationError: the SDK refused the call before sending anything, because
+//     a parameter broke a rule it can check locally. It names the field and the rule.
+//   - a transport or context error, wrapped with %w, so errors.Is(err,
+//     context.DeadlineExceeded) works.
+//
+// Use errors.As to inspect an API error, and errors.Is with the sentinels for
+// the common cases:
+//
+//	ws, err := client.Workspaces.Get(ctx, id)
+//	var apiErr *apierror.Error
+//	switch {
+//	case errors.Is(err, apierror.ErrNotFound):
+//		// no such workspace
+//	case errors.As(err, &apiErr):
+//		log.Printf("status %d, type %s, request %s", apiErr.StatusCode, apiErr.Type, apiErr.RequestID)
+//	}
+//
+// Error strings never contain credentials.
+package apierror

@@ -1,0 +1,57 @@
+package apierror_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+)
+
+func TestFromResponse(t *testing.T) {
+	body := []byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"},"request_id":"req_body"}`)
+	e := apierror.FromResponse("POST", "/v1/messages", 429, http.Header{"Request-Id": {"req_header"}}, body)
+	require.Equal(t, apierror.TypeRateLimit, e.Type)
+	require.Equal(t, "slow down", e.Message)
+	require.Equal(t, "req_body", e.RequestID, "the body's id wins")
+	require.True(t, e.Temporary())
+	require.ErrorIs(t, e, apierror.ErrRateLimited)
+
+	for _, tc := range []struct {
+		status int
+		body   string
+		typ    apierror.Type
+		is     error
+	}{
+		{502, "<html>bad gateway</html>", apierror.TypeAPI, apierror.ErrServer},
+		{503, "", apierror.TypeAPI, apierror.ErrServer},
+		{529, "overloaded", apierror.TypeOverloaded, apierror.ErrOverloaded},
+		{404, `{"unexpected":"shape"}`, apierror.TypeNotFound, apierror.ErrNotFound},
+		{401, `{"type":"error","error":{"type":"","message":""}}`, apierror.TypeAuthentication, apierror.ErrAuthentication},
+		{418, "teapot", "", nil},
+	} {
+		e := apierror.FromResponse("GET", "/x", tc.status, http.Header{"Request-Id": {"req_h"}}, []byte(tc.body))
+		require.Equal(t, tc.typ, e.Type, "status %d", tc.status)
+		require.Equal(t, "req_h", e.RequestID)
+		require.Equal(t, tc.body, string(e.Body))
+		if tc.is != nil {
+			require.ErrorIs(t, fmt.Errorf("wrapped: %w", e), tc.is)
+		}
+	}
+	// An unknown type from a newer server is kept, and matched by status.
+	e = apierror.FromResponse("GET", "/x", 400, nil, []byte(`{"type":"error","error":{"type":"budget_not_raised","message":"m"}}`))
+	require.Equal(t, apierror.TypeBudgetNotRaised, e.Type)
+	require.ErrorIs(t, e, apierror.ErrInvalidRequest)
+}
+
+func TestValidationError(t *testing.T) {
+	err := fmt.Errorf("calling: %w", apierror.Invalid("limit", "must be between 1 and 1000"))
+	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+	require.NotErrorIs(t, err, apierror.ErrNotFound)
+	var v *apierror.ValidationError
+	require.True(t, errors.As(err, &v))
+	require.Equal(t, "agentplatform: invalid parameter limit: must be between 1 and 1000", v.Error())
+}

@@ -1,0 +1,81 @@
+// Package check holds the local validation rules shared by the resource
+// packages. Each returns nil or an *apierror.ValidationError that names the
+// field and the rule, so a refused call says exactly what to fix.
+package check
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+)
+
+// Length checks that s has between min and max characters (Unicode code
+// points, as the API counts them).
+func Length(field, s string, min, max int) error {
+	n := utf8.RuneCountInString(s)
+	if n < min || n > max {
+		if min == max {
+			return apierror.Invalid(field, "must be exactly "+strconv.Itoa(min)+" characters")
+		}
+		if min == 0 {
+			return apierror.Invalid(field, "must be at most "+strconv.Itoa(max)+" characters")
+		}
+		return apierror.Invalid(field, "must be between "+strconv.Itoa(min)+" and "+strconv.Itoa(max)+" characters")
+	}
+	return nil
+}
+
+// OptionalLength is Length for a field whose empty value means "not sent".
+func OptionalLength(field, s string, min, max int) error {
+	if s == "" {
+		return nil
+	}
+	return Length(field, s, min, max)
+}
+
+// Limit checks a page size: 0 means the server's default, otherwise it must
+// lie in [1, max].
+func Limit(v, max int) error {
+	if v != 0 && (v < 1 || v > max) {
+		return apierror.Invalid("limit", "must be between 1 and "+strconv.Itoa(max))
+	}
+	return nil
+}
+
+// StringMap checks a map of strings: at most maxPairs pairs, keys of 1 to
+// maxKey characters, values of at most maxValue characters, and no key
+// starting (in any case) with reservedPrefix when that is set.
+func StringMap(field string, m map[string]string, maxPairs, maxKey, maxValue int, reservedPrefix string) error {
+	if len(m) > maxPairs {
+		return apierror.Invalid(field, "must have at most "+strconv.Itoa(maxPairs)+" pairs")
+	}
+	for k, v := range m {
+		if err := Length(field+" key", k, 1, maxKey); err != nil {
+			return err
+		}
+		if reservedPrefix != "" && len(k) >= len(reservedPrefix) && strings.EqualFold(k[:len(reservedPrefix)], reservedPrefix) {
+			return apierror.Invalid(field, "key "+strconv.Quote(k)+" must not begin with "+strconv.Quote(reservedPrefix))
+		}
+		if err := Length(field+"."+k, v, 0, maxValue); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HexColor checks a "#RRGGBB" color.
+func HexColor(field, s string) error {
+	if len(s) == 7 && s[0] == '#' {
+		ok := true
+		for i := 1; i < 7; i++ {
+			c := s[i]
+			ok = ok && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+		}
+		if ok {
+			return nil
+		}
+	}
+	return apierror.Invalid(field, `must be a hex color such as "#6C5BB9"`)
+}

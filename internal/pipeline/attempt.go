@@ -1,0 +1,120 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// newAttemptClient returns the *http.Client that go-retryablehttp uses for
+// each attempt. Its transport gives every attempt its own timeout, runs the
+// caller's middleware and logs. It keeps the caller's redirect policy and
+// cookie jar but not http.Client.Timeout, which would cut event streams off:
+// option.WithRequestTimeout is the per-attempt limit.
+func newAttemptClient(cfg *Config) *http.Client {
+	base := cfg.HTTPClient.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	t := &attemptTransport{timeout: cfg.RequestTimeout}
+	next := MiddlewareNext(base.RoundTrip)
+	if cfg.Logger != nil {
+		next = logged(cfg.Logger, next)
+	}
+	for i := len(cfg.Middleware) - 1; i >= 0; i-- {
+		mw, inner := cfg.Middleware[i], next
+		next = func(r *http.Request) (*http.Response, error) { return mw(r, inner) }
+	}
+	t.next = next
+	return &http.Client{Transport: t, CheckRedirect: cfg.HTTPClient.CheckRedirect, Jar: cfg.HTTPClient.Jar}
+}
+
+// sameAttemptSettings reports whether a call's Config can reuse the client's
+// attempt client: the same HTTP client, timeout, logger and middleware.
+func sameAttemptSettings(a, b *Config) bool {
+	return a.HTTPClient == b.HTTPClient && a.RequestTimeout == b.RequestTimeout && a.Logger == b.Logger &&
+		len(a.Middleware) == len(b.Middleware) && (len(a.Middleware) == 0 || &a.Middleware[0] == &b.Middleware[0])
+}
+
+type attemptTransport struct {
+	timeout time.Duration
+	next    MiddlewareNext
+}
+
+// RoundTrip runs one attempt under its own deadline. For an ordinary
+// response the deadline also covers reading the body; for an event stream it
+// ends once the headers have arrived, and the caller's context governs the rest.
+func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.timeout <= 0 {
+		return t.next(req)
+	}
+	ctx, cancel := context.WithCancelCause(req.Context())
+	timer := time.AfterFunc(t.timeout, func() { cancel(&attemptTimeoutError{after: t.timeout}) })
+	resp, err := t.next(req.WithContext(ctx))
+	if err != nil {
+		timer.Stop()
+		cancel(nil)
+		return nil, err
+	}
+	if req.Header.Get("Accept") == "text/event-stream" {
+		timer.Stop()
+	}
+	resp.Body = &attemptBody{ReadCloser: resp.Body, timer: timer, cancel: cancel}
+	return resp, nil
+}
+
+// attemptBody releases an attempt's timer and context when the body is closed.
+type attemptBody struct {
+	io.ReadCloser
+	timer  *time.Timer
+	cancel context.CancelCauseFunc
+}
+
+func (b *attemptBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.timer.Stop()
+	b.cancel(nil)
+	return err
+}
+
+// attemptTimeoutError is the cause of an attempt that ran out of time
+// (option.WithRequestTimeout). errors.Is(err, context.DeadlineExceeded) holds,
+// and it is a net.Error whose Timeout is true.
+type attemptTimeoutError struct{ after time.Duration }
+
+func (e *attemptTimeoutError) Error() string {
+	return fmt.Sprintf("request attempt timed out after %s (option.WithRequestTimeout)", e.after)
+}
+
+func (e *attemptTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+func (e *attemptTimeoutError) Timeout() bool        { return true }
+func (e *attemptTimeoutError) Temporary() bool      { return true }
+
+// logged wraps next with a debug log line per attempt and its outcome.
+func logged(logger *slog.Logger, next MiddlewareNext) MiddlewareNext {
+	return func(req *http.Request) (*http.Response, error) {
+		ctx := req.Context()
+		if !logger.Enabled(ctx, slog.LevelDebug) {
+			return next(req)
+		}
+		logger.LogAttrs(ctx, slog.LevelDebug, "agentplatform: request",
+			slog.String("method", req.Method), slog.String("url", req.URL.Redacted()),
+			slog.Any("headers", redactedHeaders(req.Header)), slog.String("body", redactedRequestBody(req)))
+		start := time.Now()
+		resp, err := next(req)
+		if err != nil {
+			logger.LogAttrs(ctx, slog.LevelDebug, "agentplatform: request failed",
+				slog.String("method", req.Method), slog.String("path", req.URL.Path),
+				slog.Duration("elapsed", time.Since(start)), slog.String("error", err.Error()))
+			return nil, err
+		}
+		logger.LogAttrs(ctx, slog.LevelDebug, "agentplatform: response",
+			slog.String("method", req.Method), slog.String("path", req.URL.Path),
+			slog.Int("status", resp.StatusCode), slog.String("request_id", resp.Header.Get("request-id")),
+			slog.Duration("elapsed", time.Since(start)))
+		return resp, nil
+	}
+}

@@ -1,0 +1,16 @@
+package pipeline
+
+import (
+	"net/netip"
+	"strings"
+)
+
+// isLoopback reports whether host names this machine, where plain HTTP
+// cannot expose a credential to the network.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	addr, err := netip.ParseAddr(host)
+	return err == nil && addr.IsLoopback()
+}

@@ -1,0 +1,170 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/auth"
+)
+
+// Pipeline sends requests for every resource service of one client. It is
+// safe for concurrent use; its Config never changes after New.
+type Pipeline struct {
+	cfg      Config
+	attempts *http.Client    // built for cfg; calls whose options change it build their own
+	owned    *http.Transport // the default transport, when the caller gave no HTTP client
+}
+
+// New reads the environment (VENDOR_BASE_URL, VENDOR_API_KEY,
+// VENDOR_WORKSPACE_ID), then applies opts.
+func New(opts []Option) (*Pipeline, error) {
+	cfg := defaultConfig()
+	if v := os.Getenv(EnvBaseURL); v != "" {
+		if err := cfg.SetBaseURL(v); err != nil {
+			return nil, fmt.Errorf("%s: %w", EnvBaseURL, err)
+		}
+	}
+	if v := os.Getenv(EnvAPIKey); v != "" {
+		cfg.Credentials = auth.APIKey(v)
+	}
+	cfg.WorkspaceID = os.Getenv(EnvWorkspaceID)
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	p := &Pipeline{cfg: cfg}
+	if p.cfg.HTTPClient == nil {
+		p.owned = newDefaultTransport()
+		p.cfg.HTTPClient = &http.Client{Transport: p.owned}
+	}
+	p.attempts = newAttemptClient(&p.cfg)
+	return p, nil
+}
+
+// Config returns a copy of the client-level configuration.
+func (p *Pipeline) Config() Config { return p.cfg }
+
+// Close releases the idle connections of the transport the pipeline created.
+// A caller-supplied HTTP client is left alone.
+func (p *Pipeline) Close() {
+	if p.owned != nil {
+		p.owned.CloseIdleConnections()
+	}
+}
+
+// newDefaultTransport is a private copy of http.DefaultTransport: go-retryablehttp
+// closes the idle connections of its transport after every failed call, which
+// must not disturb unrelated clients of the process.
+func newDefaultTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	t.ResponseHeaderTimeout = 0 // the per-attempt timeout governs, streams must not be cut
+	return t
+}
+
+// callConfig applies a call's options to a copy of the client's Config.
+func (p *Pipeline) callConfig(opts []Option) (*Config, *http.Client, error) {
+	cfg := p.cfg
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, nil, err
+		}
+	}
+	client := p.attempts
+	if !sameAttemptSettings(&cfg, &p.cfg) {
+		client = newAttemptClient(&cfg)
+	}
+	return &cfg, client, nil
+}
+
+// send runs req with retries and returns a response with status < 400, whose
+// body the caller must close, or an error: *apierror.Error for any other
+// status, *apierror.ValidationError for refused input, else a wrapped
+// transport or context error.
+func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, *Config, error) {
+	cfg, attempts, err := p.callConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if req.err != nil {
+		return nil, nil, req.err
+	}
+	if cfg.Credentials == nil {
+		return nil, nil, errNoCredentials
+	}
+	if cfg.baseInsecure && !cfg.AllowInsecure {
+		return nil, nil, errInsecureBaseURL
+	}
+	rreq, err := buildRequest(ctx, cfg, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cfg.Credentials.Authorize(ctx, rreq.Request); err != nil {
+		return nil, nil, fmt.Errorf("agentplatform: %s %s: credentials: %w", req.Method, req.Path, err)
+	}
+	rc := &retryablehttp.Client{
+		HTTPClient:   attempts,
+		RetryWaitMin: initialBackoff,
+		RetryWaitMax: cfg.MaxRetryWait,
+		RetryMax:     cfg.MaxRetries,
+		CheckRetry:   checkRetry,
+		Backoff:      backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: func(r *http.Request) error { return cfg.Credentials.Authorize(ctx, r) },
+	}
+	if cfg.Logger != nil {
+		rc.Backoff = loggingBackoff(ctx, cfg.Logger, req)
+	}
+	resp, err := rc.Do(rreq)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, nil, transportError(ctx, req, err)
+	}
+	if cfg.ResponseInto != nil {
+		*cfg.ResponseInto = resp
+	}
+	if resp.StatusCode >= 400 {
+		body, _ := readBody(resp, apierror.MaxBodySize)
+		return nil, nil, apierror.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
+	}
+	return resp, cfg, nil
+}
+
+var (
+	errNoCredentials = errors.New("agentplatform: no credentials: set " + EnvAPIKey +
+		" or pass option.WithAPIKey or option.WithCredentials")
+	errInsecureBaseURL = errors.New("agentplatform: refusing to send credentials over plain HTTP to a host " +
+		"that is not loopback; use https or option.WithInsecureHTTP")
+)
+
+// transportError wraps a failure that produced no response. A context error
+// of the caller is returned as the context's own error, wrapped, so that
+// errors.Is(err, context.Canceled) holds.
+func transportError(ctx context.Context, req *Request, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+		err = fmt.Errorf("%w (%v)", ctxErr, err)
+	}
+	return fmt.Errorf("agentplatform: %s %s: %w", req.Method, req.Path, err)
+}
+
+// Do sends req and decodes a successful JSON body into a new T.
+func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*T, error) {
+	resp, _, err := p.send(ctx, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := new(T)
+	if err := decodeJSON(resp, out); err != nil {
+		return nil, fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,95 @@
+package pipeline
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// These cover the pure helpers that no endpoint of the foundation exercises
+// end to end yet (bracket query keys arrive with memory stores).
+
+func TestQueryEncoding(t *testing.T) {
+	var q Query
+	q.Time("created_at[gte]", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	q.Strings("event_deltas", []string{"agent.message", "agent.thinking"})
+	q.String("page", "page_a+b/c")
+	q.Int("limit", 0)
+	q.Bool("include_archived", false)
+	q.Bool("include_default", true)
+	require.Equal(t, "created_at[gte]=2026-01-02T03%3A04%3A05Z&event_deltas=agent.message&event_deltas=agent.thinking"+
+		"&page=page_a%2Bb%2Fc&include_default=true", q.Encode())
+
+	var empty Query
+	require.Empty(t, empty.Encode())
+	require.Error(t, empty.IDPage("a", "b", 0, 10))
+	require.Error(t, empty.IDPage("", "", 11, 10))
+	require.Error(t, empty.CursorPage("", -1, 10))
+}
+
+func TestBackoffDoublesUpToItsCap(t *testing.T) {
+	for attempt, want := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second} {
+		for range 50 {
+			d := backoff(initialBackoff, time.Minute, attempt, nil)
+			require.LessOrEqual(t, d, want)
+			require.GreaterOrEqual(t, d, want*3/4, "attempt %d", attempt)
+		}
+	}
+	require.LessOrEqual(t, backoff(initialBackoff, time.Minute, 1000, nil), maxBackoff, "no overflow on huge attempts")
+	require.Equal(t, time.Duration(0), backoff(initialBackoff, 0, 3, nil))
+}
+
+func TestServerWait(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		h    http.Header
+		want time.Duration
+		ok   bool
+	}{
+		{http.Header{"Retry-After-Ms": {"1500"}}, 1500 * time.Millisecond, true},
+		{http.Header{"Retry-After-Ms": {"-5"}, "Retry-After": {"2"}}, 2 * time.Second, true},
+		{http.Header{"Retry-After": {"2.5"}}, 2500 * time.Millisecond, true},
+		{http.Header{"Retry-After": {now.Add(90 * time.Second).Format(http.TimeFormat)}}, 90 * time.Second, true},
+		{http.Header{"Retry-After": {now.Add(-time.Hour).Format(http.TimeFormat)}}, 0, true},
+		{http.Header{"Retry-After": {"later"}}, 0, false},
+		{http.Header{}, 0, false},
+	}
+	for _, tc := range cases {
+		got, ok := serverWait(tc.h, now)
+		require.Equal(t, tc.ok, ok, "%v", tc.h)
+		require.Equal(t, tc.want, got, "%v", tc.h)
+	}
+}
+
+func TestJoinBetas(t *testing.T) {
+	require.Equal(t, "", joinBetas("", nil))
+	require.Equal(t, "a", joinBetas("a", nil))
+	require.Equal(t, "b,c", joinBetas("", []string{"b", "c", "b"}))
+	require.Equal(t, "a,b", joinBetas("a", []string{"a", "b"}))
+}
+
+func TestRedactJSON(t *testing.T) {
+	in := `{"type":"vcs_repository","url":"https://git.example.com/r","authorization_token":"ghp_secret",
+		"nested":[{"client_secret":"s1","api_key":"k","name":"ok"}]}`
+	out := RedactJSON([]byte(in))
+	require.NotContains(t, out, "ghp_secret")
+	require.NotContains(t, out, "s1")
+	require.Contains(t, out, `"name":"ok"`)
+	require.Contains(t, out, `"url":"https://git.example.com/r"`)
+	require.Equal(t, "<8 bytes, not JSON>", RedactJSON([]byte("not json")))
+
+	h := redactedHeaders(http.Header{"Authorization": {"Bearer x"}, "X-Api-Key": {"y"}, "Idempotency-Key": {"z"}, "Accept": {"a"}})
+	require.Equal(t, map[string]string{"Authorization": "[redacted]", "X-Api-Key": "[redacted]", "Idempotency-Key": "z", "Accept": "a"}, h)
+}
+
+func TestNewRequestEscapesAndRefusesEmptyParameters(t *testing.T) {
+	r := NewRequest("GET", "/v1/sessions/{session_id}/resources/{resource_id}", "sesn_1", "a b/c")
+	require.NoError(t, r.err)
+	require.Equal(t, "/v1/sessions/sesn_1/resources/a%20b%2Fc", r.Path)
+	r = NewRequest("GET", "/v1/sessions/{session_id}/resources/{resource_id}", "sesn_1", "")
+	require.EqualError(t, r.err, "agentplatform: invalid parameter resource_id: must not be empty")
+	r = NewRequest("GET", "/v1/models", "extra")
+	require.Error(t, r.err)
+}

@@ -1,0 +1,141 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+)
+
+// Request describes one API call. Resource services fill it in; the pipeline
+// does the rest.
+type Request struct {
+	Method string
+	Path   string // escaped, built with Path and Segment
+	Query  Query
+	Body   any    // marshalled to JSON; nil sends no body
+	Beta   string // the beta value the endpoint requires (SPEC 9), if any
+	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans
+	Stream bool   // the response is an event stream: Accept text/event-stream
+
+	err error // a refused path parameter, reported by send before anything is sent
+}
+
+// NewRequest starts a Request for method and route. Path parameters are
+// filled in order: each "{name}" in route takes the next value, escaped. An
+// empty value is refused locally, naming the parameter.
+func NewRequest(method, route string, params ...string) *Request {
+	r := &Request{Method: method, Route: route}
+	if len(params) == 0 {
+		r.Path = route
+		return r
+	}
+	var b strings.Builder
+	b.Grow(len(route) + 32)
+	rest := route
+	for _, v := range params {
+		open := strings.IndexByte(rest, '{')
+		end := strings.IndexByte(rest, '}')
+		if open < 0 || end < open {
+			r.err = fmt.Errorf("agentplatform: route %s has fewer parameters than given", route) // a service bug, caught by its tests
+			return r
+		}
+		name := rest[open+1 : end]
+		if v == "" && r.err == nil {
+			r.err = apierror.Invalid(name, "must not be empty")
+		}
+		b.WriteString(rest[:open])
+		b.WriteString(url.PathEscape(v))
+		rest = rest[end+1:]
+	}
+	b.WriteString(rest)
+	r.Path = b.String()
+	return r
+}
+
+// Shared, never-modified header values: building them once per process saves
+// an allocation per header per request.
+var (
+	userAgentValue   = []string{"agentplatform-go/" + Version + " (" + goVersion() + ")"}
+	acceptJSON       = []string{"application/json"}
+	acceptStream     = []string{"text/event-stream"}
+	contentTypeJSON  = []string{"application/json"}
+	defaultVersionHV = []string{DefaultVersion}
+)
+
+// buildRequest turns req into the first attempt's request, without credentials.
+func buildRequest(ctx context.Context, cfg *Config, req *Request) (*retryablehttp.Request, error) {
+	u := cfg.baseURL + req.Path
+	if q := req.Query.Encode(); q != "" {
+		u += "?" + q
+	}
+	var body any // untyped nil unless there is a body: a typed nil []byte would send an empty chunked body
+	if req.Body != nil {
+		b, err := json.Marshal(req.Body)
+		if err != nil {
+			return nil, fmt.Errorf("agentplatform: %s %s: encoding request body: %w", req.Method, req.Path, err)
+		}
+		body = b
+	}
+	rreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, u, body)
+	if err != nil {
+		return nil, fmt.Errorf("agentplatform: %s %s: %w", req.Method, req.Path, err)
+	}
+	h := rreq.Header
+	h["User-Agent"] = userAgentValue
+	if req.Stream {
+		h["Accept"] = acceptStream
+	} else {
+		h["Accept"] = acceptJSON
+	}
+	if body != nil {
+		h["Content-Type"] = contentTypeJSON
+	}
+	if cfg.Version == DefaultVersion {
+		h["Vendor-Version"] = defaultVersionHV
+	} else if cfg.Version != "" {
+		h["Vendor-Version"] = []string{cfg.Version}
+	}
+	if beta := joinBetas(req.Beta, cfg.Betas); beta != "" {
+		h["Vendor-Beta"] = []string{beta}
+	}
+	if cfg.WorkspaceID != "" {
+		h["Vendor-Workspace-Id"] = []string{cfg.WorkspaceID}
+	}
+	if req.Method == http.MethodPost {
+		// One key for every attempt of this call, so that a retry after a lost
+		// response is recognised by the server and not performed twice.
+		h["Idempotency-Key"] = []string{rand.Text()}
+	}
+	for k, v := range cfg.Header {
+		h[k] = v
+	}
+	return rreq, nil
+}
+
+// joinBetas merges the endpoint's required beta value with the caller's, in
+// that order and without repeats, as one comma-separated header value.
+func joinBetas(required string, extra []string) string {
+	if len(extra) == 0 {
+		return required
+	}
+	vals := make([]string, 0, len(extra)+1)
+	add := func(v string) {
+		if v != "" && !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	add(required)
+	for _, v := range extra {
+		add(v)
+	}
+	return strings.Join(vals, ",")
+}

@@ -1,0 +1,99 @@
+package money
+
+import (
+	"strconv"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+)
+
+// CurrencyUSD is the only currency the platform accepts today.
+const CurrencyUSD = "USD"
+
+// Money is an amount of minor units (cents for USD) in a currency.
+type Money struct {
+	// Amount is a non-negative decimal integer of minor units with no
+	// leading zeros: "2500" is 25.00 USD, "0" is zero.
+	Amount string `json:"amount"`
+	// Currency is an uppercase ISO 4217 code.
+	Currency string `json:"currency"`
+}
+
+// USD returns minorUnits cents in US dollars.
+func USD(minorUnits int64) Money { return New(minorUnits, CurrencyUSD) }
+
+// New returns minorUnits of currency.
+func New(minorUnits int64, currency string) Money {
+	return Money{Amount: strconv.FormatInt(minorUnits, 10), Currency: currency}
+}
+
+// MinorUnits returns the amount as an integer, or an error when it is not a
+// valid amount or does not fit in an int64.
+func (m Money) MinorUnits() (int64, error) {
+	if err := checkAmount(m.Amount); err != "" {
+		return 0, apierror.Invalid("amount", err)
+	}
+	n, err := strconv.ParseInt(m.Amount, 10, 64)
+	if err != nil {
+		return 0, apierror.Invalid("amount", "must fit in a 64-bit integer")
+	}
+	return n, nil
+}
+
+// Validate checks the amount and the currency code's form, naming the
+// offending field under prefix (for example "budget.max_list_cost").
+func (m Money) Validate(prefix string) error {
+	if err := checkAmount(m.Amount); err != "" {
+		return apierror.Invalid(join(prefix, "amount"), err)
+	}
+	if !isCurrencyCode(m.Currency) {
+		return apierror.Invalid(join(prefix, "currency"), "must be an uppercase ISO 4217 code such as USD")
+	}
+	return nil
+}
+
+// String formats USD as "25.00 USD" and other currencies as minor units.
+func (m Money) String() string {
+	if m.Currency == CurrencyUSD && checkAmount(m.Amount) == "" {
+		a := m.Amount
+		for len(a) < 3 {
+			a = "0" + a
+		}
+		return a[:len(a)-2] + "." + a[len(a)-2:] + " USD"
+	}
+	return m.Amount + " minor units of " + m.Currency
+}
+
+// checkAmount returns the broken rule, or "" when s is a valid amount.
+func checkAmount(s string) string {
+	if s == "" {
+		return "must not be empty"
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return "must be a non-negative decimal integer of minor units"
+		}
+	}
+	if len(s) > 1 && s[0] == '0' {
+		return "must not have leading zeros"
+	}
+	return ""
+}
+
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func join(prefix, field string) string {
+	if prefix == "" {
+		return field
+	}
+	return prefix + "." + field
+}

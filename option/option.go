@@ -1,0 +1,182 @@
+package option
+
+import (
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+)
+
+// Option configures a client (agentplatform.NewClient) or one call.
+type Option = pipeline.Option
+
+// Middleware sees every attempt of every request, retries included, with
+// credentials already applied, and calls next to send it on.
+type Middleware = pipeline.Middleware
+
+// MiddlewareNext sends an attempt on to the next middleware or the transport.
+type MiddlewareNext = pipeline.MiddlewareNext
+
+// WithBaseURL sets the API's base URL, for example a regional endpoint or a
+// reference server ("http://127.0.0.1:8080"). The default is
+// https://api.vendor.com, or VENDOR_BASE_URL when set.
+func WithBaseURL(u string) Option {
+	return func(c *pipeline.Config) error { return c.SetBaseURL(u) }
+}
+
+// WithAPIKey sends key as "Authorization: Bearer <key>". The default is
+// VENDOR_API_KEY. To send it in the legacy x-api-key header instead, use
+// WithCredentials(auth.XAPIKey(key)).
+func WithAPIKey(key string) Option {
+	return WithCredentials(auth.APIKey(key))
+}
+
+// WithCredentials sets the credentials source: an API key, workload identity
+// federation, device attestation, or your own auth.Credentials.
+func WithCredentials(creds auth.Credentials) Option {
+	return func(c *pipeline.Config) error {
+		if creds == nil {
+			return apierror.Invalid("credentials", "must not be nil")
+		}
+		c.Credentials = creds
+		return nil
+	}
+}
+
+// WithVersion sets the vendor-version header. The default is "2023-06-01".
+func WithVersion(v string) Option {
+	return func(c *pipeline.Config) error { c.Version = v; return nil }
+}
+
+// WithBeta adds values to the vendor-beta header. Endpoints that require a
+// beta value (SPEC section 9) send it themselves; use this for opt-in features.
+func WithBeta(values ...string) Option {
+	return func(c *pipeline.Config) error {
+		for _, v := range values {
+			if v == "" {
+				return apierror.Invalid("vendor-beta", "values must not be empty")
+			}
+		}
+		c.Betas = append(slices.Clip(c.Betas), values...)
+		return nil
+	}
+}
+
+// WithWorkspaceID sends vendor-workspace-id, which selects the workspace a
+// request runs in. Keys not scoped to one workspace need it on every request
+// (SPEC 5.2). The default is VENDOR_WORKSPACE_ID.
+func WithWorkspaceID(id string) Option {
+	return func(c *pipeline.Config) error { c.WorkspaceID = id; return nil }
+}
+
+// WithHTTPClient sends requests through hc's transport, redirect policy and
+// cookie jar. Its Timeout is not used, since it would cut event streams off:
+// set WithRequestTimeout instead. The default is a private transport per
+// client, released by Client.Close.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *pipeline.Config) error {
+		if hc == nil {
+			return apierror.Invalid("http_client", "must not be nil")
+		}
+		c.HTTPClient = hc
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a failed request is retried (0 turns
+// retries off). The default is 2.
+func WithMaxRetries(n int) Option {
+	return func(c *pipeline.Config) error {
+		if n < 0 {
+			return apierror.Invalid("max_retries", "must not be negative")
+		}
+		c.MaxRetries = n
+		return nil
+	}
+}
+
+// WithRequestTimeout limits each attempt of a request: connecting, sending,
+// and reading the response (for an event stream, until its headers arrive).
+// A timed-out attempt is retried like a connection error. The default is 10
+// minutes; 0 means no limit beyond the context's.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(c *pipeline.Config) error {
+		if d < 0 {
+			return apierror.Invalid("request_timeout", "must not be negative")
+		}
+		c.RequestTimeout = d
+		return nil
+	}
+}
+
+// WithMaxRetryWait caps the wait before a retry, including waits the server
+// asks for with retry-after or retry-after-ms. The default is 60 seconds.
+func WithMaxRetryWait(d time.Duration) Option {
+	return func(c *pipeline.Config) error {
+		if d < 0 {
+			return apierror.Invalid("max_retry_wait", "must not be negative")
+		}
+		c.MaxRetryWait = d
+		return nil
+	}
+}
+
+// WithHeader sets an extra request header, replacing any value the SDK would
+// send for it.
+func WithHeader(key, value string) Option {
+	return func(c *pipeline.Config) error {
+		if key == "" {
+			return apierror.Invalid("header", "name must not be empty")
+		}
+		h := c.Header.Clone()
+		if h == nil {
+			h = http.Header{}
+		}
+		h.Set(key, value)
+		c.Header = h
+		return nil
+	}
+}
+
+// WithLogger logs each attempt, its response and each retry at debug level.
+// Secrets in headers and bodies are redacted. Logging is off by default.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *pipeline.Config) error { c.Logger = l; return nil }
+}
+
+// WithMiddleware adds middleware, outermost first.
+func WithMiddleware(mw ...Middleware) Option {
+	return func(c *pipeline.Config) error {
+		for _, m := range mw {
+			if m == nil {
+				return apierror.Invalid("middleware", "must not be nil")
+			}
+		}
+		c.Middleware = append(slices.Clip(c.Middleware), mw...)
+		return nil
+	}
+}
+
+// WithResponseInto stores the final attempt's *http.Response in *dst, for its
+// status and headers (request-id, vendor-workspace-id). Its body has already
+// been read and closed.
+func WithResponseInto(dst **http.Response) Option {
+	return func(c *pipeline.Config) error {
+		if dst == nil {
+			return apierror.Invalid("response_into", "must not be nil")
+		}
+		c.ResponseInto = dst
+		return nil
+	}
+}
+
+// WithInsecureHTTP allows credentials to be sent over plain HTTP to a host
+// that is not loopback. Without it such calls are refused before anything is
+// sent.
+func WithInsecureHTTP() Option {
+	return func(c *pipeline.Config) error { c.AllowInsecure = true; return nil }
+}
