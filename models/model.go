@@ -1,0 +1,124 @@
+package models
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Model ids named by SPEC 2.4. Any other string is also accepted where a
+// model id is expected.
+const (
+	VendorHaiku55  = "vendor-haiku-5-5"
+	VendorSonnet55 = "vendor-sonnet-5-5"
+	VendorOpus55   = "vendor-opus-5-5"
+)
+
+// Lifecycle is a model's lifecycle stage. Values other than LifecycleActive
+// are kept as received.
+type Lifecycle string
+
+const LifecycleActive Lifecycle = "active"
+
+// Line is a model family. Values not listed here are kept as received.
+type Line string
+
+const (
+	LineHaiku  Line = "haiku"
+	LineSonnet Line = "sonnet"
+	LineOpus   Line = "opus"
+)
+
+// Model is a catalogue entry (type "model").
+type Model struct {
+	Type        string    `json:"type"`
+	ID          string    `json:"id"`
+	DisplayName string    `json:"display_name"`
+	CreatedAt   time.Time `json:"created_at"` // release time
+	// DeprecatedAt and RetiresAt are zero when not scheduled (null on the wire).
+	DeprecatedAt   time.Time    `json:"deprecated_at,omitzero"`
+	RetiresAt      time.Time    `json:"retires_at,omitzero"`
+	Lifecycle      Lifecycle    `json:"lifecycle"`
+	Line           Line         `json:"line"`
+	MaxInputTokens int          `json:"max_input_tokens"` // context window
+	MaxTokens      int          `json:"max_tokens"`       // largest allowed max_tokens
+	Capabilities   Capabilities `json:"capabilities"`
+}
+
+// Capability says whether one feature is supported.
+type Capability struct {
+	Supported bool `json:"supported"`
+}
+
+// Capabilities lists what a model supports. Raw keeps the whole object as
+// received, so capabilities newer than this SDK are still readable.
+type Capabilities struct {
+	Batch             Capability                  `json:"batch"`
+	Citations         Capability                  `json:"citations"`
+	CodeExecution     Capability                  `json:"code_execution"`
+	ContextManagement ContextManagementCapability `json:"context_management"`
+	Effort            EffortCapability            `json:"effort"`
+	ImageInput        Capability                  `json:"image_input"`
+	PDFInput          Capability                  `json:"pdf_input"`
+	ServerTools       ServerToolsCapability       `json:"server_tools"`
+	StructuredOutputs Capability                  `json:"structured_outputs"`
+	Thinking          ThinkingCapability          `json:"thinking"`
+
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the known capabilities and keeps the raw object.
+func (c *Capabilities) UnmarshalJSON(data []byte) error {
+	type known Capabilities // without this method
+	if err := json.Unmarshal(data, (*known)(c)); err != nil {
+		return err
+	}
+	c.Raw = append(c.Raw[:0], data...)
+	return nil
+}
+
+// MarshalJSON writes the raw object when there is one, so nothing is lost.
+func (c Capabilities) MarshalJSON() ([]byte, error) {
+	if len(c.Raw) > 0 {
+		return c.Raw, nil
+	}
+	type known Capabilities
+	return json.Marshal(known(c))
+}
+
+// ContextManagementCapability lists the context-management strategies.
+type ContextManagementCapability struct {
+	Supported             bool       `json:"supported"`
+	ClearThinking20251015 Capability `json:"clear_thinking_20251015"`
+	ClearToolUses20250919 Capability `json:"clear_tool_uses_20250919"`
+	Compact20260112       Capability `json:"compact_20260112"`
+}
+
+// EffortCapability lists the effort levels. XHigh is not accepted by every model.
+type EffortCapability struct {
+	Supported bool       `json:"supported"`
+	Low       Capability `json:"low"`
+	Medium    Capability `json:"medium"`
+	High      Capability `json:"high"`
+	Max       Capability `json:"max"`
+	XHigh     Capability `json:"xhigh"`
+}
+
+// ServerToolsCapability lists the server-side tools.
+type ServerToolsCapability struct {
+	Supported     bool       `json:"supported"`
+	CodeExecution Capability `json:"code_execution"`
+	WebSearch     Capability `json:"web_search"`
+}
+
+// ThinkingCapability lists the thinking modes.
+type ThinkingCapability struct {
+	Supported bool          `json:"supported"`
+	Types     ThinkingTypes `json:"types"`
+}
+
+// ThinkingTypes are the thinking modes a request may choose.
+type ThinkingTypes struct {
+	Adaptive Capability `json:"adaptive"`
+	Disabled Capability `json:"disabled"`
+	Enabled  Capability `json:"enabled"`
+}

@@ -1,0 +1,17 @@
+// Package workspaces is the organization administration API for workspaces
+// (SPEC 2.12, 4.12).
+//
+// These endpoints belong to the admin API: they accept a personal or service
+// account key only when the key is not scoped to a workspace (SPEC 5.2).
+//
+//	ws, err := client.Workspaces.Create(ctx, workspaces.CreateParams{
+//		Name: "research",
+//		DataResidency: &workspaces.DataResidencyParams{
+//			AllowedInferenceGeos: workspaces.OnlyGeos(workspaces.GeoUS),
+//			DefaultInferenceGeo:  workspaces.GeoUS,
+//		},
+//	})
+//
+// Rules the API enforces: workspace_geo is fixed at creation; external_key_id
+// is write-once; tag keys must not begin with "vendor"; archiving is one-way.
+package workspaces

@@ -1,0 +1,89 @@
+package workspaces
+
+import (
+	"github.com/agentplatform/agentplatform-go/internal/check"
+)
+
+// Limits the SDK checks before sending (docs/api-choices.md, "Workspaces").
+const (
+	maxNameLength = 255
+	maxTags       = 50
+	maxTagKey     = 128
+	maxTagValue   = 256
+	reservedTag   = "vendor"
+	maxListLimit  = 1000
+)
+
+// CreateParams is the body of Create.
+type CreateParams struct {
+	Name string `json:"name"` // required, 1 to 255 characters
+	// DataResidency defaults to workspace_geo "us", allowed_inference_geos
+	// "unrestricted" and default_inference_geo "global".
+	DataResidency *DataResidencyParams `json:"data_residency,omitempty"`
+	DisplayColor  string               `json:"display_color,omitzero"` // "#RRGGBB"; assigned when empty
+	// ExternalKeyID attaches a customer-managed encryption key configuration
+	// (write-once).
+	ExternalKeyID string `json:"external_key_id,omitzero"`
+	// Tags: at most 50; keys of 1 to 128 characters that do not begin with
+	// "vendor"; values of at most 256 characters.
+	Tags map[string]string `json:"tags,omitzero"`
+}
+
+// DataResidencyParams sets data residency at creation. Empty fields take the
+// defaults. DefaultInferenceGeo must be one of AllowedInferenceGeos unless
+// those are unrestricted.
+type DataResidencyParams struct {
+	AllowedInferenceGeos AllowedGeos `json:"allowed_inference_geos,omitzero"`
+	DefaultInferenceGeo  Geo         `json:"default_inference_geo,omitzero"`
+	WorkspaceGeo         Geo         `json:"workspace_geo,omitzero"`
+}
+
+func (p *CreateParams) validate() error {
+	if err := check.Length("name", p.Name, 1, maxNameLength); err != nil {
+		return err
+	}
+	return validateCommon(p.DisplayColor, p.Tags)
+}
+
+// UpdateParams is the body of Update. Empty fields are left unchanged.
+type UpdateParams struct {
+	Name          string                     `json:"name,omitzero"`
+	DataResidency *DataResidencyUpdateParams `json:"data_residency,omitempty"`
+	DisplayColor  string                     `json:"display_color,omitzero"`
+	// ExternalKeyID can be set once; setting a different key later is refused.
+	ExternalKeyID string `json:"external_key_id,omitzero"`
+	// Tags, when not nil, replaces every tag; an empty non-nil map removes them all.
+	Tags map[string]string `json:"tags,omitzero"`
+}
+
+// DataResidencyUpdateParams changes where inference may run. The
+// workspace_geo is fixed at creation and cannot be updated.
+type DataResidencyUpdateParams struct {
+	AllowedInferenceGeos AllowedGeos `json:"allowed_inference_geos,omitzero"`
+	DefaultInferenceGeo  Geo         `json:"default_inference_geo,omitzero"`
+}
+
+func (p *UpdateParams) validate() error {
+	if err := check.OptionalLength("name", p.Name, 1, maxNameLength); err != nil {
+		return err
+	}
+	return validateCommon(p.DisplayColor, p.Tags)
+}
+
+func validateCommon(color string, tags map[string]string) error {
+	if color != "" {
+		if err := check.HexColor("display_color", color); err != nil {
+			return err
+		}
+	}
+	return check.StringMap("tags", tags, maxTags, maxTagKey, maxTagValue, reservedTag)
+}
+
+// ListParams selects a page of workspaces.
+type ListParams struct {
+	AfterID         string // the page after this workspace id
+	BeforeID        string // the page before this workspace id; excludes AfterID
+	Limit           int    // 1 to 1000; 0 means 20
+	IncludeArchived bool   // also list archived workspaces
+	IncludeDefault  bool   // also list the organization's default workspace
+}
