@@ -1,0 +1,97 @@
+package refserver
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Authentication messages (docs/api-choices.md, "Errors").
+const (
+	msgMissingCredential = "authentication required: send `Authorization: Bearer <key>` or `x-api-key: <key>`"
+	msgInvalidKey        = "invalid API key"
+	msgExpiredKey        = "API key has expired"
+	msgDisabledKey       = "API key is disabled"
+	msgDeletedKey        = "API key has been deleted"
+	msgKeyNoLongerValid  = "API key is no longer valid"
+)
+
+// credential returns the API key a request sends. Authorization: Bearer
+// wins when both headers are present (docs/api-choices.md); an Authorization
+// header of another scheme is ignored.
+func credential(h http.Header) (string, bool) {
+	if scheme, token, ok := strings.Cut(h.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		if token = strings.TrimSpace(token); token != "" {
+			return token, true
+		}
+	}
+	if key := strings.TrimSpace(h.Get("x-api-key")); key != "" {
+		return key, true
+	}
+	return "", false
+}
+
+// authenticate finds the key a request sends and checks that it still
+// works: status, expiry (server clock), and its owner's standing (SPEC 5.1
+// "Stops working when"). Messages never include the secret.
+func (s *Server) authenticate(h http.Header) (principal, error) {
+	secret, ok := credential(h)
+	if !ok {
+		return principal{}, unauthenticated(msgMissingCredential)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, ok := s.keysByDigest[secretDigest(secret)]
+	switch {
+	case !ok:
+		return principal{}, unauthenticated(msgInvalidKey)
+	case k.status == KeyArchived:
+		return principal{}, unauthenticated(msgDeletedKey)
+	case k.expired(s.cfg.clock.Now()):
+		return principal{}, unauthenticated(msgExpiredKey)
+	case k.status == KeyInactive:
+		return principal{}, unauthenticated(msgDisabledKey)
+	case !s.keyOwnerInGoodStandingLocked(k):
+		return principal{}, unauthenticated(msgKeyNoLongerValid)
+	}
+	return k.principal(), nil
+}
+
+// keyOwnerInGoodStandingLocked applies SPEC 5.1's "Stops working when"
+// column beyond status and expiry. A scoped key stops working when its one
+// workspace is archived or its owner can no longer use the API there.
+func (s *Server) keyOwnerInGoodStandingLocked(k *apiKey) bool {
+	p := k.principal()
+	switch k.kind {
+	case PersonalKey:
+		if u := s.users[k.ownerID]; u == nil || u.removed {
+			return false
+		}
+	case ServiceAccountKey:
+		if sa := s.serviceAccounts[k.ownerID]; sa == nil || sa.archived {
+			return false
+		}
+	}
+	if k.workspaceID == "" {
+		return true
+	}
+	ws := s.workspaces[k.workspaceID]
+	return ws != nil && s.reachesLocked(p, ws)
+}
+
+// checkAdminAccess is SPEC 5.2 rule 3: the admin API takes personal and
+// service account keys only when they are not scoped to a workspace.
+func checkAdminAccess(p principal) error {
+	switch {
+	case p.kind == WorkspaceKey:
+		return newAPIError(http.StatusForbidden, errPermission,
+			"The admin API does not accept workspace API keys; use a personal or service account key that is not scoped to a workspace.")
+	case p.workspaceID != "":
+		return newAPIError(http.StatusForbidden, errPermission,
+			"The admin API does not accept API keys scoped to a workspace; use a key that is not scoped to a workspace.")
+	}
+	return nil
+}
+
+func isAdminPath(path string) bool {
+	return strings.HasPrefix(path, "/v1/organizations/")
+}

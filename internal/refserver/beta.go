@@ -1,0 +1,110 @@
+package refserver
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Headers the pipeline reads.
+const (
+	headerVersion     = "vendor-version"
+	headerBeta        = "vendor-beta"
+	headerWorkspaceID = "vendor-workspace-id"
+)
+
+// supportedVersion is the only vendor-version value (docs/api-choices.md):
+// an omitted header means it, any other value is rejected.
+const supportedVersion = "2023-06-01"
+
+func checkVersion(h http.Header) error {
+	values := h.Values(headerVersion)
+	if len(values) == 0 {
+		return nil
+	}
+	for _, v := range values {
+		if v != supportedVersion {
+			return invalidField(headerVersion, "unsupported version `%s`; the supported version is `%s`", v, supportedVersion)
+		}
+	}
+	return nil
+}
+
+// Beta values routes require (SPEC 9). Managed agents and memory stores
+// will add theirs here.
+const betaMCPTunnels = "mcp-tunnels-2026-06-22"
+
+// knownBetas is SPEC 9's list of beta values; anything else is a typo the
+// client should hear about.
+var knownBetas = map[string]bool{}
+
+func init() {
+	for _, v := range strings.Fields(`
+		message-batches-2024-09-24 prompt-caching-2024-07-31 computer-use-2024-10-22
+		computer-use-2025-01-24 pdfs-2024-09-25 token-counting-2024-11-01
+		token-efficient-tools-2025-02-19 output-128k-2025-02-19 files-api-2025-04-14
+		mcp-client-2025-04-04 mcp-client-2025-11-20 dev-full-thinking-2025-05-14
+		interleaved-thinking-2025-05-14 code-execution-2025-05-22 extended-cache-ttl-2025-04-11
+		context-1m-2025-08-07 context-management-2025-06-27 model-context-window-exceeded-2025-08-26
+		skills-2025-10-02 fast-mode-2026-02-01 output-300k-2026-03-24 user-profiles-2026-03-24
+		user-profiles-2026-08-18 user-profiles-2026-09-04 advisor-tool-2026-03-01
+		managed-agents-2026-04-01 cache-diagnosis-2026-04-07 dreaming-2026-04-21
+		thinking-token-count-2026-05-13 server-side-fallback-2026-06-01 server-side-fallback-2026-07-01
+		fallback-credit-2026-06-01 fallback-credit-2026-07-01 agent-memory-2026-07-22
+		mid-conversation-tool-changes-2026-07-01 compact-2026-01-12 computer-use-2025-11-24
+		mcp-tunnels-2026-06-22 structured-outputs-2025-11-13 task-budgets-2026-03-13
+		thinking-display-updates-2026-08-18 ce-user-management-2026-07-13
+		mid-conversation-output-config-2026-07-01 thinking-binding-controls-2026-08-01
+		mid-conversation-system-clear-at-2026-08-21 compact-2026-09-04 inline-tools-2026-09-15
+		mcp-client-2026-09-15 ce-plugins-2026-09-01 spend-limit-reads-2026-09-26
+		telemetry-destinations-2026-08-11`) {
+		knownBetas[v] = true
+	}
+}
+
+// parseBetas collects vendor-beta values from comma-separated and repeated
+// headers (GUIDE 6) and rejects unknown ones, naming them all.
+func parseBetas(h http.Header) (map[string]bool, error) {
+	betas := make(map[string]bool)
+	var unknown []string
+	for _, header := range h.Values(headerBeta) {
+		for v := range strings.SplitSeq(header, ",") {
+			v = strings.TrimSpace(v)
+			if v == "" || betas[v] {
+				continue
+			}
+			if !knownBetas[v] {
+				if !slices.Contains(unknown, v) {
+					unknown = append(unknown, v)
+				}
+				continue
+			}
+			betas[v] = true
+		}
+	}
+	switch len(unknown) {
+	case 0:
+		return betas, nil
+	case 1:
+		return nil, invalidField(headerBeta, "unknown beta value %s", quoteList(unknown))
+	default:
+		return nil, invalidField(headerBeta, "unknown beta values %s", quoteList(unknown))
+	}
+}
+
+// requireBeta checks that at least one of the route's accepted values was
+// sent; the message names the value(s) to send.
+func requireBeta(accepted []string, sent map[string]bool) error {
+	if len(accepted) == 0 {
+		return nil
+	}
+	for _, v := range accepted {
+		if sent[v] {
+			return nil
+		}
+	}
+	if len(accepted) == 1 {
+		return invalidField(headerBeta, "this endpoint requires the beta value %s", quoteList(accepted))
+	}
+	return invalidField(headerBeta, "this endpoint requires one of the beta values %s", quoteList(accepted))
+}

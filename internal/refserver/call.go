@@ -1,0 +1,68 @@
+package refserver
+
+import (
+	"errors"
+	"net/http"
+	"time"
+)
+
+// route is one endpoint: its ServeMux pattern parts, the beta values of which
+// the request must send at least one (nil: none), and its handler. Whether it
+// belongs to the admin API follows from its path.
+type route struct {
+	method string
+	path   string
+	betas  []string
+	handle func(*call) error
+}
+
+// call is one routed request, as a handler sees it: who is calling, in which
+// workspace, and helpers to read the request and write the response.
+type call struct {
+	s           *Server
+	w           http.ResponseWriter
+	r           *http.Request
+	ex          *exchange
+	caller      principal
+	workspaceID string          // the workspace the request runs in (SPEC 5.2)
+	betas       map[string]bool // vendor-beta values sent
+}
+
+// run calls a handler and writes the error it returns, if any.
+func (c *call) run(handle func(*call) error) {
+	if err := handle(c); err != nil {
+		c.fail(err)
+	}
+}
+
+// fail writes err as the SPEC 7 body. Anything that is not an *apiError is a
+// bug in the server and becomes a 500 whose details go to the log only.
+func (c *call) fail(err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		c.s.cfg.logger.Error("handler error", "request_id", c.ex.requestID, "error", err)
+		ae = newAPIError(http.StatusInternalServerError, errAPI, "Internal server error.")
+	}
+	writeError(c.w, c.ex.requestID, ae)
+}
+
+// ok writes v as a 200 JSON response.
+func (c *call) ok(v any) error {
+	writeJSON(c.w, http.StatusOK, v)
+	return nil
+}
+
+// decode reads the JSON body strictly into dst (see decodeStrict).
+func (c *call) decode(dst any) error {
+	return decodeStrict(c.ex.body, dst)
+}
+
+// now is the server clock, truncated to the microseconds the wire carries so
+// that what is stored equals what clients see (cursors compare stored times).
+func (c *call) now() time.Time {
+	return c.s.now()
+}
+
+func (s *Server) now() time.Time {
+	return s.cfg.clock.Now().UTC().Truncate(time.Microsecond)
+}

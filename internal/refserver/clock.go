@@ -1,0 +1,75 @@
+package refserver
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is the server's source of time. Every timestamp the server writes
+// (created_at, archived_at, the request log) and every expiry it checks (API
+// keys, idempotency records) reads it, so a test that injects a ManualClock
+// controls all of them.
+type Clock interface {
+	Now() time.Time
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// ManualClock is a Clock that moves only when told to. It is safe for
+// concurrent use.
+type ManualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewManualClock returns a ManualClock that reads t until it is advanced.
+func NewManualClock(t time.Time) *ManualClock {
+	return &ManualClock{now: t}
+}
+
+// Now returns the clock's current time.
+func (c *ManualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d (backward when d is negative).
+func (c *ManualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Set moves the clock to t.
+func (c *ManualClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// timestampLayout is RFC 3339 in UTC with exactly six fractional digits, the
+// form the platform writes (2026-11-25T21:56:21.123456Z).
+const timestampLayout = "2006-01-02T15:04:05.000000Z"
+
+// timestamp is a time that marshals in timestampLayout. Nullable timestamps
+// are *timestamp, which marshal as null when nil (GUIDE 6: null keys are sent).
+type timestamp time.Time
+
+func (t timestamp) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, len(timestampLayout)+2)
+	b = append(b, '"')
+	b = time.Time(t).UTC().AppendFormat(b, timestampLayout)
+	return append(b, '"'), nil
+}
+
+// optionalTimestamp converts a possibly zero time into a nullable timestamp.
+func optionalTimestamp(t time.Time) *timestamp {
+	if t.IsZero() {
+		return nil
+	}
+	ts := timestamp(t)
+	return &ts
+}

@@ -1,0 +1,46 @@
+// Package refserver is the reference server: the Agent Platform HTTP API
+// (SPEC.md) implemented in process over in-memory state, with the choices
+// of docs/api-choices.md wherever SPEC says "not shown". The SDK's tests
+// run against it over real HTTP; nothing in the SDK is mocked.
+//
+// # Using it in a test
+//
+//	srv := refserver.New(refserver.WithClock(clock), refserver.WithIDs(refserver.SequentialIDs()))
+//	ts := httptest.NewServer(srv)
+//	defer ts.Close()
+//	seed := srv.Seed() // organization, default workspace, owner, owner's key
+//
+// The seeded key is an unscoped personal key, so requests must send
+// vendor-workspace-id (SPEC 5.2 rule 2); seed.DefaultWorkspaceID is where
+// it has API access. A test shapes the organization directly, without
+// HTTP: CreateWorkspace, CreateUser, GrantAPIAccess, CreateServiceAccount,
+// CreateAPIKey (each key kind, scope and expiry), SetAPIKeyStatus, and the
+// removals that make keys stop working.
+//
+// For reliability tests, InjectFault makes matching requests answer a
+// status (with headers such as retry-after, or an HTML body as a proxy
+// would send), wait, drop the connection, or run and then drop it.
+// Requests returns what the server received, credentials redacted.
+// Start serves on a real address for programs outside the test binary
+// (see internal/cmd/refserver).
+//
+// # How a request is handled
+//
+// Every request gets a request id (the request-id header, on errors and
+// faults too), is recorded in the request log, and meets the pending
+// faults. A known route then runs its chain: authentication, workspace
+// selection (SPEC 5.2), the admin-API rule, vendor-version, vendor-beta
+// (with the route's required value), idempotency, and the handler.
+// Responses are buffered until the handler returns (see responseBuffer);
+// every error is the SPEC 7 body.
+//
+// # Adding an endpoint
+//
+// An endpoint family is one file: a routes method returning its route
+// table (method, path pattern, required beta values, handler) added to
+// Server.routes, handlers of the form func(*call) error, and the stored
+// and wire forms of its objects. Shared helpers do the rest: decodeStrict
+// and optional for bodies, checkLength and the query readers for rules,
+// paginateByID and paginateByCursor for lists, apiError constructors for
+// failures. Non-admin objects belong to call.workspaceID.
+package refserver

@@ -1,0 +1,109 @@
+package refserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+// Error types of SPEC 7 and docs/api-choices.md ("Errors").
+const (
+	errInvalidRequest  = "invalid_request_error"
+	errAuthentication  = "authentication_error"
+	errPermission      = "permission_error"
+	errNotFound        = "not_found_error"
+	errRequestTooLarge = "request_too_large"
+	errRateLimit       = "rate_limit_error"
+	errAPI             = "api_error"
+	errOverloaded      = "overloaded_error"
+)
+
+// apiError is a failure answered with the SPEC 7 error body. Handlers and
+// middleware return it; only writeError turns it into bytes.
+type apiError struct {
+	status  int
+	typ     string
+	message string
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.typ, e.message) }
+
+func newAPIError(status int, typ, format string, args ...any) *apiError {
+	return &apiError{status: status, typ: typ, message: fmt.Sprintf(format, args...)}
+}
+
+// invalidField is the 400 for a request that breaks a rule. Messages name the
+// field (or parameter, or header) first: "limit: must be between 1 and 1000".
+func invalidField(field, format string, args ...any) *apiError {
+	return &apiError{status: http.StatusBadRequest, typ: errInvalidRequest, message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+func invalidRequest(format string, args ...any) *apiError {
+	return newAPIError(http.StatusBadRequest, errInvalidRequest, format, args...)
+}
+
+func notFound(format string, args ...any) *apiError {
+	return newAPIError(http.StatusNotFound, errNotFound, format, args...)
+}
+
+func unauthenticated(message string) *apiError {
+	return &apiError{status: http.StatusUnauthorized, typ: errAuthentication, message: message}
+}
+
+// errorTypeForStatus is the error type a status implies when nobody chose
+// one (injected faults). It follows the table of docs/api-choices.md.
+func errorTypeForStatus(status int) string {
+	switch {
+	case status == http.StatusUnauthorized:
+		return errAuthentication
+	case status == http.StatusForbidden:
+		return errPermission
+	case status == http.StatusNotFound:
+		return errNotFound
+	case status == http.StatusRequestEntityTooLarge:
+		return errRequestTooLarge
+	case status == http.StatusTooManyRequests:
+		return errRateLimit
+	case status == 529:
+		return errOverloaded
+	case status >= 500:
+		return errAPI
+	default:
+		return errInvalidRequest
+	}
+}
+
+type errorBody struct {
+	Type      string      `json:"type"`
+	Error     errorDetail `json:"error"`
+	RequestID string      `json:"request_id"`
+}
+
+type errorDetail struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// writeError sends e as the SPEC 7 body. requestID is the one already placed
+// in the request-id header, so body and header always agree.
+func writeError(w http.ResponseWriter, requestID string, e *apiError) {
+	writeJSON(w, e.status, errorBody{
+		Type:      "error",
+		Error:     errorDetail{Type: e.typ, Message: e.message},
+		RequestID: requestID,
+	})
+}
+
+// writeJSON sends v with status. Encoding errors cannot happen for the
+// server's own response types, so the only failure left is a gone client,
+// about which nothing useful can be done.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"type":"error","error":{"type":"api_error","message":"internal error: response encoding failed"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,149 @@
+package refserver
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Fault makes matching requests fail or slow down, for reliability tests
+// (GUIDE 5). It applies after the request is logged and before anything
+// else, so even unknown routes and unauthenticated requests can be faulted.
+type Fault struct {
+	Method            string        // "" matches any method
+	Path              string        // exact URL path; "" matches any
+	Status            int           // 0: inject no status (use with Delay or Drop)
+	ErrorType         string        // error.type of the injected body; default from Status
+	Message           string        // default: a short text
+	Header            http.Header   // added to the injected response, e.g. retry-after, retry-after-ms, x-should-retry
+	Body              string        // if set, sent verbatim instead of the JSON error body; Content-Type from Header or text/html
+	Delay             time.Duration // wait before answering (or before passing on when Status==0); returns early if the client goes away
+	Drop              bool          // hijack and close the connection without any response
+	DropAfterHandling bool          // run the real handler (state changes happen), then close the connection without sending its response
+	Times             int           // how many matching requests it applies to; 0 means 1
+}
+
+func (f *Fault) matches(method, path string) bool {
+	return (f.Method == "" || f.Method == method) && (f.Path == "" || f.Path == path)
+}
+
+type faultQueue struct {
+	mu      sync.Mutex
+	pending []*pendingFault
+}
+
+type pendingFault struct {
+	fault     Fault
+	remaining int
+}
+
+// InjectFault adds a fault. Faults are checked in the order added; the first
+// that matches a request is applied to it and used up once.
+func (s *Server) InjectFault(f Fault) {
+	times := f.Times
+	if times <= 0 {
+		times = 1
+	}
+	f.Header = f.Header.Clone()
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.pending = append(s.faults.pending, &pendingFault{fault: f, remaining: times})
+}
+
+// ClearFaults removes every pending fault.
+func (s *Server) ClearFaults() {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.pending = nil
+}
+
+// take consumes one use of the first fault matching the request.
+func (q *faultQueue) take(method, path string) (Fault, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, p := range q.pending {
+		if !p.fault.matches(method, path) {
+			continue
+		}
+		p.remaining--
+		if p.remaining == 0 {
+			q.pending = append(q.pending[:i], q.pending[i+1:]...)
+		}
+		return p.fault, true
+	}
+	return Fault{}, false
+}
+
+// applyFault carries out the pre-handler part of a fault. It reports
+// whether the request is finished; false means the handler runs next. No
+// lock is held here: a Delay must never stall other requests.
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, ex *exchange, f Fault) bool {
+	if f.Delay > 0 {
+		timer := time.NewTimer(f.Delay)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+		case <-r.Context().Done():
+			return true // the client went away; nobody is left to answer
+		}
+	}
+	switch {
+	case f.Drop:
+		ex.dropped = true
+		dropConnection(w)
+		return true
+	case f.Status != 0:
+		writeFault(ex.rb, ex.requestID, f)
+		ex.rb.commit()
+		return true
+	}
+	return false
+}
+
+// writeFault sends the injected status with its headers and either the
+// verbatim Body or a SPEC 7 error body.
+func writeFault(w http.ResponseWriter, requestID string, f Fault) {
+	for name, values := range f.Header {
+		for _, v := range values {
+			w.Header().Add(name, v)
+		}
+	}
+	if f.Body != "" {
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		}
+		w.WriteHeader(f.Status)
+		_, _ = w.Write([]byte(f.Body))
+		return
+	}
+	typ := f.ErrorType
+	if typ == "" {
+		typ = errorTypeForStatus(f.Status)
+	}
+	msg := f.Message
+	if msg == "" {
+		msg = defaultFaultMessage(f.Status)
+	}
+	writeError(w, requestID, &apiError{status: f.Status, typ: typ, message: msg})
+}
+
+func defaultFaultMessage(status int) string {
+	if status == 529 {
+		return "Overloaded (injected fault)"
+	}
+	if text := http.StatusText(status); text != "" {
+		return text + " (injected fault)"
+	}
+	return "Injected fault"
+}
+
+// dropConnection closes the client connection without a response. Where
+// the connection cannot be hijacked (HTTP/2), aborting the handler has the
+// same effect for the client.
+func dropConnection(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}

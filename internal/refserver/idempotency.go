@@ -1,0 +1,151 @@
+package refserver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"net/http"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Idempotency (docs/api-choices.md, "Transport"): a POST with an
+// Idempotency-Key is executed once per (API key, Idempotency-Key). The first
+// response below 500 is remembered for 24 hours and replayed with
+// idempotent-replayed: true; the same key with a different request is 400;
+// a key whose first request is still running is 409.
+
+const (
+	headerIdempotencyKey = "Idempotency-Key"
+	idempotencyTTL       = 24 * time.Hour
+	// idempotencySweepEvery is how many new records trigger a sweep of
+	// expired ones, which keeps a long-running server's memory bounded.
+	idempotencySweepEvery = 256
+)
+
+type idempotencyScope struct {
+	apiKeyID string
+	key      string
+}
+
+type idempotencyRecord struct {
+	fingerprint [32]byte
+	createdAt   time.Time
+	done        bool
+	status      int
+	contentType string
+	body        []byte
+}
+
+type idempotencyStore struct {
+	mu      sync.Mutex
+	records map[idempotencyScope]*idempotencyRecord
+	inserts int
+}
+
+type idempotencyOutcome int
+
+const (
+	idempotencyFirst    idempotencyOutcome = iota // run the handler
+	idempotencyReplay                             // send the stored response
+	idempotencyMismatch                           // same key, different request
+	idempotencyInFlight                           // same key, first request still running
+)
+
+// begin looks the key up and, when it is new (or its record expired),
+// marks it in flight.
+func (st *idempotencyStore) begin(scope idempotencyScope, fp [32]byte, now time.Time) (idempotencyRecord, idempotencyOutcome) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if rec, ok := st.records[scope]; ok && now.Sub(rec.createdAt) < idempotencyTTL {
+		switch {
+		case rec.fingerprint != fp:
+			return idempotencyRecord{}, idempotencyMismatch
+		case !rec.done:
+			return idempotencyRecord{}, idempotencyInFlight
+		default:
+			return *rec, idempotencyReplay
+		}
+	}
+	st.inserts++
+	if st.inserts%idempotencySweepEvery == 0 {
+		for k, rec := range st.records {
+			if rec.done && now.Sub(rec.createdAt) >= idempotencyTTL {
+				delete(st.records, k)
+			}
+		}
+	}
+	st.records[scope] = &idempotencyRecord{fingerprint: fp, createdAt: now}
+	return idempotencyRecord{}, idempotencyFirst
+}
+
+// finish stores the response of the first request, or forgets the key when
+// there is nothing to replay (a 5xx, a streamed response, a panic), so that
+// a retry runs again.
+func (st *idempotencyStore) finish(scope idempotencyScope, rb *responseBuffer, ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rec := st.records[scope]
+	if rec == nil {
+		return
+	}
+	if !ok || rb.committed || rb.statusCode() >= 500 {
+		delete(st.records, scope)
+		return
+	}
+	rec.done = true
+	rec.status = rb.statusCode()
+	rec.contentType = rb.Header().Get("Content-Type")
+	rec.body = bytes.Clone(rb.body.Bytes())
+}
+
+// runIdempotent runs a POST handler under the idempotency rules.
+func (s *Server) runIdempotent(c *call, handle func(*call) error) {
+	values := c.r.Header.Values(headerIdempotencyKey)
+	if len(values) == 0 {
+		c.run(handle)
+		return
+	}
+	key := values[0]
+	if n := utf8.RuneCountInString(key); n < 1 || n > 255 {
+		c.fail(invalidField(headerIdempotencyKey, "must be between 1 and 255 characters"))
+		return
+	}
+	scope := idempotencyScope{apiKeyID: c.caller.keyID, key: key}
+	rec, outcome := s.idempotency.begin(scope, requestFingerprint(c.r, c.workspaceID, c.ex.body), s.cfg.clock.Now())
+	switch outcome {
+	case idempotencyMismatch:
+		c.fail(invalidField(headerIdempotencyKey, "was already used for a different request"))
+		return
+	case idempotencyInFlight:
+		c.fail(newAPIError(http.StatusConflict, errInvalidRequest,
+			"%s: a request with this key is still in progress", headerIdempotencyKey))
+		return
+	case idempotencyReplay:
+		c.w.Header().Set("idempotent-replayed", "true")
+		if rec.contentType != "" {
+			c.w.Header().Set("Content-Type", rec.contentType)
+		}
+		c.w.WriteHeader(rec.status)
+		_, _ = c.w.Write(rec.body)
+		return
+	}
+	finished := false
+	defer func() { s.idempotency.finish(scope, c.ex.rb, finished) }()
+	c.run(handle)
+	finished = true
+}
+
+// requestFingerprint identifies "the same request": method, path, query,
+// the workspace it runs in, and body.
+func requestFingerprint(r *http.Request, workspaceID string, body []byte) [32]byte {
+	h := sha256.New()
+	for _, part := range []string{r.Method, r.URL.Path, r.URL.RawQuery, workspaceID} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	h.Write(body)
+	var fp [32]byte
+	h.Sum(fp[:0])
+	return fp
+}

@@ -1,0 +1,151 @@
+package refserver
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// KeyKind is the kind of an API key (SPEC 5.1).
+type KeyKind string
+
+const (
+	PersonalKey       KeyKind = "personal"
+	ServiceAccountKey KeyKind = "service_account"
+	WorkspaceKey      KeyKind = "workspace" // legacy: belongs to its workspace, acts as nobody
+)
+
+// KeySpec describes a key for CreateAPIKey.
+type KeySpec struct {
+	Kind        KeyKind
+	OwnerID     string    // user id (personal) or service account id; empty for WorkspaceKey
+	WorkspaceID string    // scope; "" = not scoped (all workspaces the owner can reach); required for WorkspaceKey
+	ExpiresAt   time.Time // zero = never expires; compared with the server clock
+}
+
+// APIKey is a created key. Secret is what clients send; the server keeps
+// only its digest.
+type APIKey struct{ ID, Secret string }
+
+// KeyStatus is the status of an API key (SPEC 3.2).
+type KeyStatus string
+
+const (
+	KeyActive   KeyStatus = "active"
+	KeyInactive KeyStatus = "inactive"
+	KeyArchived KeyStatus = "archived"
+)
+
+type apiKey struct {
+	id          string
+	kind        KeyKind
+	ownerID     string
+	workspaceID string
+	expiresAt   time.Time
+	status      KeyStatus
+}
+
+func (k *apiKey) expired(now time.Time) bool {
+	return !k.expiresAt.IsZero() && !now.Before(k.expiresAt)
+}
+
+// principal is who an authenticated request acts as: a copy of the key's
+// identity, so nothing guarded by the server's lock escapes it.
+type principal struct {
+	keyID       string
+	kind        KeyKind
+	ownerID     string
+	workspaceID string // the key's scope; "" when not scoped
+}
+
+func (k *apiKey) principal() principal {
+	return principal{keyID: k.id, kind: k.kind, ownerID: k.ownerID, workspaceID: k.workspaceID}
+}
+
+// CreateAPIKey creates an active key. The owner must exist and be able to
+// use the API in the scoped workspace, as the console requires at creation.
+func (s *Server) CreateAPIKey(spec KeySpec) (APIKey, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkKeySpecLocked(spec); err != nil {
+		return APIKey{}, err
+	}
+	return s.addKeyLocked(spec), nil
+}
+
+func (s *Server) checkKeySpecLocked(spec KeySpec) error {
+	if !spec.ExpiresAt.IsZero() && !spec.ExpiresAt.After(s.cfg.clock.Now()) {
+		return errors.New("ExpiresAt must be in the future")
+	}
+	var ws *workspace
+	if spec.WorkspaceID != "" {
+		var err error
+		if ws, err = s.activeWorkspaceLocked(spec.WorkspaceID); err != nil {
+			return err
+		}
+	}
+	switch spec.Kind {
+	case PersonalKey:
+		if _, err := s.memberLocked(spec.OwnerID); err != nil {
+			return err
+		}
+	case ServiceAccountKey:
+		if _, err := s.activeServiceAccountLocked(spec.OwnerID); err != nil {
+			return err
+		}
+	case WorkspaceKey:
+		if spec.OwnerID != "" {
+			return errors.New("a workspace key has no owner: leave OwnerID empty")
+		}
+		if ws == nil {
+			return errors.New("a workspace key needs a WorkspaceID")
+		}
+	default:
+		return fmt.Errorf("unknown key kind %q", spec.Kind)
+	}
+	p := principal{kind: spec.Kind, ownerID: spec.OwnerID, workspaceID: spec.WorkspaceID}
+	if ws != nil && !s.reachesLocked(p, ws) {
+		return fmt.Errorf("%s cannot use the API in workspace %s", spec.OwnerID, ws.id)
+	}
+	return nil
+}
+
+func (s *Server) addKeyLocked(spec KeySpec) APIKey {
+	secret := newKeySecret()
+	k := &apiKey{
+		id:          s.cfg.ids("apikey_"),
+		kind:        spec.Kind,
+		ownerID:     spec.OwnerID,
+		workspaceID: spec.WorkspaceID,
+		expiresAt:   spec.ExpiresAt,
+		status:      KeyActive,
+	}
+	s.keys[k.id] = k
+	s.keysByDigest[secretDigest(secret)] = k
+	return APIKey{ID: k.id, Secret: secret}
+}
+
+// SetAPIKeyStatus moves a key between states as the console does (SPEC
+// 3.2): disable (inactive), re-enable (active), delete (archived, permanent).
+// An expired key can only be deleted.
+func (s *Server) SetAPIKeyStatus(id string, status KeyStatus) error {
+	switch status {
+	case KeyActive, KeyInactive, KeyArchived:
+	default:
+		return fmt.Errorf("unknown key status %q", status)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, ok := s.keys[id]
+	if !ok {
+		return fmt.Errorf("API key %s not found", id)
+	}
+	switch {
+	case k.status == KeyArchived && status != KeyArchived:
+		return fmt.Errorf("API key %s is archived: deletion is permanent", id)
+	case k.expired(s.cfg.clock.Now()) && status != KeyArchived:
+		return fmt.Errorf("API key %s has expired: an expired key can only be deleted", id)
+	}
+	k.status = status
+	return nil
+}

@@ -1,0 +1,187 @@
+package refserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"path"
+	"runtime/debug"
+	"time"
+)
+
+// maxBodyBytes is the request body limit (docs/api-choices.md, "Transport").
+const maxBodyBytes = 32 << 20
+
+// exchange is what the pipeline knows about one request before routing.
+type exchange struct {
+	requestID string
+	body      []byte
+	rb        *responseBuffer
+	dropped   bool // the connection was closed without a response
+}
+
+type exchangeKey struct{}
+
+func exchangeFrom(ctx context.Context) *exchange {
+	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
+	return ex
+}
+
+// ServeHTTP runs the part of the pipeline that applies to every request,
+// known route or not: request id, body limit, request log, fault injection,
+// panic recovery. Routing then hands over to the route's own chain
+// (serveRoute) or to the JSON 404.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	started := time.Now()
+	ex := &exchange{requestID: s.cfg.ids("req_")}
+	w.Header().Set("request-id", ex.requestID)
+	// One organization per server; its id never changes after New.
+	w.Header().Set("vendor-organization-id", s.seed.OrganizationID)
+	ex.rb = newResponseBuffer(w)
+	defer func() { s.logRequest(r, ex, time.Since(started)) }()
+
+	body, readErr := readBody(w, r)
+	s.requests.add(r, body, s.cfg.clock.Now())
+	if readErr != nil {
+		writeError(ex.rb, ex.requestID, readErr)
+		ex.rb.commit()
+		return
+	}
+
+	fault, faulted := s.faults.take(r.Method, r.URL.Path)
+	if faulted && s.applyFault(w, r, ex, fault) {
+		return
+	}
+
+	ex.body = body
+	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
+	r.Body = io.NopCloser(bytes.NewReader(body)) // already read; handlers use ex.body
+	s.dispatch(r, ex)
+
+	if faulted && fault.DropAfterHandling {
+		ex.dropped = true
+		dropConnection(w)
+		return
+	}
+	ex.rb.commit()
+}
+
+// dispatch routes the request and turns a handler panic into a 500.
+func (s *Server) dispatch(r *http.Request, ex *exchange) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		if v == http.ErrAbortHandler || ex.rb.committed {
+			// Nothing clean can be sent any more: abort the connection,
+			// which net/http does quietly for ErrAbortHandler.
+			panic(http.ErrAbortHandler)
+		}
+		s.cfg.logger.Error("handler panic", "request_id", ex.requestID, "method", r.Method, "path", r.URL.Path,
+			"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		ex.rb.discard()
+		writeError(ex.rb, ex.requestID, newAPIError(http.StatusInternalServerError, errAPI, "Internal server error."))
+	}()
+	// ServeMux answers unclean paths ("/v1//models") with a plain-text
+	// redirect; the API has no such paths, so they are unknown routes.
+	if path.Clean(r.URL.Path) != r.URL.Path {
+		s.notFoundRoute(ex.rb, r)
+		return
+	}
+	s.mux.ServeHTTP(ex.rb, r)
+}
+
+// readBody reads the whole body (the request log and idempotency need its
+// bytes) and enforces the size limit.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, newAPIError(http.StatusRequestEntityTooLarge, errRequestTooLarge,
+				"request body: must be at most %d bytes", maxBodyBytes)
+		}
+		return nil, invalidRequest("request body: could not be read")
+	}
+	return body, nil
+}
+
+// notFoundRoute answers every path and method that no route claims.
+func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
+	ex := exchangeFrom(r.Context())
+	writeError(w, ex.requestID, notFound("No route for %s %s.", r.Method, r.URL.Path))
+}
+
+// serveRoute is the chain of a known route, in the order the API applies it:
+// authentication, workspace selection (SPEC 5.2), the admin-API rule,
+// vendor-version, vendor-beta, idempotency, then the handler.
+func (s *Server) serveRoute(rt route) http.HandlerFunc {
+	admin := isAdminPath(rt.path)
+	return func(w http.ResponseWriter, r *http.Request) {
+		c := &call{s: s, w: w, r: r, ex: exchangeFrom(r.Context())}
+		if err := s.prepareCall(c, rt, admin); err != nil {
+			c.fail(err)
+			return
+		}
+		if r.Method == http.MethodPost {
+			s.runIdempotent(c, rt.handle)
+			return
+		}
+		c.run(rt.handle)
+	}
+}
+
+func (s *Server) prepareCall(c *call, rt route, admin bool) error {
+	caller, err := s.authenticate(c.r.Header)
+	if err != nil {
+		return err
+	}
+	c.caller = caller
+	wsID, err := s.selectWorkspace(caller, c.r.Header.Get(headerWorkspaceID))
+	if err != nil {
+		return err
+	}
+	c.workspaceID = wsID
+	c.w.Header().Set(headerWorkspaceID, wsID)
+	if admin {
+		if err := checkAdminAccess(caller); err != nil {
+			return err
+		}
+	}
+	if err := checkVersion(c.r.Header); err != nil {
+		return err
+	}
+	betas, err := parseBetas(c.r.Header)
+	if err != nil {
+		return err
+	}
+	if err := requireBeta(rt.betas, betas); err != nil {
+		return err
+	}
+	c.betas = betas
+	return nil
+}
+
+// logRequest writes one line per request when a logger is configured. It
+// logs no header, query or body: those may carry credentials.
+func (s *Server) logRequest(r *http.Request, ex *exchange, elapsed time.Duration) {
+	if !s.cfg.logger.Enabled(r.Context(), slog.LevelInfo) {
+		return
+	}
+	s.cfg.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		slog.String("request_id", ex.requestID),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", ex.rb.statusCode()),
+		slog.Bool("dropped", ex.dropped),
+		slog.Duration("duration", elapsed),
+	)
+}

@@ -1,0 +1,133 @@
+package refserver
+
+import (
+	"net/http"
+	"time"
+)
+
+// Models: the read-only catalogue (SPEC 2.4, 4.13), from models_catalog.go.
+
+func (s *Server) modelRoutes() []route {
+	return []route{
+		{method: http.MethodGet, path: "/v1/models", handle: s.listModels},
+		{method: http.MethodGet, path: "/v1/models/{model_id}", handle: s.getModel},
+	}
+}
+
+// model is a catalogue entry.
+type model struct {
+	ID             string
+	DisplayName    string
+	CreatedAt      time.Time // release date
+	DeprecatedAt   time.Time // zero: not deprecated
+	RetiresAt      time.Time // zero: no retirement date
+	Lifecycle      string
+	Line           string
+	MaxInputTokens int
+	MaxTokens      int
+	Capabilities   modelCapabilities
+}
+
+type modelJSON struct {
+	Type           string            `json:"type"`
+	ID             string            `json:"id"`
+	DisplayName    string            `json:"display_name"`
+	CreatedAt      timestamp         `json:"created_at"`
+	DeprecatedAt   *timestamp        `json:"deprecated_at"`
+	RetiresAt      *timestamp        `json:"retires_at"`
+	Lifecycle      string            `json:"lifecycle"`
+	Line           string            `json:"line"`
+	MaxInputTokens int               `json:"max_input_tokens"`
+	MaxTokens      int               `json:"max_tokens"`
+	Capabilities   modelCapabilities `json:"capabilities"`
+}
+
+func (m model) view() modelJSON {
+	return modelJSON{
+		Type:           "model",
+		ID:             m.ID,
+		DisplayName:    m.DisplayName,
+		CreatedAt:      timestamp(m.CreatedAt),
+		DeprecatedAt:   optionalTimestamp(m.DeprecatedAt),
+		RetiresAt:      optionalTimestamp(m.RetiresAt),
+		Lifecycle:      m.Lifecycle,
+		Line:           m.Line,
+		MaxInputTokens: m.MaxInputTokens,
+		MaxTokens:      m.MaxTokens,
+		Capabilities:   m.Capabilities,
+	}
+}
+
+// Each capability is {"supported": bool}; nested capabilities sit beside
+// "supported" (docs/api-choices.md, "Models").
+type capability struct {
+	Supported bool `json:"supported"`
+}
+
+type modelCapabilities struct {
+	Batch             capability                  `json:"batch"`
+	Citations         capability                  `json:"citations"`
+	CodeExecution     capability                  `json:"code_execution"`
+	ContextManagement contextManagementCapability `json:"context_management"`
+	Effort            effortCapability            `json:"effort"`
+	ImageInput        capability                  `json:"image_input"`
+	PDFInput          capability                  `json:"pdf_input"`
+	ServerTools       serverToolsCapability       `json:"server_tools"`
+	StructuredOutputs capability                  `json:"structured_outputs"`
+	Thinking          thinkingCapability          `json:"thinking"`
+}
+
+type contextManagementCapability struct {
+	Supported     bool       `json:"supported"`
+	ClearThinking capability `json:"clear_thinking_20251015"`
+	ClearToolUses capability `json:"clear_tool_uses_20250919"`
+	Compact       capability `json:"compact_20260112"`
+}
+
+type effortCapability struct {
+	Supported bool       `json:"supported"`
+	Low       capability `json:"low"`
+	Medium    capability `json:"medium"`
+	High      capability `json:"high"`
+	Max       capability `json:"max"`
+	XHigh     capability `json:"xhigh"`
+}
+
+type serverToolsCapability struct {
+	Supported     bool       `json:"supported"`
+	CodeExecution capability `json:"code_execution"`
+	WebSearch     capability `json:"web_search"`
+}
+
+type thinkingCapability struct {
+	Supported bool          `json:"supported"`
+	Types     thinkingTypes `json:"types"`
+}
+
+type thinkingTypes struct {
+	Adaptive capability `json:"adaptive"`
+	Disabled capability `json:"disabled"`
+	Enabled  capability `json:"enabled"`
+}
+
+func (s *Server) listModels(c *call) error {
+	p, err := parseIDPageParams(c.r.URL.Query())
+	if err != nil {
+		return err
+	}
+	page, err := paginateByID(modelCatalog, func(m model) string { return m.ID }, func(model) bool { return true }, p)
+	if err != nil {
+		return err
+	}
+	return c.ok(mapIDPage(page, model.view))
+}
+
+func (s *Server) getModel(c *call) error {
+	id := c.r.PathValue("model_id")
+	for _, m := range modelCatalog {
+		if m.ID == id {
+			return c.ok(m.view())
+		}
+	}
+	return notFound("Model `%s` not found.", id)
+}

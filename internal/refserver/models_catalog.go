@@ -1,0 +1,95 @@
+package refserver
+
+import "time"
+
+// The model catalogue (SPEC 2.4), newest release first as List Models
+// returns it (SPEC 4.13). This file is data only: a new model is a new
+// entry here.
+
+func releaseDate(year int, month time.Month, day int) time.Time {
+	return time.Date(year, month, day, 0, 0, 0, 0, time.UTC)
+}
+
+var modelCatalog = []model{
+	{
+		ID:             "vendor-opus-5-5",
+		DisplayName:    "Vendor Opus 5.5",
+		CreatedAt:      releaseDate(2026, time.August, 5),
+		Lifecycle:      "active",
+		Line:           "opus",
+		MaxInputTokens: 1_000_000,
+		MaxTokens:      128_000,
+		Capabilities:   fullCapabilities(),
+	},
+	{
+		ID:             "vendor-sonnet-5-5",
+		DisplayName:    "Vendor Sonnet 5.5",
+		CreatedAt:      releaseDate(2026, time.June, 17),
+		Lifecycle:      "active",
+		Line:           "sonnet",
+		MaxInputTokens: 1_000_000,
+		MaxTokens:      64_000,
+		Capabilities: with(fullCapabilities(), func(c *modelCapabilities) {
+			c.Effort.XHigh = unsupported
+		}),
+	},
+	{
+		ID:             "vendor-haiku-5-5",
+		DisplayName:    "Vendor Haiku 5.5",
+		CreatedAt:      releaseDate(2026, time.April, 22),
+		Lifecycle:      "active",
+		Line:           "haiku",
+		MaxInputTokens: 200_000,
+		MaxTokens:      64_000,
+		Capabilities: with(fullCapabilities(), func(c *modelCapabilities) {
+			c.Effort = effortCapability{}
+			c.Thinking.Types.Adaptive = unsupported
+			c.ContextManagement.Compact = unsupported
+		}),
+	},
+}
+
+var (
+	supported   = capability{Supported: true}
+	unsupported = capability{Supported: false}
+)
+
+// fullCapabilities is a model that supports everything.
+func fullCapabilities() modelCapabilities {
+	return modelCapabilities{
+		Batch:         supported,
+		Citations:     supported,
+		CodeExecution: supported,
+		ContextManagement: contextManagementCapability{
+			Supported:     true,
+			ClearThinking: supported,
+			ClearToolUses: supported,
+			Compact:       supported,
+		},
+		Effort: effortCapability{
+			Supported: true,
+			Low:       supported,
+			Medium:    supported,
+			High:      supported,
+			Max:       supported,
+			XHigh:     supported,
+		},
+		ImageInput: supported,
+		PDFInput:   supported,
+		ServerTools: serverToolsCapability{
+			Supported:     true,
+			CodeExecution: supported,
+			WebSearch:     supported,
+		},
+		StructuredOutputs: supported,
+		Thinking: thinkingCapability{
+			Supported: true,
+			Types:     thinkingTypes{Adaptive: supported, Disabled: supported, Enabled: supported},
+		},
+	}
+}
+
+func with(c modelCapabilities, change func(*modelCapabilities)) modelCapabilities {
+	change(&c)
+	return c
+}

@@ -1,0 +1,146 @@
+package refserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RecordedRequest is one request as the server received it, with
+// credentials redacted.
+type RecordedRequest struct {
+	Method   string
+	Path     string
+	RawQuery string
+	Header   http.Header
+	Body     []byte
+	Time     time.Time // server clock
+}
+
+// requestLogSize bounds the log: the most recent requests are kept.
+const requestLogSize = 1000
+
+// requestLog is a ring buffer of the most recent requests.
+type requestLog struct {
+	mu      sync.Mutex
+	entries []RecordedRequest
+	next    int // where the next entry goes once the ring is full
+}
+
+func (l *requestLog) add(r *http.Request, body []byte, now time.Time) {
+	rec := RecordedRequest{
+		Method:   r.Method,
+		Path:     r.URL.Path,
+		RawQuery: r.URL.RawQuery,
+		Header:   redactHeader(r.Header),
+		Body:     redactBody(body),
+		Time:     now,
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.entries) < requestLogSize {
+		l.entries = append(l.entries, rec)
+		return
+	}
+	l.entries[l.next] = rec
+	l.next = (l.next + 1) % requestLogSize
+}
+
+// Requests returns copies of the recorded requests, oldest first.
+func (s *Server) Requests() []RecordedRequest {
+	l := &s.requests
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]RecordedRequest, 0, len(l.entries))
+	for i := range l.entries {
+		rec := l.entries[(l.next+i)%len(l.entries)]
+		rec.Header = rec.Header.Clone()
+		rec.Body = bytes.Clone(rec.Body)
+		out = append(out, rec)
+	}
+	return out
+}
+
+// ResetRequests empties the request log.
+func (s *Server) ResetRequests() {
+	l := &s.requests
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries, l.next = nil, 0
+}
+
+const redacted = "[redacted]"
+
+// redactHeader copies h with credential values replaced. The headers stay
+// present so a test can see which one the client sent, and the Bearer
+// scheme stays visible ("Bearer [redacted]").
+func redactHeader(h http.Header) http.Header {
+	out := h.Clone()
+	if out == nil {
+		return http.Header{}
+	}
+	for i, v := range out.Values("Authorization") {
+		if scheme, _, ok := strings.Cut(v, " "); ok {
+			out["Authorization"][i] = scheme + " " + redacted
+		} else {
+			out["Authorization"][i] = redacted
+		}
+	}
+	for i := range out.Values("X-Api-Key") {
+		out["X-Api-Key"][i] = redacted
+	}
+	return out
+}
+
+// secretBodyFields are body fields that carry credentials (GUIDE 5: a
+// repository's authorization_token is never returned, so never recorded).
+var secretBodyFields = []string{"authorization_token"}
+
+// redactBody replaces the values of secretBodyFields anywhere in a JSON
+// body. Bodies without such a field are kept byte for byte, and not copied:
+// nothing writes to a request body once read, and Requests hands out copies.
+func redactBody(body []byte) []byte {
+	if body == nil {
+		return nil
+	}
+	mentionsSecret := slices.ContainsFunc(secretBodyFields, func(f string) bool {
+		return bytes.Contains(body, []byte(`"`+f+`"`))
+	})
+	if !mentionsSecret {
+		return body
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // keep numbers exactly as sent
+	if err := dec.Decode(&v); err != nil {
+		// Not JSON, yet it names a secret field: keep nothing of it.
+		return []byte(redacted)
+	}
+	redactValue(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return []byte(redacted)
+	}
+	return out
+}
+
+func redactValue(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, child := range v {
+			if slices.Contains(secretBodyFields, k) {
+				v[k] = redacted
+				continue
+			}
+			redactValue(child)
+		}
+	case []any:
+		for _, child := range v {
+			redactValue(child)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package refserver
+
+import (
+	"log/slog"
+	"net/http"
+	"sync"
+)
+
+// Server is the in-process reference server: an http.Handler that
+// implements the API over in-memory state. It is safe for concurrent use.
+type Server struct {
+	cfg  config
+	mux  *http.ServeMux
+	seed Seed // fixed by New
+
+	faults      faultQueue
+	requests    requestLog
+	idempotency idempotencyStore
+
+	// mu guards the state below. It is never held while waiting (fault
+	// delays) or while writing to a client.
+	mu              sync.Mutex
+	workspaces      map[string]*workspace
+	users           map[string]*user
+	serviceAccounts map[string]*serviceAccount
+	keys            map[string]*apiKey
+	keysByDigest    map[[32]byte]*apiKey
+	tunnels         map[string]*tunnel
+	tunnelDomains   map[string]bool // every domain ever assigned: never reused
+}
+
+type config struct {
+	clock  Clock
+	ids    IDSource
+	cloud  bool
+	logger *slog.Logger
+}
+
+// Option configures a Server.
+type Option func(*config)
+
+// WithClock sets the clock for timestamps and expiry (default: system time).
+func WithClock(c Clock) Option {
+	return func(cfg *config) {
+		if c != nil {
+			cfg.clock = c
+		}
+	}
+}
+
+// WithIDs sets the id source (default: RandomIDs).
+func WithIDs(ids IDSource) Option {
+	return func(cfg *config) {
+		if ids != nil {
+			cfg.ids = ids
+		}
+	}
+}
+
+// WithCloudEdition makes the server behave as the cloud-hosted edition:
+// a workspace's external_key_id must then be an AWS KMS key ARN
+// (arn:aws:kms:<region>:<12 digits>:key/<id>) instead of an ekey_ id.
+func WithCloudEdition() Option {
+	return func(cfg *config) { cfg.cloud = true }
+}
+
+// WithLogger logs one line per request (id, method, path, status, duration)
+// and server-side failures. Logging is off by default. Nothing that can hold
+// a secret (headers, query, body) is ever logged.
+func WithLogger(l *slog.Logger) Option {
+	return func(cfg *config) {
+		if l != nil {
+			cfg.logger = l
+		}
+	}
+}
+
+// Seed is what New creates: the organization, its default workspace, and
+// an owner with an unscoped personal key that has API access in the default
+// workspace.
+type Seed struct {
+	OrganizationID     string
+	DefaultWorkspaceID string
+	UserID             string
+	APIKey             string // the owner's unscoped personal key secret
+}
+
+// New returns a seeded server.
+func New(opts ...Option) *Server {
+	cfg := config{clock: systemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler)}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	s := &Server{
+		cfg:             cfg,
+		idempotency:     idempotencyStore{records: map[idempotencyScope]*idempotencyRecord{}},
+		workspaces:      map[string]*workspace{},
+		users:           map[string]*user{},
+		serviceAccounts: map[string]*serviceAccount{},
+		keys:            map[string]*apiKey{},
+		keysByDigest:    map[[32]byte]*apiKey{},
+		tunnels:         map[string]*tunnel{},
+		tunnelDomains:   map[string]bool{},
+	}
+	s.seedOrganization()
+	s.mux = http.NewServeMux()
+	for _, rt := range s.routes() {
+		s.handle(rt)
+	}
+	s.mux.HandleFunc("/", s.notFoundRoute)
+	return s
+}
+
+func (s *Server) seedOrganization() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seed.OrganizationID = s.cfg.ids("org_")
+	ws := s.newWorkspaceLocked("Default Workspace", true)
+	owner := &user{id: s.cfg.ids("user_"), name: "Owner", apiAccess: map[string]bool{ws.id: true}}
+	s.users[owner.id] = owner
+	key := s.addKeyLocked(KeySpec{Kind: PersonalKey, OwnerID: owner.id})
+	s.seed.DefaultWorkspaceID = ws.id
+	s.seed.UserID = owner.id
+	s.seed.APIKey = key.Secret
+}
+
+// Seed returns the ids and the key New created.
+func (s *Server) Seed() Seed { return s.seed }
+
+// handle registers a route with its chain.
+func (s *Server) handle(rt route) {
+	s.mux.Handle(rt.method+" "+rt.path, s.serveRoute(rt))
+}
+
+// routes is the route table. A new endpoint family adds its routes here.
+func (s *Server) routes() []route {
+	var all []route
+	all = append(all, s.workspaceRoutes()...)
+	all = append(all, s.modelRoutes()...)
+	all = append(all, s.tunnelRoutes()...)
+	return all
+}

@@ -1,0 +1,140 @@
+package refserver
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Tunnels (SPEC 2.13, 4.14; research preview). A tunnel belongs to the
+// workspace its create request ran in and is visible only from there.
+
+func (s *Server) tunnelRoutes() []route {
+	beta := []string{betaMCPTunnels}
+	return []route{
+		{method: http.MethodPost, path: "/v1/tunnels", betas: beta, handle: s.createTunnel},
+		{method: http.MethodGet, path: "/v1/tunnels", betas: beta, handle: s.listTunnels},
+		{method: http.MethodGet, path: "/v1/tunnels/{tunnel_id}", betas: beta, handle: s.getTunnel},
+		{method: http.MethodPost, path: "/v1/tunnels/{tunnel_id}/archive", betas: beta, handle: s.archiveTunnel},
+	}
+}
+
+type tunnel struct {
+	id          string
+	workspaceID string
+	createdAt   time.Time
+	archivedAt  time.Time // zero while active
+	displayName *string
+	domain      string
+}
+
+func (t *tunnel) archived() bool { return !t.archivedAt.IsZero() }
+
+func (t *tunnel) position() position { return position{createdAt: t.createdAt, id: t.id} }
+
+type tunnelJSON struct {
+	Type        string     `json:"type"`
+	ID          string     `json:"id"`
+	ArchivedAt  *timestamp `json:"archived_at"`
+	CreatedAt   timestamp  `json:"created_at"`
+	DisplayName *string    `json:"display_name"`
+	Domain      string     `json:"domain"`
+}
+
+func (t *tunnel) view() tunnelJSON {
+	return tunnelJSON{
+		Type:        "tunnel",
+		ID:          t.id,
+		ArchivedAt:  optionalTimestamp(t.archivedAt),
+		CreatedAt:   timestamp(t.createdAt),
+		DisplayName: t.displayName,
+		Domain:      t.domain,
+	}
+}
+
+type tunnelCreateBody struct {
+	DisplayName optional[string] `json:"display_name"`
+}
+
+func (s *Server) createTunnel(c *call) error {
+	var body tunnelCreateBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	t := &tunnel{workspaceID: c.workspaceID, createdAt: c.now()}
+	if body.DisplayName.present() {
+		if err := checkLength("display_name", body.DisplayName.Value, 1, 255); err != nil {
+			return err
+		}
+		name := body.DisplayName.Value
+		t.displayName = &name
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.id = s.cfg.ids("tnl_")
+	t.domain = tunnelDomain(t.id, 0)
+	for attempt := 1; s.tunnelDomains[t.domain]; attempt++ {
+		t.domain = tunnelDomain(t.id, attempt)
+	}
+	s.tunnelDomains[t.domain] = true
+	s.tunnels[t.id] = t
+	return c.ok(t.view())
+}
+
+func (s *Server) listTunnels(c *call) error {
+	q := c.r.URL.Query()
+	p, err := parseCursorPageParams(q, 1000)
+	if err != nil {
+		return err
+	}
+	includeArchived, err := queryBool(q, "include_archived")
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := slices.SortedFunc(maps.Values(s.tunnels), newestFirst((*tunnel).position))
+	keep := func(t *tunnel) bool {
+		return t.workspaceID == c.workspaceID && (includeArchived || !t.archived())
+	}
+	page := paginateByCursor(all, (*tunnel).position, keep, p)
+	return c.ok(mapCursorPage(page, (*tunnel).view))
+}
+
+// tunnelInWorkspaceLocked finds a tunnel of the request's workspace; other
+// workspaces' tunnels do not exist for it.
+func (s *Server) tunnelInWorkspaceLocked(c *call) (*tunnel, error) {
+	id := c.r.PathValue("tunnel_id")
+	t, ok := s.tunnels[id]
+	if !ok || t.workspaceID != c.workspaceID {
+		return nil, notFound("Tunnel `%s` not found.", id)
+	}
+	return t, nil
+}
+
+func (s *Server) getTunnel(c *call) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.tunnelInWorkspaceLocked(c)
+	if err != nil {
+		return err
+	}
+	return c.ok(t.view())
+}
+
+func (s *Server) archiveTunnel(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.tunnelInWorkspaceLocked(c)
+	if err != nil {
+		return err
+	}
+	if !t.archived() {
+		t.archivedAt = c.now()
+	}
+	return c.ok(t.view())
+}

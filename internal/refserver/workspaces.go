@@ -1,0 +1,212 @@
+package refserver
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+)
+
+// Workspaces: the admin API under /v1/organizations/workspaces (SPEC 2.12,
+// 4.12). Workspaces belong to the organization, not to the workspace the
+// request runs in.
+
+func (s *Server) workspaceRoutes() []route {
+	return []route{
+		{method: http.MethodPost, path: "/v1/organizations/workspaces", handle: s.createWorkspace},
+		{method: http.MethodGet, path: "/v1/organizations/workspaces", handle: s.listWorkspaces},
+		{method: http.MethodGet, path: "/v1/organizations/workspaces/{workspace_id}", handle: s.getWorkspace},
+		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}", handle: s.updateWorkspace},
+		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}/archive", handle: s.archiveWorkspace},
+	}
+}
+
+// workspaceBody is the body of create and update.
+type workspaceBody struct {
+	Name          optional[string]            `json:"name"`
+	DisplayColor  optional[string]            `json:"display_color"`
+	DataResidency optional[dataResidencyBody] `json:"data_residency"`
+	ExternalKeyID optional[string]            `json:"external_key_id"`
+	Tags          optional[map[string]string] `json:"tags"`
+}
+
+func (s *Server) createWorkspace(c *call) error {
+	var body workspaceBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	if !body.Name.present() {
+		return invalidField("name", "is required")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Validate against a draft so that a rejected request stores nothing.
+	draft := workspace{residency: defaultResidency(), tags: map[string]string{}}
+	if err := s.applyWorkspaceBody(&draft, body, true); err != nil {
+		return err
+	}
+	ws := s.newWorkspaceLocked(draft.name, false)
+	ws.residency, ws.externalKeyID, ws.tags = draft.residency, draft.externalKeyID, draft.tags
+	if draft.displayColor != "" {
+		ws.displayColor = draft.displayColor
+	}
+	return c.ok(ws.view())
+}
+
+func (s *Server) updateWorkspace(c *call) error {
+	var body workspaceBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	id := c.r.PathValue("workspace_id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, ok := s.workspaces[id]
+	if !ok {
+		return workspaceNotFound(id)
+	}
+	if ws.archived() {
+		return invalidRequest("Workspace `%s` is archived and cannot be updated.", id)
+	}
+	draft := *ws
+	draft.tags = maps.Clone(ws.tags)
+	if err := s.applyWorkspaceBody(&draft, body, false); err != nil {
+		return err
+	}
+	*ws = draft
+	return c.ok(ws.view())
+}
+
+// applyWorkspaceBody applies the fields a body sets to w, checking each
+// rule. Omitted and null fields keep their value, except external_key_id,
+// whose null asks to detach the key.
+func (s *Server) applyWorkspaceBody(w *workspace, body workspaceBody, creating bool) error {
+	if body.Name.present() {
+		if err := checkLength("name", body.Name.Value, 1, 255); err != nil {
+			return err
+		}
+		w.name = body.Name.Value
+	}
+	if body.DisplayColor.present() {
+		if err := checkDisplayColor(body.DisplayColor.Value); err != nil {
+			return err
+		}
+		w.displayColor = body.DisplayColor.Value
+	}
+	if body.DataResidency.present() {
+		residency, err := applyResidency(w.residency, body.DataResidency.Value, creating)
+		if err != nil {
+			return err
+		}
+		w.residency = residency
+	}
+	if body.ExternalKeyID.Set {
+		if err := s.setExternalKeyID(w, body.ExternalKeyID); err != nil {
+			return err
+		}
+	}
+	if body.Tags.present() {
+		if err := checkTags(body.Tags.Value); err != nil {
+			return err
+		}
+		w.tags = body.Tags.Value
+	}
+	return nil
+}
+
+// setExternalKeyID enforces write-once: once attached, a key can be neither
+// replaced nor detached; sending the same value again is accepted.
+func (s *Server) setExternalKeyID(w *workspace, v optional[string]) error {
+	if v.Null {
+		if w.externalKeyID != "" {
+			return invalidField("external_key_id", "is write-once and cannot be detached once set")
+		}
+		return nil
+	}
+	if err := s.checkExternalKeyID(v.Value); err != nil {
+		return err
+	}
+	if w.externalKeyID != "" && w.externalKeyID != v.Value {
+		return invalidField("external_key_id", "is write-once and cannot be replaced once set")
+	}
+	w.externalKeyID = v.Value
+	return nil
+}
+
+func (s *Server) getWorkspace(c *call) error {
+	id := c.r.PathValue("workspace_id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, ok := s.workspaces[id]
+	if !ok {
+		return workspaceNotFound(id)
+	}
+	return c.ok(ws.view())
+}
+
+func (s *Server) archiveWorkspace(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, err := s.archiveWorkspaceLocked(c.r.PathValue("workspace_id"))
+	if err != nil {
+		return err
+	}
+	return c.ok(ws.view())
+}
+
+// archiveWorkspaceLocked archives one-way and idempotently; the default
+// workspace cannot be archived.
+func (s *Server) archiveWorkspaceLocked(id string) (*workspace, error) {
+	ws, ok := s.workspaces[id]
+	if !ok {
+		return nil, workspaceNotFound(id)
+	}
+	if ws.isDefault {
+		return nil, invalidRequest("Workspace `%s` is the default workspace and cannot be archived.", id)
+	}
+	if !ws.archived() {
+		ws.archivedAt = s.now()
+	}
+	return ws, nil
+}
+
+func (s *Server) listWorkspaces(c *call) error {
+	q := c.r.URL.Query()
+	p, err := parseIDPageParams(q)
+	if err != nil {
+		return err
+	}
+	includeArchived, err := queryBool(q, "include_archived")
+	if err != nil {
+		return err
+	}
+	includeDefault, err := queryBool(q, "include_default")
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := slices.SortedFunc(maps.Values(s.workspaces), workspaceListOrder)
+	keep := func(w *workspace) bool {
+		return (includeArchived || !w.archived()) && (includeDefault || !w.isDefault)
+	}
+	page, perr := paginateByID(all, func(w *workspace) string { return w.id }, keep, p)
+	if perr != nil {
+		return perr
+	}
+	return c.ok(mapIDPage(page, (*workspace).view))
+}
+
+// workspaceListOrder is newest first, with the default workspace last
+// (docs/api-choices.md, "Ordering").
+func workspaceListOrder(a, b *workspace) int {
+	if a.isDefault != b.isDefault {
+		if a.isDefault {
+			return 1
+		}
+		return -1
+	}
+	return newestFirst((*workspace).position)(a, b)
+}
