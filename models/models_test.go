@@ -1,0 +1,94 @@
+package models_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/models"
+)
+
+func TestGetDecodesEveryField(t *testing.T) {
+	env := reftest.New(t)
+	m, err := env.Client(t).Models.Get(context.Background(), models.VendorOpus55)
+	require.NoError(t, err)
+	require.Equal(t, "model", m.Type)
+	require.Equal(t, models.VendorOpus55, m.ID)
+	require.Equal(t, "Vendor Opus 5.5", m.DisplayName)
+	require.Equal(t, models.LifecycleActive, m.Lifecycle)
+	require.Equal(t, models.LineOpus, m.Line)
+	require.True(t, m.DeprecatedAt.IsZero())
+	require.True(t, m.RetiresAt.IsZero())
+	require.Equal(t, 1_000_000, m.MaxInputTokens)
+	require.Equal(t, 128_000, m.MaxTokens)
+	require.False(t, m.CreatedAt.IsZero())
+
+	yes := models.Capability{Supported: true}
+	want := models.Capabilities{
+		Batch: yes, Citations: yes, CodeExecution: yes,
+		ContextManagement: models.ContextManagementCapability{Supported: true,
+			ClearThinking20251015: yes, ClearToolUses20250919: yes, Compact20260112: yes},
+		Effort:     models.EffortCapability{Supported: true, Low: yes, Medium: yes, High: yes, Max: yes, XHigh: yes},
+		ImageInput: yes, PDFInput: yes,
+		ServerTools:       models.ServerToolsCapability{Supported: true, CodeExecution: yes, WebSearch: yes},
+		StructuredOutputs: yes,
+		Thinking: models.ThinkingCapability{Supported: true,
+			Types: models.ThinkingTypes{Adaptive: yes, Disabled: yes, Enabled: yes}},
+	}
+	require.Empty(t, cmp.Diff(want, m.Capabilities, cmp.FilterPath(func(p cmp.Path) bool {
+		return p.Last().String() == ".Raw"
+	}, cmp.Ignore())))
+
+	// Raw keeps every key, so capabilities newer than the SDK stay readable.
+	var raw map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(m.Capabilities.Raw, &raw))
+	require.Contains(t, raw, "server_tools")
+}
+
+func TestCapabilitiesDifferByModel(t *testing.T) {
+	env := reftest.New(t)
+	client := env.Client(t)
+	sonnet, err := client.Models.Get(context.Background(), models.VendorSonnet55)
+	require.NoError(t, err)
+	require.True(t, sonnet.Capabilities.Effort.Supported)
+	require.False(t, sonnet.Capabilities.Effort.XHigh.Supported)
+
+	haiku, err := client.Models.Get(context.Background(), models.VendorHaiku55)
+	require.NoError(t, err)
+	require.Equal(t, models.LineHaiku, haiku.Line)
+	require.False(t, haiku.Capabilities.Effort.Supported)
+	require.False(t, haiku.Capabilities.Thinking.Types.Adaptive.Supported)
+	require.False(t, haiku.Capabilities.ContextManagement.Compact20260112.Supported)
+}
+
+func TestCapabilitiesKeepUnknownKeys(t *testing.T) {
+	in := `{"batch":{"supported":true},"teleportation":{"supported":true}}`
+	var c models.Capabilities
+	require.NoError(t, json.Unmarshal([]byte(in), &c))
+	require.True(t, c.Batch.Supported)
+	out, err := json.Marshal(c)
+	require.NoError(t, err)
+	require.JSONEq(t, in, string(out))
+}
+
+func TestListIsNewestFirst(t *testing.T) {
+	env := reftest.New(t)
+	page, err := env.Client(t).Models.List(context.Background(), models.ListParams{})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 3)
+	for i := 1; i < len(page.Data); i++ {
+		require.True(t, page.Data[i-1].CreatedAt.After(page.Data[i].CreatedAt))
+	}
+	require.False(t, page.HasMore)
+}
+
+func TestUnknownModel(t *testing.T) {
+	env := reftest.New(t)
+	_, err := env.Client(t).Models.Get(context.Background(), "vendor-unknown")
+	require.ErrorIs(t, err, apierror.ErrNotFound)
+}

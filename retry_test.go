@@ -1,0 +1,298 @@
+package agentplatform_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/workspaces"
+)
+
+const modelsPath = "/v1/models"
+
+func TestRetriedStatuses(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	client := env.Client(t)
+	for _, status := range []int{408, 409, 429, 500, 502, 503, 504, 529} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			env.Server.ResetRequests()
+			env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: status})
+			_, err := client.Models.List(context.Background(), models.ListParams{})
+			require.NoError(t, err)
+			require.Equal(t, 2, env.Count("GET", modelsPath))
+		})
+	}
+}
+
+func TestNotRetriedStatuses(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	client := env.Client(t)
+	for _, status := range []int{400, 401, 403, 404, 413, 422} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			env.Server.ResetRequests()
+			env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: status})
+			_, err := client.Models.List(context.Background(), models.ListParams{})
+			var apiErr *apierror.Error
+			require.ErrorAs(t, err, &apiErr)
+			require.Equal(t, status, apiErr.StatusCode)
+			require.Equal(t, 1, env.Count("GET", modelsPath))
+		})
+	}
+}
+
+func TestShouldRetryHeaderOverridesStatus(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	client := env.Client(t)
+	ctx := context.Background()
+
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 400, Header: http.Header{"X-Should-Retry": {"true"}}})
+	_, err := client.Models.List(ctx, models.ListParams{})
+	require.NoError(t, err)
+	require.Equal(t, 2, env.Count("GET", modelsPath))
+
+	env.Server.ResetRequests()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Header: http.Header{"X-Should-Retry": {"false"}}})
+	_, err = client.Models.List(ctx, models.ListParams{})
+	require.ErrorIs(t, err, apierror.ErrServer)
+	require.Equal(t, 1, env.Count("GET", modelsPath))
+}
+
+func TestRetriesRunOutAndKeepTheLastBody(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 529, Message: "busy", Times: 10})
+	_, err := env.Client(t).Models.List(context.Background(), models.ListParams{})
+	var apiErr *apierror.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, 529, apiErr.StatusCode)
+	require.Equal(t, apierror.TypeOverloaded, apiErr.Type)
+	require.Equal(t, "busy", apiErr.Message)
+	require.Contains(t, string(apiErr.Body), `"overloaded_error"`)
+	require.ErrorIs(t, err, apierror.ErrOverloaded)
+	require.Equal(t, 3, env.Count("GET", modelsPath), "default: 2 retries")
+
+	env.Server.ResetRequests()
+	env.Server.ClearFaults()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Times: 10})
+	_, err = env.Client(t, option.WithMaxRetries(4)).Models.List(context.Background(), models.ListParams{})
+	require.Error(t, err)
+	require.Equal(t, 5, env.Count("GET", modelsPath))
+
+	env.Server.ResetRequests()
+	_, err = env.Client(t).Models.List(context.Background(), models.ListParams{}, option.WithMaxRetries(0))
+	require.Error(t, err)
+	require.Equal(t, 1, env.Count("GET", modelsPath))
+
+	_, err = env.Client(t).Models.List(context.Background(), models.ListParams{}, option.WithMaxRetries(-1))
+	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+	_, err = agentplatform.NewClient(option.WithMaxRetries(-1))
+	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+}
+
+func TestConnectionErrorsAreRetried(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	client := env.Client(t, reftest.FreshConnections())
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Drop: true})
+	_, err := client.Models.List(context.Background(), models.ListParams{})
+	require.NoError(t, err)
+	require.Equal(t, 2, env.Count("GET", modelsPath))
+
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Drop: true})
+	_, err = client.Models.List(context.Background(), models.ListParams{}, option.WithMaxRetries(0))
+	require.ErrorContains(t, err, "EOF", "without retries the dropped connection is the caller's error")
+}
+
+// retryWaits records the wait of every retry, as the client logs it.
+type retryWaits struct{ buf bytes.Buffer }
+
+func (w *retryWaits) logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(&w.buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func (w *retryWaits) waits(t *testing.T) []time.Duration {
+	var out []time.Duration
+	for _, line := range strings.Split(w.buf.String(), "\n") {
+		var rec struct {
+			Msg  string        `json:"msg"`
+			Wait time.Duration `json:"wait"`
+		}
+		if line == "" {
+			continue
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &rec))
+		if rec.Msg == "agentplatform: retrying" {
+			out = append(out, rec.Wait)
+		}
+	}
+	return out
+}
+
+func TestRetryWaits(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		header  http.Header
+		maxWait time.Duration
+		want    func(time.Duration) bool
+	}{
+		{"retry-after-ms", http.Header{"Retry-After-Ms": {"30"}}, time.Minute,
+			func(d time.Duration) bool { return d == 30*time.Millisecond }},
+		{"retry-after-ms wins over retry-after", http.Header{"Retry-After-Ms": {"20"}, "Retry-After": {"9"}}, time.Minute,
+			func(d time.Duration) bool { return d == 20*time.Millisecond }},
+		{"retry-after seconds", http.Header{"Retry-After": {"0.04"}}, time.Minute,
+			func(d time.Duration) bool { return d == 40*time.Millisecond }},
+		{"retry-after capped by the maximum wait", http.Header{"Retry-After": {"30"}}, 25 * time.Millisecond,
+			func(d time.Duration) bool { return d == 25*time.Millisecond }},
+		{"retry-after-ms capped", http.Header{"Retry-After-Ms": {"60000"}}, 15 * time.Millisecond,
+			func(d time.Duration) bool { return d == 15*time.Millisecond }},
+		{"retry-after as an HTTP date in the past", http.Header{"Retry-After": {time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)}}, time.Minute,
+			func(d time.Duration) bool { return d == 0 }},
+		{"retry-after as an HTTP date, capped", http.Header{"Retry-After": {time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)}}, 10 * time.Millisecond,
+			func(d time.Duration) bool { return d == 10*time.Millisecond }},
+		{"no header: backoff with up to 25% jitter below the cap", nil, 40 * time.Millisecond,
+			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
+		{"unparseable header: backoff", http.Header{"Retry-After": {"soon"}}, 40 * time.Millisecond,
+			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
+	}
+	t.Run("per-call cap", func(t *testing.T) {
+		var w retryWaits
+		env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 429, Header: http.Header{"Retry-After": {"30"}}})
+		client := env.Client(t, option.WithLogger(w.logger()), option.WithMaxRetryWait(time.Minute))
+		_, err := client.Models.List(ctx, models.ListParams{}, option.WithMaxRetryWait(7*time.Millisecond))
+		require.NoError(t, err)
+		require.Equal(t, []time.Duration{7 * time.Millisecond}, w.waits(t))
+	})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var w retryWaits
+			env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 429, Header: tc.header})
+			client := env.Client(t, option.WithLogger(w.logger()), option.WithMaxRetryWait(tc.maxWait))
+			_, err := client.Models.List(ctx, models.ListParams{})
+			require.NoError(t, err)
+			waits := w.waits(t)
+			require.Len(t, waits, 1)
+			require.True(t, tc.want(waits[0]), "wait %v", waits[0])
+		})
+	}
+}
+
+func TestCancellationStopsARetryWait(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	// The server asks for a 30 s wait; the context is cancelled as soon as the
+	// first answer arrives.
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Header: http.Header{"Retry-After": {"30"}}})
+	cancelAfterResponse := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(r)
+		cancel()
+		return resp, err
+	}
+	client := env.Client(t, option.WithMaxRetryWait(time.Minute), option.WithMiddleware(cancelAfterResponse))
+	done := make(chan error, 1)
+	go func() {
+		_, err := client.Models.List(ctx, models.ListParams{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, context.Canceled)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call kept waiting after its context was cancelled")
+	}
+	require.Equal(t, 1, env.Count("GET", modelsPath))
+}
+
+func TestRequestTimeoutAppliesToEachAttempt(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	ctx := context.Background()
+
+	// The first attempt hangs; the second answers at once.
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
+	client := env.Client(t, option.WithRequestTimeout(200*time.Millisecond))
+	_, err := client.Models.List(ctx, models.ListParams{})
+	require.NoError(t, err)
+	require.Equal(t, 2, env.Count("GET", modelsPath))
+
+	// Per call, without retries: the timeout surfaces as a deadline error.
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
+	_, err = env.Client(t).Models.List(ctx, models.ListParams{},
+		option.WithRequestTimeout(100*time.Millisecond), option.WithMaxRetries(0))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.ErrorContains(t, err, "timed out")
+
+	_, err = agentplatform.NewClient(option.WithRequestTimeout(-time.Second))
+	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+	_, err = env.Client(t).Models.List(ctx, models.ListParams{}, option.WithMaxRetryWait(-time.Second))
+	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+}
+
+func TestContextDeadlineEndsTheCall(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := env.Client(t).Models.List(ctx, models.ListParams{})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Equal(t, 1, env.Count("GET", modelsPath), "the caller's deadline is not retried")
+}
+
+func TestPostRetryIsNotPerformedTwice(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	ctx := context.Background()
+	const path = "/v1/organizations/workspaces"
+	// The server creates the workspace, then the connection drops before the
+	// answer: the retry carries the same Idempotency-Key and gets the first result.
+	env.Server.InjectFault(refserver.Fault{Method: "POST", Path: path, DropAfterHandling: true})
+	ws, err := env.Client(t, reftest.FreshConnections()).Workspaces.Create(ctx, workspaces.CreateParams{Name: "exactly-once"})
+	require.NoError(t, err)
+
+	var keys []string
+	for _, r := range env.Server.Requests() {
+		if r.Method == "POST" && r.Path == path {
+			keys = append(keys, r.Header.Get("Idempotency-Key"))
+		}
+	}
+	require.Len(t, keys, 2)
+	require.NotEmpty(t, keys[0])
+	require.Equal(t, keys[0], keys[1])
+
+	n := 0
+	for w, err := range env.Client(t).Workspaces.All(ctx, workspaces.ListParams{}) {
+		require.NoError(t, err)
+		if w.Name == "exactly-once" {
+			n++
+			require.Equal(t, ws.ID, w.ID)
+		}
+	}
+	require.Equal(t, 1, n)
+
+	// Each call has its own key; GET requests have none.
+	_, err = env.Client(t).Workspaces.Create(ctx, workspaces.CreateParams{Name: "another"})
+	require.NoError(t, err)
+	require.NotEqual(t, keys[0], last(t, env, "POST", path).Header.Get("Idempotency-Key"))
+	require.Empty(t, last(t, env, "GET", path).Header.Get("Idempotency-Key"))
+}
