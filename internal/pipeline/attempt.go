@@ -39,6 +39,10 @@ func sameAttemptSettings(a, b *Config) bool {
 		len(a.Middleware) == len(b.Middleware) && (len(a.Middleware) == 0 || &a.Middleware[0] == &b.Middleware[0])
 }
 
+// attemptTransport deliberately has no CloseIdleConnections method:
+// go-retryablehttp calls it after every failed call, and dropping every idle
+// connection because one call failed would cost all concurrent calls a new
+// connection.
 type attemptTransport struct {
 	timeout time.Duration
 	next    MiddlewareNext

@@ -79,9 +79,6 @@ func (c *Config) SetBaseURL(raw string) error {
 	return nil
 }
 
-// BaseURL returns the base URL requests are sent to.
-func (c *Config) BaseURL() string { return c.baseURL }
-
 func defaultConfig() Config {
 	c := Config{
 		Version:        DefaultVersion,

@@ -48,9 +48,6 @@ func New(opts []Option) (*Pipeline, error) {
 	return p, nil
 }
 
-// Config returns a copy of the client-level configuration.
-func (p *Pipeline) Config() Config { return p.cfg }
-
 // Close releases the idle connections of the transport the pipeline created.
 // A caller-supplied HTTP client is left alone.
 func (p *Pipeline) Close() {
@@ -59,9 +56,9 @@ func (p *Pipeline) Close() {
 	}
 }
 
-// newDefaultTransport is a private copy of http.DefaultTransport: go-retryablehttp
-// closes the idle connections of its transport after every failed call, which
-// must not disturb unrelated clients of the process.
+// newDefaultTransport is a private copy of http.DefaultTransport, so that
+// Client.Close can release its connections without touching a transport the
+// rest of the process shares.
 func newDefaultTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 64
@@ -88,26 +85,26 @@ func (p *Pipeline) callConfig(opts []Option) (*Config, *http.Client, error) {
 // body the caller must close, or an error: *apierror.Error for any other
 // status, *apierror.ValidationError for refused input, else a wrapped
 // transport or context error.
-func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, *Config, error) {
+func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, error) {
 	cfg, attempts, err := p.callConfig(opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if req.err != nil {
-		return nil, nil, req.err
+		return nil, req.err
 	}
 	if cfg.Credentials == nil {
-		return nil, nil, errNoCredentials
+		return nil, errNoCredentials
 	}
 	if cfg.baseInsecure && !cfg.AllowInsecure {
-		return nil, nil, errInsecureBaseURL
+		return nil, errInsecureBaseURL
 	}
 	rreq, err := buildRequest(ctx, cfg, req)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := cfg.Credentials.Authorize(ctx, rreq.Request); err != nil {
-		return nil, nil, fmt.Errorf("agentplatform: %s %s: credentials: %w", req.Method, req.Path, err)
+		return nil, fmt.Errorf("agentplatform: %s %s: credentials: %w", req.Method, req.Path, err)
 	}
 	rc := &retryablehttp.Client{
 		HTTPClient:   attempts,
@@ -127,16 +124,16 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http
 		if resp != nil {
 			resp.Body.Close()
 		}
-		return nil, nil, transportError(ctx, req, err)
+		return nil, transportError(ctx, req, err)
 	}
 	if cfg.ResponseInto != nil {
 		*cfg.ResponseInto = resp
 	}
 	if resp.StatusCode >= 400 {
 		body, _ := readBody(resp, apierror.MaxBodySize)
-		return nil, nil, apierror.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
+		return nil, apierror.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
 	}
-	return resp, cfg, nil
+	return resp, nil
 }
 
 var (
@@ -158,7 +155,7 @@ func transportError(ctx context.Context, req *Request, err error) error {
 
 // Do sends req and decodes a successful JSON body into a new T.
 func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*T, error) {
-	resp, _, err := p.send(ctx, req, opts)
+	resp, err := p.send(ctx, req, opts)
 	if err != nil {
 		return nil, err
 	}
