@@ -3,7 +3,6 @@ package agentplatform_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -13,10 +12,7 @@ import (
 
 // TestMain fails the package if any test leaves a goroutine behind: every
 // client is closed and every server stopped by the tests' cleanups.
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
-	os.Exit(0)
-}
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // startServer serves h over real HTTP until the test ends and returns its URL.
 func startServer(t *testing.T, h http.Handler) string {
