@@ -1,0 +1,35 @@
+package param_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/param"
+)
+
+type update struct {
+	Title    param.Nullable[string] `json:"title,omitzero"`
+	Limit    param.Nullable[int]    `json:"limit,omitzero"`
+	Metadata map[string]*string     `json:"metadata,omitzero"`
+}
+
+func TestNullableThreeStates(t *testing.T) {
+	b, err := json.Marshal(update{})
+	require.NoError(t, err)
+	require.JSONEq(t, `{}`, string(b))
+
+	b, err = json.Marshal(update{Title: param.Null[string](), Limit: param.Value(0),
+		Metadata: map[string]*string{"keep": new("v"), "drop": nil}})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"title":null,"limit":0,"metadata":{"keep":"v","drop":null}}`, string(b))
+
+	var u update
+	require.NoError(t, json.Unmarshal([]byte(`{"title":null,"limit":7}`), &u))
+	require.True(t, u.Title.IsNull())
+	v, ok := u.Limit.Get()
+	require.True(t, ok)
+	require.Equal(t, 7, v)
+	require.Error(t, json.Unmarshal([]byte(`{"limit":"x"}`), &u))
+}
