@@ -1,9 +1,14 @@
 package agentplatform
 
 import (
+	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/deployments"
+	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tunnels"
 	"github.com/agentplatform/agentplatform-go/workspaces"
 )
@@ -14,9 +19,14 @@ const Version = pipeline.Version
 // Client is the entry point to the API. It is safe for concurrent use; create
 // one and share it.
 type Client struct {
-	Models     *models.Service     // the model catalogue
-	Workspaces *workspaces.Service // organization workspaces (admin API)
-	Tunnels    *tunnels.Service    // tunnels (research preview)
+	Agents       *agents.Service       // versioned agent definitions
+	Environments *environments.Service // where sessions run
+	Sessions     *sessions.Service     // running conversations and their resources
+	Deployments  *deployments.Service  // agents started by hand or on a schedule, and their runs
+	MemoryStores *memorystores.Service // stores of memories that sessions mount
+	Models       *models.Service       // the model catalogue
+	Workspaces   *workspaces.Service   // organization workspaces (admin API)
+	Tunnels      *tunnels.Service      // tunnels (research preview)
 
 	pipeline *pipeline.Pipeline
 }
@@ -30,10 +40,15 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{
-		Models:     models.NewService(p),
-		Workspaces: workspaces.NewService(p),
-		Tunnels:    tunnels.NewService(p),
-		pipeline:   p,
+		Agents:       agents.NewService(p),
+		Environments: environments.NewService(p),
+		Sessions:     sessions.NewService(p),
+		Deployments:  deployments.NewService(p),
+		MemoryStores: memorystores.NewService(p),
+		Models:       models.NewService(p),
+		Workspaces:   workspaces.NewService(p),
+		Tunnels:      tunnels.NewService(p),
+		pipeline:     p,
 	}, nil
 }
 

@@ -27,6 +27,14 @@ type Server struct {
 	keysByDigest    map[[32]byte]*apiKey
 	tunnels         map[string]*tunnel
 	tunnelDomains   map[string]bool // every domain ever assigned: never reused
+
+	// Managed-agent families. Each state type lives in its family's file,
+	// is guarded by mu, and is usable as its zero value.
+	agents       agentState
+	environments environmentState
+	memory       memoryState
+	sessions     sessionState
+	deployments  deploymentState
 }
 
 type config struct {
@@ -138,5 +146,10 @@ func (s *Server) routes() []route {
 	all = append(all, s.workspaceRoutes()...)
 	all = append(all, s.modelRoutes()...)
 	all = append(all, s.tunnelRoutes()...)
+	all = append(all, s.agentRoutes()...)
+	all = append(all, s.environmentRoutes()...)
+	all = append(all, s.memoryRoutes()...)
+	all = append(all, s.sessionRoutes()...)
+	all = append(all, s.deploymentRoutes()...)
 	return all
 }
