@@ -20,8 +20,9 @@ func (systemClock) Now() time.Time { return time.Now() }
 // ManualClock is a Clock that moves only when told to. It is safe for
 // concurrent use.
 type ManualClock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu       sync.Mutex
+	now      time.Time
+	watchers []func()
 }
 
 // NewManualClock returns a ManualClock that reads t until it is advanced.
@@ -36,18 +37,40 @@ func (c *ManualClock) Now() time.Time {
 	return c.now
 }
 
-// Advance moves the clock forward by d (backward when d is negative).
+// Advance moves the clock forward by d (backward when d is negative). A
+// server using the clock then does what fell due meanwhile (scheduled
+// deployments fire) before Advance returns.
 func (c *ManualClock) Advance(d time.Duration) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+	c.mu.Unlock()
+	c.notify()
 }
 
-// Set moves the clock to t.
+// Set moves the clock to t, with the same effect as Advance.
 func (c *ManualClock) Set(t time.Time) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.now = t
+	c.mu.Unlock()
+	c.notify()
+}
+
+// watch registers fn to run after every move of the clock.
+func (c *ManualClock) watch(fn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.watchers = append(c.watchers, fn)
+}
+
+// notify runs the watchers without holding the clock's lock: they read the
+// clock.
+func (c *ManualClock) notify() {
+	c.mu.Lock()
+	watchers := c.watchers
+	c.mu.Unlock()
+	for _, fn := range watchers {
+		fn()
+	}
 }
 
 // timestampLayout is RFC 3339 in UTC with exactly six fractional digits, the

@@ -52,6 +52,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	s.tick() // time-driven work first, so the request sees a current state
+
 	fault, faulted := s.faults.take(r.Method, r.URL.Path)
 	if faulted && s.applyFault(w, r, ex, fault) {
 		return

@@ -116,6 +116,9 @@ func New(opts ...Option) *Server {
 		s.handle(rt)
 	}
 	s.mux.HandleFunc("/", s.notFoundRoute)
+	if mc, ok := cfg.clock.(*ManualClock); ok {
+		mc.watch(s.tick)
+	}
 	return s
 }
 

@@ -25,8 +25,10 @@ func (s *Server) Start(addr string) (baseURL string, stop func() error, err erro
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	stopTicking := s.tickEverySecond()
 
 	stop = sync.OnceValue(func() error {
+		stopTicking()
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		err := srv.Shutdown(ctx)
