@@ -1,4 +1,26 @@
-// Package memorystores manages memory stores (SPEC 2.9, 4.4) and the memories inside them, which sessions can mount.
+// Package memorystores manages memory stores (SPEC 2.9, 4.4): named stores
+// of text memories that sessions mount as files, the memories inside them,
+// and the version history those memories leave.
 //
-// Every call sends the vendor-beta value these endpoints require (Beta).
+//	store, err := client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "User Preferences"})
+//	mem, err := client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{
+//		Path: "/projects/foo/notes.md", Content: "All reports use ISO-8601 dates.",
+//	})
+//	// Conditional write: fails with IsPreconditionFailed if someone changed it meanwhile.
+//	mem, err = client.MemoryStores.Memories.Update(ctx, store.ID, mem.ID, memorystores.MemoryUpdateParams{
+//		Content:      new("All reports use ISO-8601 dates and UTC."),
+//		Precondition: &memorystores.Precondition{ContentSHA256: mem.ContentSHA256},
+//	})
+//	if c, ok := memorystores.PathConflict(err); ok { … c.ConflictingMemoryID … }
+//
+//	// One directory level at a time: deeper memories come back as *MemoryPrefix.
+//	for item, err := range client.MemoryStores.Memories.All(ctx, store.ID,
+//		memorystores.MemoryListParams{PathPrefix: "/projects/", Depth: 1}) { … }
+//
+//	for v, err := range client.MemoryStores.Versions.All(ctx, store.ID,
+//		memorystores.VersionListParams{MemoryID: mem.ID}) { … } // newest first
+//
+// Store methods are on Service, memory methods on Service.Memories, version
+// methods on Service.Versions, mirroring the URL paths. Archived stores are
+// read-only: writes to them fail with 409. Every call sends Beta.
 package memorystores

@@ -1,7 +1,374 @@
 package refserver
 
-// Memory stores, memories and memory versions (docs/managed-agents-wire.md section 10).
+import (
+	"encoding/json"
+	"maps"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+)
 
-type memoryState struct{}
+// Memory stores, memories and memory versions (docs/managed-agents-wire.md
+// section 10; SPEC 2.9, 3.2, 4.4). This file holds the state, the route table,
+// the store endpoints M1–M6 and the helpers the sessions work uses to attach
+// stores (memoryStoreLocked, archived, snapshot, memoryMountPath). Memories are
+// in memories.go, their list in memories_list.go, versions in
+// memories_versions.go, and the shared rules in memory_stores_rules.go.
 
-func (s *Server) memoryRoutes() []route { return nil }
+// betaAgentMemory is the memory beta value (SPEC 9). The managed-agents value
+// is spelled out in memoryBetas rather than named, so that this file declares
+// nothing the managed-agent families might declare too.
+const betaAgentMemory = "agent-memory-2026-07-22"
+
+// memoryBetas are the values of which every memory endpoint needs one.
+var memoryBetas = []string{betaAgentMemory, "managed-agents-2026-04-01"}
+
+// memoryState is every memory store of every workspace. It is guarded by
+// Server.mu and usable as its zero value: maps are made on first write.
+type memoryState struct {
+	stores map[string]*memoryStore // by id; a deleted store is removed
+	// seq numbers versions in the order they are written, server-wide, so
+	// "newest first" never depends on two writes falling in different
+	// microseconds.
+	seq uint64
+}
+
+// memoryStore is a store and everything in it: deleting the store drops its
+// memories and versions with it.
+type memoryStore struct {
+	id          string
+	workspaceID string
+	name        string
+	description string
+	metadata    map[string]string
+	createdAt   time.Time
+	updatedAt   time.Time // name, description and metadata changes only (SPEC 2.9)
+	archivedAt  time.Time // zero while active; set once
+
+	memories     map[string]*memory        // by id
+	byPath       map[string]*memory        // by current path
+	versions     []*memoryVersion          // in write order, oldest first
+	versionsByID map[string]*memoryVersion // the same versions, by id
+}
+
+// archived reports whether the store is archived: read-only, and not
+// attachable to new sessions (SPEC 2.9).
+func (m *memoryStore) archived() bool { return !m.archivedAt.IsZero() }
+
+// snapshot is what a session attachment copies at attach time (SPEC 2.8):
+// later renames do not propagate. description is "" when the store has none.
+func (m *memoryStore) snapshot() (name, description string) { return m.name, m.description }
+
+func (m *memoryStore) position() position { return position{createdAt: m.createdAt, id: m.id} }
+
+// memoryStoreLocked returns the store with this id in the workspace; 404
+// (contract message) when unknown, deleted, or in another workspace. The
+// caller holds s.mu.
+func (s *Server) memoryStoreLocked(workspaceID, id string) (*memoryStore, error) {
+	st, ok := s.memory.stores[id]
+	if !ok || st.workspaceID != workspaceID {
+		return nil, notFound("Memory store `%s` not found.", id)
+	}
+	return st, nil
+}
+
+// memoryMountPath is where a session mounts a store (contract 3.9):
+// "/mnt/memory/<slug>", the slug being the name lowercased with every run of
+// characters other than ASCII letters and digits collapsed to "-" and
+// leading and trailing "-" trimmed. A name with no letters or digits at all
+// uses the store id instead.
+func memoryMountPath(storeID, name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	slug := b.String()
+	if slug == "" {
+		slug = storeID
+	}
+	return "/mnt/memory/" + slug
+}
+
+func (s *Server) memoryRoutes() []route {
+	b := memoryBetas
+	const store = "/v1/memory_stores/{memory_store_id}"
+	return []route{
+		{method: http.MethodPost, path: "/v1/memory_stores", betas: b, handle: s.createMemoryStore},
+		{method: http.MethodGet, path: "/v1/memory_stores", betas: b, handle: s.listMemoryStores},
+		{method: http.MethodGet, path: store, betas: b, handle: s.getMemoryStore},
+		{method: http.MethodPost, path: store, betas: b, handle: s.updateMemoryStore},
+		{method: http.MethodPost, path: store + "/archive", betas: b, handle: s.archiveMemoryStore},
+		{method: http.MethodDelete, path: store, betas: b, handle: s.deleteMemoryStore},
+
+		{method: http.MethodPost, path: store + "/memories", betas: b, handle: s.createMemory},
+		{method: http.MethodGet, path: store + "/memories", betas: b, handle: s.listMemories},
+		{method: http.MethodGet, path: store + "/memories/{memory_id}", betas: b, handle: s.getMemory},
+		{method: http.MethodPost, path: store + "/memories/{memory_id}", betas: b, handle: s.updateMemory},
+		{method: http.MethodDelete, path: store + "/memories/{memory_id}", betas: b, handle: s.deleteMemory},
+
+		{method: http.MethodGet, path: store + "/memory_versions", betas: b, handle: s.listMemoryVersions},
+		{method: http.MethodGet, path: store + "/memory_versions/{memory_version_id}", betas: b, handle: s.getMemoryVersion},
+		{method: http.MethodPost, path: store + "/memory_versions/{memory_version_id}/redact", betas: b, handle: s.redactMemoryVersion},
+	}
+}
+
+type memoryStoreJSON struct {
+	Type        string            `json:"type"`
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Metadata    map[string]string `json:"metadata"`
+	ArchivedAt  *timestamp        `json:"archived_at"`
+	CreatedAt   timestamp         `json:"created_at"`
+	UpdatedAt   timestamp         `json:"updated_at"`
+}
+
+func (m *memoryStore) view() memoryStoreJSON {
+	return memoryStoreJSON{
+		Type:        "memory_store",
+		ID:          m.id,
+		Name:        m.name,
+		Description: m.description,
+		Metadata:    m.metadata,
+		ArchivedAt:  optionalTimestamp(m.archivedAt),
+		CreatedAt:   timestamp(m.createdAt),
+		UpdatedAt:   timestamp(m.updatedAt),
+	}
+}
+
+// memoryStoreBody is the body of create (M1) and update (M4). Metadata
+// values are pointers so that a null value is seen: it deletes the key on
+// update and is refused on create.
+type memoryStoreBody struct {
+	Name        optional[string]             `json:"name"`
+	Description optional[string]             `json:"description"`
+	Metadata    optional[memoryMetadataBody] `json:"metadata"`
+}
+
+// memoryMetadataBody is a metadata map as sent: a nil value is a null. It
+// decodes values itself so that a wrong type is reported with its key
+// ("metadata.k: must be a string"), which encoding/json does not do for map
+// values.
+type memoryMetadataBody map[string]*string
+
+func (m *memoryMetadataBody) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	out := make(memoryMetadataBody, len(raw))
+	for _, k := range slices.Sorted(maps.Keys(raw)) { // sorted: the first bad key is always the same
+		if string(raw[k]) == "null" {
+			out[k] = nil
+			continue
+		}
+		var v string
+		if err := json.Unmarshal(raw[k], &v); err != nil {
+			return &json.UnmarshalTypeError{Value: "value", Field: k, Type: reflect.TypeFor[string]()}
+		}
+		out[k] = &v
+	}
+	*m = out
+	return nil
+}
+
+func (s *Server) createMemoryStore(c *call) error {
+	var body memoryStoreBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	if !body.Name.Set {
+		return invalidField("name", "is required")
+	}
+	if body.Name.Null {
+		return invalidField("name", "must not be null")
+	}
+	if err := checkMemoryStoreName(body.Name.Value); err != nil {
+		return err
+	}
+	description := ""
+	if body.Description.present() { // null means omitted on create (contract 10.2)
+		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
+			return err
+		}
+		description = body.Description.Value
+	}
+	metadata := map[string]string{}
+	if body.Metadata.Set {
+		if body.Metadata.Null {
+			return invalidField("metadata", "must not be null")
+		}
+		if err := checkMemoryMetadataPatch(body.Metadata.Value, true); err != nil {
+			return err
+		}
+		m, err := mergeMemoryMetadata(metadata, body.Metadata.Value)
+		if err != nil {
+			return err
+		}
+		metadata = m
+	}
+	now := c.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &memoryStore{
+		id:           s.cfg.ids("memstore_"),
+		workspaceID:  c.workspaceID,
+		name:         body.Name.Value,
+		description:  description,
+		metadata:     metadata,
+		createdAt:    now,
+		updatedAt:    now,
+		memories:     map[string]*memory{},
+		byPath:       map[string]*memory{},
+		versionsByID: map[string]*memoryVersion{},
+	}
+	if s.memory.stores == nil {
+		s.memory.stores = map[string]*memoryStore{}
+	}
+	s.memory.stores[st.id] = st
+	return c.ok(st.view())
+}
+
+func (s *Server) getMemoryStore(c *call) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	if err != nil {
+		return err
+	}
+	return c.ok(st.view())
+}
+
+func (s *Server) listMemoryStores(c *call) error {
+	q := c.r.URL.Query()
+	gte, lte, err := memoryCreatedRange(q)
+	if err != nil {
+		return err
+	}
+	includeArchived, err := queryBool(q, "include_archived")
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(q, "limit", 20, 1, memoryListMax)
+	if err != nil {
+		return err
+	}
+	p := cursorPageParams{limit: limit}
+	if raw, ok := queryValue(q, "page"); ok {
+		pos, ok := decodeCursor(raw)
+		if !ok {
+			return errMemoryCursor
+		}
+		p.after = &pos
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := slices.SortedFunc(maps.Values(s.memory.stores), newestFirst((*memoryStore).position))
+	keep := func(st *memoryStore) bool {
+		return st.workspaceID == c.workspaceID && (includeArchived || !st.archived()) &&
+			memoryTimeInRange(st.createdAt, gte, lte)
+	}
+	page := paginateByCursor(all, (*memoryStore).position, keep, p)
+	return c.ok(mapCursorPage(page, (*memoryStore).view))
+}
+
+func (s *Server) updateMemoryStore(c *call) error {
+	var body memoryStoreBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	if body.Name.present() {
+		if err := checkMemoryStoreName(body.Name.Value); err != nil {
+			return err
+		}
+	}
+	if body.Description.present() {
+		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
+			return err
+		}
+	}
+	if body.Metadata.present() {
+		if err := checkMemoryMetadataPatch(body.Metadata.Value, false); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	if err != nil {
+		return err
+	}
+	if st.archived() {
+		return memoryStoreArchived(c, st.id)
+	}
+	// The pair limit applies to the result of the patch, so it is checked
+	// against the stored map; nothing is stored until every rule passes.
+	metadata := st.metadata
+	if body.Metadata.present() {
+		if metadata, err = mergeMemoryMetadata(st.metadata, body.Metadata.Value); err != nil {
+			return err
+		}
+	}
+	changed := false
+	if body.Name.present() && body.Name.Value != st.name {
+		st.name, changed = body.Name.Value, true
+	}
+	if body.Description.Set {
+		d := body.Description.Value // "" when null: null clears
+		if d != st.description {
+			st.description, changed = d, true
+		}
+	}
+	if !maps.Equal(metadata, st.metadata) {
+		st.metadata, changed = metadata, true
+	}
+	if changed {
+		st.updatedAt = c.now()
+	}
+	return c.ok(st.view())
+}
+
+func (s *Server) archiveMemoryStore(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	if err != nil {
+		return err
+	}
+	if !st.archived() { // one-way and idempotent; updated_at is not touched
+		st.archivedAt = c.now()
+	}
+	return c.ok(st.view())
+}
+
+type memoryDeletedJSON struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+// deleteMemoryStore removes the store with its memories and versions; an
+// archived store can be deleted (contract 10.2).
+func (s *Server) deleteMemoryStore(c *call) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	if err != nil {
+		return err
+	}
+	delete(s.memory.stores, st.id)
+	return c.ok(memoryDeletedJSON{ID: st.id, Type: "memory_store_deleted"})
+}

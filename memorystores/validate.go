@@ -1,0 +1,155 @@
+package memorystores
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/check"
+)
+
+// Rules the SDK checks before sending (docs/managed-agents-wire.md 10, SPEC
+// 8). Each refusal names the field as the server would, so a local and a
+// remote refusal read the same. Enum values (view, operation) are not
+// checked here: a value newer than this SDK must still reach the server.
+const (
+	maxNameLength        = 255
+	maxDescriptionLength = 1024
+	maxMetadataPairs     = 16
+	maxMetadataKey       = 64
+	maxMetadataValue     = 512
+	maxPathBytes         = 1024
+	maxContentBytes      = 102400
+	maxListLimit         = 100
+)
+
+func checkName(name string) error {
+	if err := check.Length("name", name, 1, maxNameLength); err != nil {
+		return err
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return apierror.Invalid("name", "must not contain control characters")
+	}
+	return nil
+}
+
+func checkDescription(d string) error {
+	return check.Length("description", d, 0, maxDescriptionLength)
+}
+
+func checkMetadata(m map[string]string) error {
+	if len(m) > maxMetadataPairs {
+		return errMetadataPairs
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) { // sorted: the same map always names the same key
+		v := m[k]
+		if err := checkMetadataEntry(k, &v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMetadataPatch checks what can be known without the stored map: more
+// than 16 keys set can never fit, whatever the patch deletes.
+func checkMetadataPatch(m map[string]*string) error {
+	set := 0
+	for _, v := range m {
+		if v != nil {
+			set++
+		}
+	}
+	if set > maxMetadataPairs {
+		return errMetadataPairs
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := checkMetadataEntry(k, m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var errMetadataPairs = apierror.Invalid("metadata", "must have at most "+strconv.Itoa(maxMetadataPairs)+" pairs")
+
+// checkMetadataEntry checks a key and, unless it is nil (a deletion), its value.
+func checkMetadataEntry(k string, v *string) error {
+	if n := utf8.RuneCountInString(k); n < 1 || n > maxMetadataKey {
+		return apierror.Invalid("metadata", "keys must be between 1 and "+strconv.Itoa(maxMetadataKey)+" characters")
+	}
+	if v == nil {
+		return nil
+	}
+	return check.Length("metadata."+k, *v, 0, maxMetadataValue)
+}
+
+// checkPath is the memory path rule: it starts with "/", is 2 to 1024 UTF-8
+// bytes, has no empty, "." or ".." segment (so no trailing "/") and no
+// control or format character. The platform also requires NFC
+// normalization, which needs tables this module does not carry: not checked.
+func checkPath(field, p string) error {
+	switch {
+	case !utf8.ValidString(p):
+		// encoding/json would silently replace the bad bytes, storing
+		// a path the caller never wrote.
+		return apierror.Invalid(field, "must be valid UTF-8")
+	case !strings.HasPrefix(p, "/"):
+		return apierror.Invalid(field, "must start with `/`")
+	}
+	for seg := range strings.SplitSeq(p[1:], "/") { // "/" alone is one empty segment
+		if seg == "" || seg == "." || seg == ".." {
+			return apierror.Invalid(field, "must not contain empty, `.` or `..` segments")
+		}
+	}
+	if len(p) > maxPathBytes {
+		return apierror.Invalid(field, "must be between 2 and "+strconv.Itoa(maxPathBytes)+" bytes")
+	}
+	if strings.IndexFunc(p, forbiddenPathRune) >= 0 {
+		return apierror.Invalid(field, "must not contain control or format characters")
+	}
+	return nil
+}
+
+func forbiddenPathRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
+}
+
+// checkPathPrefix accepts "/" or a valid path followed by "/": a prefix
+// names a directory, so "/notes" would also match "/notes-old/…".
+func checkPathPrefix(p string) error {
+	if p == "" || p == "/" {
+		return nil
+	}
+	if !strings.HasSuffix(p, "/") {
+		return apierror.Invalid("path_prefix", "must end with `/`")
+	}
+	return checkPath("path_prefix", strings.TrimSuffix(p, "/"))
+}
+
+func checkContent(content string) error {
+	if !utf8.ValidString(content) {
+		return apierror.Invalid("content", "must be valid UTF-8")
+	}
+	if len(content) > maxContentBytes {
+		return apierror.Invalid("content", "must be at most "+strconv.Itoa(maxContentBytes)+" bytes")
+	}
+	return nil
+}
+
+// checkSHA256 accepts the form content_sha256 is reported in: 64 lowercase
+// hexadecimal characters.
+func checkSHA256(field, v string) error {
+	ok := len(v) == 64
+	for i := 0; ok && i < len(v); i++ {
+		c := v[i]
+		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
+	}
+	if !ok {
+		return apierror.Invalid(field, "must be 64 lowercase hexadecimal characters")
+	}
+	return nil
+}
