@@ -24,6 +24,10 @@ type apiError struct {
 	status  int
 	typ     string
 	message string
+	// retryable marks the one kind of 409 that a retry can cure (an
+	// Idempotency-Key still in flight). Every other 409 is a conflict with
+	// the state of an object, which the same request will meet again.
+	retryable bool
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.typ, e.message) }
@@ -86,7 +90,14 @@ type errorDetail struct {
 
 // writeError sends e as the SPEC 7 body. requestID is the one already placed
 // in the request-id header, so body and header always agree.
+//
+// A 409 also says whether retrying can help (x-should-retry), because clients
+// retry 409 by default: a state conflict (archived, running, a version
+// mismatch) cannot be cured by resending.
 func writeError(w http.ResponseWriter, requestID string, e *apiError) {
+	if e.status == http.StatusConflict {
+		w.Header().Set("x-should-retry", fmt.Sprint(e.retryable))
+	}
 	writeJSON(w, e.status, errorBody{
 		Type:      "error",
 		Error:     errorDetail{Type: e.typ, Message: e.message},

@@ -118,8 +118,10 @@ func (s *Server) runIdempotent(c *call, handle func(*call) error) {
 		c.fail(invalidField(headerIdempotencyKey, "was already used for a different request"))
 		return
 	case idempotencyInFlight:
-		c.fail(newAPIError(http.StatusConflict, errInvalidRequest,
-			"%s: a request with this key is still in progress", headerIdempotencyKey))
+		inFlight := newAPIError(http.StatusConflict, errInvalidRequest,
+			"%s: a request with this key is still in progress", headerIdempotencyKey)
+		inFlight.retryable = true // once the first request ends, a retry gets its answer
+		c.fail(inFlight)
 		return
 	case idempotencyReplay:
 		c.w.Header().Set("idempotent-replayed", "true")

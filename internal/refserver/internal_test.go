@@ -97,6 +97,9 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 		!strings.Contains(body, "Idempotency-Key: a request with this key is still in progress") {
 		t.Fatalf("in flight: %d %s", res.StatusCode, body)
 	}
+	if got := res.Header.Get("x-should-retry"); got != "true" {
+		t.Fatalf("in flight: x-should-retry %q, want true: a retry gets the first request's answer", got)
+	}
 	close(release)
 	if status := <-first; status != 200 {
 		t.Fatalf("first request: %d", status)

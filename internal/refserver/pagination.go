@@ -173,7 +173,7 @@ func parseCursorPageParams(q url.Values, maxLimit int) (cursorPageParams, error)
 	if raw, ok := queryValue(q, "page"); ok {
 		pos, ok := decodeCursor(raw)
 		if !ok {
-			return cursorPageParams{}, invalidField("page", "is not a valid page cursor")
+			return cursorPageParams{}, invalidField("page", "invalid cursor")
 		}
 		p.after = &pos
 	}

@@ -188,9 +188,9 @@ func TestTunnelListParameters(t *testing.T) {
 		{"?limit=1", ""},
 		{"?limit=1000", ""},
 		{"?limit=1001", "limit: must be between 1 and 1000"},
-		{"?page=abc", "page: is not a valid page cursor"},
-		{"?page=page_!!!", "page: is not a valid page cursor"},
-		{"?page=page_" + "bm90LWEtY3Vyc29y", "page: is not a valid page cursor"},
+		{"?page=abc", "page: invalid cursor"},
+		{"?page=page_!!!", "page: invalid cursor"},
+		{"?page=page_" + "bm90LWEtY3Vyc29y", "page: invalid cursor"},
 		{"?include_archived=yes", "include_archived: must be true or false"},
 	}
 	for _, tc := range cases {
