@@ -24,10 +24,11 @@ type apiError struct {
 	status  int
 	typ     string
 	message string
-	// retryable marks the one kind of 409 that a retry can cure (an
-	// Idempotency-Key still in flight). Every other 409 is a conflict with
-	// the state of an object, which the same request will meet again.
-	retryable bool
+	// shouldRetry, when set, is sent as x-should-retry: clients retry 409
+	// by default, but a conflict with an object's state (archived, running,
+	// a version mismatch) meets the same conflict again ("false"), while an
+	// Idempotency-Key still in flight gets its answer on a retry ("true").
+	shouldRetry string
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.typ, e.message) }
@@ -44,6 +45,15 @@ func invalidField(field, format string, args ...any) *apiError {
 
 func invalidRequest(format string, args ...any) *apiError {
 	return newAPIError(http.StatusBadRequest, errInvalidRequest, format, args...)
+}
+
+// stateConflict is the 409 for a request that conflicts with the current
+// state of the object it acts on (docs/managed-agents-wire.md 1.3). Resending
+// cannot help, and the answer says so.
+func stateConflict(typ, format string, args ...any) *apiError {
+	e := newAPIError(http.StatusConflict, typ, format, args...)
+	e.shouldRetry = "false"
+	return e
 }
 
 func notFound(format string, args ...any) *apiError {
@@ -90,13 +100,9 @@ type errorDetail struct {
 
 // writeError sends e as the SPEC 7 body. requestID is the one already placed
 // in the request-id header, so body and header always agree.
-//
-// A 409 also says whether retrying can help (x-should-retry), because clients
-// retry 409 by default: a state conflict (archived, running, a version
-// mismatch) cannot be cured by resending.
 func writeError(w http.ResponseWriter, requestID string, e *apiError) {
-	if e.status == http.StatusConflict {
-		w.Header().Set("x-should-retry", fmt.Sprint(e.retryable))
+	if e.shouldRetry != "" {
+		w.Header().Set("x-should-retry", e.shouldRetry)
 	}
 	writeJSON(w, e.status, errorBody{
 		Type:      "error",

@@ -120,7 +120,7 @@ func (s *Server) runIdempotent(c *call, handle func(*call) error) {
 	case idempotencyInFlight:
 		inFlight := newAPIError(http.StatusConflict, errInvalidRequest,
 			"%s: a request with this key is still in progress", headerIdempotencyKey)
-		inFlight.retryable = true // once the first request ends, a retry gets its answer
+		inFlight.shouldRetry = "true" // once the first request ends, a retry gets its answer
 		c.fail(inFlight)
 		return
 	case idempotencyReplay:

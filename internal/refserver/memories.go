@@ -261,7 +261,7 @@ func (s *Server) updateMemory(c *call) error {
 		return c.ok(m.view(full))
 	}
 	if body.Precondition.present() && body.Precondition.Value.ContentSHA256.Value != m.sha256 {
-		return memoryConflict(c, errMemoryPreconditionFailed,
+		return stateConflict(errMemoryPreconditionFailed,
 			"precondition.content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
 	if path != m.path {
@@ -302,7 +302,7 @@ func (s *Server) deleteMemory(c *call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	if hasExpected && expected != m.sha256 {
-		return memoryConflict(c, errMemoryPreconditionFailed,
+		return stateConflict(errMemoryPreconditionFailed,
 			"expected_content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
 	delete(st.memories, m.id)

@@ -249,7 +249,7 @@ func (s *Server) redactMemoryVersion(c *call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	if m, live := st.memories[v.memoryID]; live && m.versionID == v.id {
-		return memoryConflict(c, errInvalidRequest, "memory_version_id: cannot redact the current version of a memory")
+		return stateConflict(errInvalidRequest, "memory_version_id: cannot redact the current version of a memory")
 	}
 	if !v.redacted() {
 		v.redactedAt, v.redactedBy = c.now(), apiMemoryActor(c)

@@ -222,18 +222,10 @@ func memoryCursor(q url.Values, kind byte) (key string, ok bool, err error) {
 	return string(b[2:]), true, nil
 }
 
-// The 409 answers. Each carries x-should-retry: false: the conflict is in
-// the stored state, so the SDK's default retry of 409 could only repeat it.
-
-func memoryConflict(c *call, typ, format string, args ...any) error {
-	c.w.Header().Set("x-should-retry", "false")
-	return newAPIError(http.StatusConflict, typ, format, args...)
-}
-
 // memoryStoreArchived refuses a write to an archived store (SPEC 2.9:
 // archived stores are read-only).
 func memoryStoreArchived(c *call, id string) error {
-	return memoryConflict(c, errInvalidRequest, "memory_store_id: memory store `%s` is archived", id)
+	return stateConflict(errInvalidRequest, "memory_store_id: memory store `%s` is archived", id)
 }
 
 const (

@@ -1,0 +1,70 @@
+package agents
+
+import (
+	"encoding/json"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/check"
+	"github.com/agentplatform/agentplatform-go/internal/union"
+)
+
+// AgentRef is a request-side reference to an agent, as sessions and
+// deployments send it: an AgentID (the latest version, pinned when the
+// request is processed) or an AgentReference (a chosen version).
+type AgentRef interface{ isAgentRef() }
+
+// AgentID refers to an agent by id; the latest version is used. On the
+// wire it is a bare JSON string.
+type AgentID string
+
+// AgentReference refers to one version of an agent: {"type": "agent", id,
+// version}. Responses always carry the resolved version; in a request a
+// zero Version means the latest.
+type AgentReference struct {
+	ID      string `json:"id"`               // 1 to 128 characters
+	Version int    `json:"version,omitzero"` // at least 1; 0 means latest in requests
+}
+
+func (AgentID) isAgentRef()        {}
+func (AgentReference) isAgentRef() {}
+
+func (r AgentReference) MarshalJSON() ([]byte, error) {
+	type plain AgentReference
+	return union.Marshal("agent", plain(r))
+}
+
+// ValidateAgentRef checks ref locally, reporting problems at field (the
+// wire path of the reference, such as "agent"). Packages that send
+// references call it before sending.
+func ValidateAgentRef(field string, ref AgentRef) error {
+	switch r := ref.(type) {
+	case nil:
+		return apierror.Invalid(field, "is required")
+	case AgentID:
+		return check.Length(field, string(r), 1, 128)
+	case AgentReference:
+		if err := check.Length(field+".id", r.ID, 1, 128); err != nil {
+			return err
+		}
+		return checkVersion(field+".version", r.Version)
+	}
+	return nil
+}
+
+// checkVersion accepts 0 (not sent) or an int32 of at least 1.
+func checkVersion(field string, v int) error {
+	if v < 0 {
+		return apierror.Invalid(field, "must be at least 1")
+	}
+	if v > 1<<31-1 {
+		return apierror.Invalid(field, "must be between 1 and 2147483647")
+	}
+	return nil
+}
+
+// decodeAgentReference reads a resolved reference {type: agent, id, version}.
+func decodeAgentReference(data []byte) (AgentReference, error) {
+	var r AgentReference
+	err := json.Unmarshal(data, &r)
+	return r, err
+}

@@ -1,0 +1,260 @@
+package refserver
+
+// White-box tests of the helpers that sessions and deployments build on:
+// resolveAgentRefLocked, agentVersionLocked, the reference, thread and
+// session agent views, modelIDs, parseAgentTools and environmentLocked.
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+type maFixture struct {
+	s  *Server
+	ts *httptest.Server
+	ws string
+}
+
+func newMAFixture(t *testing.T) *maFixture {
+	t.Helper()
+	s := New(WithIDs(SequentialIDs()))
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return &maFixture{s: s, ts: ts, ws: s.Seed().DefaultWorkspaceID}
+}
+
+func (f *maFixture) post(t *testing.T, path, body string) map[string]any {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, f.ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+f.s.Seed().APIKey)
+	req.Header.Set("vendor-workspace-id", f.ws)
+	req.Header.Set("vendor-beta", betaManagedAgents)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %d %s", path, res.StatusCode, b)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func maMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func maSameJSON(t *testing.T, got any, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want: %v", err)
+	}
+	var g any
+	if err := json.Unmarshal([]byte(maMarshal(t, got)), &g); err != nil {
+		t.Fatal(err)
+	}
+	if maMarshal(t, g) != maMarshal(t, w) {
+		t.Fatalf("got  %s\nwant %s", maMarshal(t, g), maMarshal(t, w))
+	}
+}
+
+func TestResolveAgentRef(t *testing.T) {
+	f := newMAFixture(t)
+	id := f.post(t, "/v1/agents", `{"name":"a","model":"vendor-haiku-5-5"}`)["id"].(string)
+	f.post(t, "/v1/agents/"+id, `{"system":"v2"}`)
+	gone := f.post(t, "/v1/agents", `{"name":"g","model":"m"}`)["id"].(string)
+	f.post(t, "/v1/agents/"+gone+"/archive", ``)
+
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	cases := []struct {
+		raw     string
+		version int
+		status  int
+		message string
+	}{
+		{`"` + id + `"`, 2, 0, ""},
+		{`{"type":"agent","id":"` + id + `"}`, 2, 0, ""},
+		{`{"type":"agent","id":"` + id + `","version":1}`, 1, 0, ""},
+		{`{"type":"agent","id":"` + id + `","version":3}`, 0, 404, "Agent `" + id + "` version `3` not found."},
+		{`"agent_01nope"`, 0, 404, "Agent `agent_01nope` not found."},
+		{`"` + gone + `"`, 0, 400, "agent: agent `" + gone + "` is archived"},
+		{`{"type":"agent_with_overrides","id":"x"}`, 0, 400, "agent.type: must be one of `agent`"},
+		{`{"type":"agent","id":"x","model":"m"}`, 0, 400, "agent.model: unknown field"},
+		{`{"type":"agent","id":"x","version":0}`, 0, 400, "agent.version: must be at least 1"},
+		{`{"type":"agent"}`, 0, 400, "agent.id: is required"},
+		{`""`, 0, 400, "agent: must be between 1 and 128 characters"},
+		{`null`, 0, 400, "agent: must not be null"},
+		{`7`, 0, 400, "agent: must be an agent id string or an object"},
+	}
+	for _, tc := range cases {
+		v, err := f.s.resolveAgentRefLocked(f.ws, "agent", json.RawMessage(tc.raw))
+		if tc.status == 0 {
+			if err != nil || v.version != tc.version {
+				t.Fatalf("%s: %v, %v", tc.raw, v, err)
+			}
+			continue
+		}
+		ae, ok := err.(*apiError)
+		if !ok || ae.status != tc.status || ae.message != tc.message {
+			t.Fatalf("%s: %v, want %d %s", tc.raw, err, tc.status, tc.message)
+		}
+	}
+	if _, err := f.s.resolveAgentRefLocked("wrkspc_01other", "agent", json.RawMessage(`"`+id+`"`)); err == nil {
+		t.Fatal("another workspace's agent resolved")
+	}
+	v1, err := f.s.agentVersionLocked(f.ws, id, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maSameJSON(t, v1.referenceJSON(), `{"type":"agent","id":"`+id+`","version":1}`)
+	if _, err := f.s.agentVersionLocked(f.ws, gone, 1); err != nil {
+		t.Fatalf("archived agents' versions are readable: %v", err)
+	}
+	if _, err := f.s.agentVersionLocked(f.ws, id, 0); err == nil {
+		t.Fatal("version 0 found")
+	}
+}
+
+func TestSessionAgentAndModels(t *testing.T) {
+	f := newMAFixture(t)
+	helper := f.post(t, "/v1/agents", `{"name":"helper","model":"vendor-sonnet-5-5","system":"help"}`)["id"].(string)
+	coord := f.post(t, "/v1/agents", `{"name":"c","model":"vendor-opus-5-5","multiagent":{"type":"coordinator",
+		"agents":["`+helper+`",{"type":"self"},{"type":"advisor","model":"advisor-x"}]}}`)["id"].(string)
+	lead := f.post(t, "/v1/agents", `{"name":"l","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001",
+		"advisor":{"type":"enabled","model":"advisor-y"},"subagents":{"type":"enabled","predefined_agents":["`+helper+`"]},
+		"workflows":{"type":"enabled","predefined_agents":[{"type":"self"}]}}}`)["id"].(string)
+
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	h, _ := f.s.agentVersionLocked(f.ws, helper, 1)
+	c, _ := f.s.agentVersionLocked(f.ws, coord, 1)
+	l, _ := f.s.agentVersionLocked(f.ws, lead, 1)
+
+	thread := func(id, name, model, system string) string {
+		sys := `null`
+		if system != "" {
+			sys = `"` + system + `"`
+		}
+		return `{"type":"agent","id":"` + id + `","version":1,"name":"` + name + `","description":null,"system":` + sys + `,
+			"model":{"id":"` + model + `","effort":{"type":"high"},"inference_geo":null,"speed":"standard"},
+			"tools":[],"mcp_servers":[],"skills":[],"execution_identity":{"type":"service_account"}`
+	}
+	maSameJSON(t, h.sessionAgentJSON(), thread(helper, "helper", "vendor-sonnet-5-5", "help")+`,"multiagent":null}`)
+	maSameJSON(t, c.sessionAgentJSON(), thread(coord, "c", "vendor-opus-5-5", "")+`,"multiagent":{"type":"coordinator","agents":[`+
+		thread(helper, "helper", "vendor-sonnet-5-5", "help")+`},`+thread(coord, "c", "vendor-opus-5-5", "")+`},{"type":"advisor","model":"advisor-x"}]}}`)
+	maSameJSON(t, l.sessionAgentJSON(), thread(lead, "l", "vendor-opus-5-5", "")+`,"multiagent":{"type":"multiagent_20261001",
+		"advisor":{"type":"enabled","model":"advisor-y"},
+		"subagents":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(helper, "helper", "vendor-sonnet-5-5", "help")+`}]},
+		"workflows":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(lead, "l", "vendor-opus-5-5", "")+`}]}}}`)
+
+	for _, tc := range []struct {
+		v    *agentVersion
+		want string
+	}{
+		{h, `["vendor-sonnet-5-5"]`},
+		{c, `["vendor-opus-5-5","vendor-sonnet-5-5","advisor-x"]`},
+		{l, `["vendor-opus-5-5","advisor-y","vendor-sonnet-5-5"]`},
+	} {
+		if got := maMarshal(t, tc.v.modelIDs()); got != tc.want {
+			t.Fatalf("modelIDs %s, want %s", got, tc.want)
+		}
+	}
+
+	// A session's tools are replaced on a copy of the snapshot.
+	tools, err := parseAgentTools("agent", json.RawMessage(`[{"type":"mcp_toolset","mcp_server_name":"s"}]`),
+		json.RawMessage(`[{"type":"url","name":"s","url":"https://s.example"}]`), h.tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := *h
+	copied.tools = tools
+	got := copied.sessionAgentJSON().(sessionAgentJSONView)
+	if maMarshal(t, got.MCPServers) != `[{"type":"url","name":"s","url":"https://s.example"}]` || len(got.Tools) != 1 || len(h.tools.tools) != 0 {
+		t.Fatalf("copy %s", maMarshal(t, got))
+	}
+	_, err = parseAgentTools("agent", nil, json.RawMessage(`[]`), tools)
+	if ae, ok := err.(*apiError); !ok || ae.message != "agent.tools[0].mcp_server_name: no mcp_servers entry named `s`" {
+		t.Fatalf("kept tools are checked against new servers: %v", err)
+	}
+	_, err = parseAgentTools("agent", json.RawMessage(`[{"type":"custom"}]`), nil, agentTools{})
+	if ae, ok := err.(*apiError); !ok || ae.message != "agent.tools[0].name: is required" {
+		t.Fatalf("field prefix: %v", err)
+	}
+	kept, err := parseAgentTools("agent", nil, nil, tools)
+	if err != nil || len(kept.tools) != 1 || len(kept.mcpServers) != 1 {
+		t.Fatalf("nil keeps: %v %v", kept, err)
+	}
+}
+
+func TestEnvironmentHelpers(t *testing.T) {
+	f := newMAFixture(t)
+	cloud := f.post(t, "/v1/environments", `{"name":"c"}`)["id"].(string)
+	self := f.post(t, "/v1/environments", `{"name":"s","config":{"type":"self_hosted"}}`)["id"].(string)
+	f.post(t, "/v1/environments/"+self+"/archive", ``)
+	gone := f.post(t, "/v1/environments", `{"name":"g"}`)["id"].(string)
+	req, _ := http.NewRequest(http.MethodDelete, f.ts.URL+"/v1/environments/"+gone, nil)
+	req.Header.Set("Authorization", "Bearer "+f.s.Seed().APIKey)
+	req.Header.Set("vendor-workspace-id", f.ws)
+	req.Header.Set("vendor-beta", betaManagedAgents)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	c, err := f.s.environmentLocked(f.ws, cloud)
+	if err != nil || c.archived() || c.selfHosted() {
+		t.Fatalf("cloud %v %v", c, err)
+	}
+	s, err := f.s.environmentLocked(f.ws, self)
+	if err != nil || !s.archived() || !s.selfHosted() {
+		t.Fatalf("self-hosted %v %v", s, err)
+	}
+	for _, tc := range []struct{ ws, id string }{{f.ws, gone}, {f.ws, "env_01nope"}, {"wrkspc_01other", cloud}} {
+		_, err := f.s.environmentLocked(tc.ws, tc.id)
+		if ae, ok := err.(*apiError); !ok || ae.status != 404 || ae.message != "Environment `"+tc.id+"` not found." {
+			t.Fatalf("%s: %v", tc.id, err)
+		}
+	}
+}
+
+// TestZeroValueStates pins that the states work as their zero values.
+func TestZeroValueStates(t *testing.T) {
+	var s agentState
+	if s.byID != nil {
+		t.Fatal("zero agentState is not empty")
+	}
+	var e environmentState
+	if e.byID != nil {
+		t.Fatal("zero environmentState is not empty")
+	}
+	srv := &Server{}
+	if _, err := srv.environmentLocked("w", "env_x"); err == nil {
+		t.Fatal("lookup in a zero state found something")
+	}
+	if _, err := srv.agentVersionLocked("w", "agent_x", 1); err == nil {
+		t.Fatal("lookup in a zero state found something")
+	}
+}

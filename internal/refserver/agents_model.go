@@ -1,0 +1,133 @@
+package refserver
+
+import (
+	"encoding/json"
+)
+
+// Model config and effort (docs/managed-agents-wire.md 3.2).
+
+var (
+	maEfforts       = []string{"low", "medium", "high", "xhigh", "max"}
+	maInferenceGeos = []string{"global", "us"}
+	maSpeeds        = []string{"standard", "fast"}
+)
+
+// maDefaultEffort is the effort of a model config that names none
+// (**choice**: no per-model table).
+const maDefaultEffort = "high"
+
+// modelConfig is a resolved model config: every field is set except
+// inferenceGeo, which is nil when unset.
+type modelConfig struct {
+	id           string
+	effort       string
+	inferenceGeo *string
+	speed        string
+}
+
+type effortJSON struct {
+	Type string `json:"type"`
+}
+
+type modelConfigJSON struct {
+	ID           string     `json:"id"`
+	Effort       effortJSON `json:"effort"`
+	InferenceGeo *string    `json:"inference_geo"`
+	Speed        string     `json:"speed"`
+}
+
+func (m modelConfig) view() modelConfigJSON {
+	return modelConfigJSON{ID: m.id, Effort: effortJSON{Type: m.effort}, InferenceGeo: m.inferenceGeo, Speed: m.speed}
+}
+
+type modelConfigBody struct {
+	ID           optional[string]          `json:"id"`
+	Effort       optional[json.RawMessage] `json:"effort"`
+	InferenceGeo optional[string]          `json:"inference_geo"`
+	Speed        optional[string]          `json:"speed"`
+}
+
+type effortBody struct {
+	Type optional[string] `json:"type"`
+}
+
+// parseModelConfig reads a request model at path: a model id string or a
+// model config object. base is the stored config on update (nil on
+// create): a field omitted from the object takes its default, except an
+// omitted effort, which keeps base's effort. Session create with overrides
+// can call it too.
+func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (modelConfig, error) {
+	m := modelConfig{effort: maDefaultEffort, speed: "standard"}
+	if base != nil {
+		m.effort = base.effort
+	}
+	switch maKind(raw) {
+	case '"':
+		if err := json.Unmarshal(raw, &m.id); err != nil {
+			return m, invalidField(path, "must be a string")
+		}
+		return m, checkLength(path, m.id, 1, 256)
+	case '{':
+	case 'n':
+		return m, invalidField(path, "must not be null")
+	default:
+		return m, invalidField(path, "must be a model id string or a model config object")
+	}
+	var body modelConfigBody
+	if err := maDecode(path, raw, &body); err != nil {
+		return m, err
+	}
+	if err := maRequired(maJoin(path, "id"), body.ID); err != nil {
+		return m, err
+	}
+	m.id = body.ID.Value
+	if err := checkLength(maJoin(path, "id"), m.id, 1, 256); err != nil {
+		return m, err
+	}
+	if body.Effort.Set {
+		m.effort = maDefaultEffort
+		if body.Effort.present() {
+			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
+			if err != nil {
+				return m, err
+			}
+			m.effort = e
+		}
+	}
+	if body.InferenceGeo.present() {
+		p := maJoin(path, "inference_geo")
+		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
+			return m, err
+		}
+		m.inferenceGeo = maStringPtr(body.InferenceGeo.Value)
+	}
+	if body.Speed.present() {
+		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
+			return m, err
+		}
+		m.speed = body.Speed.Value
+	}
+	return m, nil
+}
+
+// parseEffort reads an effort: the bare string "high" or {"type":"high"}.
+func parseEffort(path string, raw json.RawMessage) (string, error) {
+	var v string
+	switch maKind(raw) {
+	case '"':
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", invalidField(path, "must be a string")
+		}
+		return v, maOneOf(path, v, maEfforts...)
+	case '{':
+		var body effortBody
+		if err := maDecode(path, raw, &body); err != nil {
+			return "", err
+		}
+		if err := maRequired(maJoin(path, "type"), body.Type); err != nil {
+			return "", err
+		}
+		return body.Type.Value, maOneOf(maJoin(path, "type"), body.Type.Value, maEfforts...)
+	}
+	return "", invalidField(path, "must be an effort string or an object")
+}

@@ -1,0 +1,472 @@
+package refserver
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Multiagent configuration (docs/managed-agents-wire.md 3.7): the variants
+// coordinator and multiagent_20261001, and roster entries resolved at write
+// time. Resolved references are pinned *agentVersion values; since versions
+// are immutable, a session can later expand them into full definitions.
+
+const (
+	maMaxRoster       = 20
+	multiagentV1      = "multiagent_20261001"
+	multiagentCoord   = "coordinator"
+	rosterKindAgent   = "agent"
+	rosterKindSelf    = "self"
+	rosterKindAdvisor = "advisor"
+	toggleEnabled     = "enabled"
+	toggleDisabled    = "disabled"
+)
+
+// rosterEntry is a resolved roster entry: an agent version, the owning
+// agent itself (resolved to the version being written when rendered), or
+// a coordinator's advisor model.
+type rosterEntry struct {
+	kind         string        // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
+	agent        *agentVersion // rosterKindAgent
+	advisorModel string        // rosterKindAdvisor
+}
+
+// delegation is a resolved subagents or workflows setting.
+type delegation struct {
+	enabled    bool
+	inline     bool // inline_agents enabled
+	predefined []rosterEntry
+}
+
+func defaultDelegation() delegation {
+	return delegation{enabled: true, inline: true, predefined: []rosterEntry{}}
+}
+
+// multiagentConfig is a resolved multiagent value.
+type multiagentConfig struct {
+	typ    string
+	roster []rosterEntry // coordinator
+
+	advisorEnabled bool   // multiagent_20261001
+	advisorModel   string // when advisorEnabled
+	subagents      delegation
+	workflows      delegation
+}
+
+// rosterView renders an entry on an agent ({type:agent,id,version} or
+// {type:advisor,model}) or, for a session, expands agents into thread agent
+// definitions.
+func (e rosterEntry) view(owner *agentVersion, session bool) any {
+	switch e.kind {
+	case rosterKindAdvisor:
+		return struct {
+			Type  string `json:"type"`
+			Model string `json:"model"`
+		}{rosterKindAdvisor, e.advisorModel}
+	case rosterKindSelf:
+		if session {
+			return owner.threadAgentJSON()
+		}
+		return owner.referenceJSON()
+	}
+	if session {
+		return e.agent.threadAgentJSON()
+	}
+	return e.agent.referenceJSON()
+}
+
+type toggleJSON struct {
+	Type string `json:"type"`
+}
+
+func toggle(on bool) toggleJSON {
+	if on {
+		return toggleJSON{toggleEnabled}
+	}
+	return toggleJSON{toggleDisabled}
+}
+
+type delegationJSON struct {
+	Type             string     `json:"type"`
+	InlineAgents     toggleJSON `json:"inline_agents"`
+	PredefinedAgents []any      `json:"predefined_agents"`
+}
+
+func (d delegation) view(owner *agentVersion, session bool) any {
+	if !d.enabled {
+		return toggle(false)
+	}
+	agents := make([]any, len(d.predefined))
+	for i, e := range d.predefined {
+		agents[i] = e.view(owner, session)
+	}
+	return delegationJSON{Type: toggleEnabled, InlineAgents: toggle(d.inline), PredefinedAgents: agents}
+}
+
+type coordinatorJSON struct {
+	Type   string `json:"type"`
+	Agents []any  `json:"agents"`
+}
+
+type multiagentV1JSON struct {
+	Type      string `json:"type"`
+	Advisor   any    `json:"advisor"`
+	Subagents any    `json:"subagents"`
+	Workflows any    `json:"workflows"`
+}
+
+// view renders m for owner; session expands agent references (3.7,
+// "Multiagent on a session"). A nil m renders as null.
+func (m *multiagentConfig) view(owner *agentVersion, session bool) any {
+	if m == nil {
+		return nil
+	}
+	if m.typ == multiagentCoord {
+		agents := make([]any, len(m.roster))
+		for i, e := range m.roster {
+			agents[i] = e.view(owner, session)
+		}
+		return coordinatorJSON{Type: multiagentCoord, Agents: agents}
+	}
+	var advisor any = toggle(false)
+	if m.advisorEnabled {
+		advisor = struct {
+			Type  string `json:"type"`
+			Model string `json:"model"`
+		}{toggleEnabled, m.advisorModel}
+	}
+	return multiagentV1JSON{Type: multiagentV1, Advisor: advisor,
+		Subagents: m.subagents.view(owner, session), Workflows: m.workflows.view(owner, session)}
+}
+
+// modelIDs lists the models m can run besides the owner's own: roster and
+// predefined agents' models and the advisor model. self adds nothing new.
+func (m *multiagentConfig) modelIDs() []string {
+	if m == nil {
+		return nil
+	}
+	var ids []string
+	add := func(entries []rosterEntry) {
+		for _, e := range entries {
+			switch e.kind {
+			case rosterKindAgent:
+				ids = append(ids, e.agent.model.id)
+			case rosterKindAdvisor:
+				ids = append(ids, e.advisorModel)
+			}
+		}
+	}
+	add(m.roster)
+	if m.advisorEnabled {
+		ids = append(ids, m.advisorModel)
+	}
+	if m.subagents.enabled {
+		add(m.subagents.predefined)
+	}
+	if m.workflows.enabled {
+		add(m.workflows.predefined)
+	}
+	return ids
+}
+
+// multiagentOwner names the agent a multiagent value is written for: its id
+// and the version being written, which is what {"type":"self"} means.
+type multiagentOwner struct {
+	workspaceID string
+	agentID     string
+	version     int
+}
+
+func (o multiagentOwner) key() string { return o.agentID + "@" + strconv.Itoa(o.version) }
+
+// parseMultiagentLocked reads a non-null multiagent at path. stored is the
+// current value on update (nil on create): a multiagent_20261001 update of
+// a multiagent_20261001 value is merged level by level; anything else
+// replaces.
+func (s *Server) parseMultiagentLocked(path string, raw json.RawMessage, stored *multiagentConfig, owner multiagentOwner) (*multiagentConfig, error) {
+	typ, err := maType(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	switch typ {
+	case multiagentCoord:
+		return s.parseCoordinatorLocked(path, raw, owner)
+	case multiagentV1:
+		base := &multiagentConfig{typ: multiagentV1, subagents: defaultDelegation(), workflows: defaultDelegation()}
+		if stored != nil && stored.typ == multiagentV1 {
+			copied := *stored
+			base = &copied
+		}
+		return s.parseMultiagentV1Locked(path, raw, base, owner)
+	}
+	return nil, maBadType(path, multiagentCoord, multiagentV1)
+}
+
+type coordinatorBody struct {
+	Type   optional[string]            `json:"type"`
+	Agents optional[[]json.RawMessage] `json:"agents"`
+}
+
+func (s *Server) parseCoordinatorLocked(path string, raw json.RawMessage, owner multiagentOwner) (*multiagentConfig, error) {
+	var body coordinatorBody
+	if err := maDecode(path, raw, &body); err != nil {
+		return nil, err
+	}
+	ap := maJoin(path, "agents")
+	if err := maRequired(ap, body.Agents); err != nil {
+		return nil, err
+	}
+	if err := maCount(ap, len(body.Agents.Value), 1, maMaxRoster); err != nil {
+		return nil, err
+	}
+	roster, err := s.parseRosterLocked(ap, body.Agents.Value, true, owner)
+	if err != nil {
+		return nil, err
+	}
+	return &multiagentConfig{typ: multiagentCoord, roster: roster}, nil
+}
+
+// parseRosterLocked resolves roster entries and checks that they are
+// distinct after resolution, with at most one self and one advisor.
+func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAdvisor bool, owner multiagentOwner) ([]rosterEntry, error) {
+	out := make([]rosterEntry, 0, len(items))
+	seen := map[string]bool{}
+	for i, item := range items {
+		p := maIndex(path, i)
+		e, err := s.parseRosterEntryLocked(p, item, allowAdvisor, owner)
+		if err != nil {
+			return nil, err
+		}
+		var key, shown string
+		switch e.kind {
+		case rosterKindAdvisor:
+			key, shown = "advisor", "advisor"
+			if seen[key] {
+				return nil, invalidField(p, "duplicate advisor `%s`", e.advisorModel)
+			}
+		case rosterKindSelf:
+			// Only another self can resolve to the version being written.
+			key, shown = owner.key(), "self"
+		default:
+			key, shown = e.agent.agent.id+"@"+strconv.Itoa(e.agent.version), e.agent.agent.id
+		}
+		if seen[key] {
+			return nil, invalidField(p, "duplicate agent `%s`", shown)
+		}
+		seen[key] = true
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+type rosterAgentBody struct {
+	Type    optional[string] `json:"type"`
+	ID      optional[string] `json:"id"`
+	Version optional[int64]  `json:"version"`
+}
+
+type rosterAdvisorBody struct {
+	Type  optional[string] `json:"type"`
+	Model optional[string] `json:"model"`
+}
+
+func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowAdvisor bool, owner multiagentOwner) (rosterEntry, error) {
+	if maKind(raw) == '"' || maKind(raw) == '{' {
+		if maKind(raw) == '{' {
+			typ, err := maType(path, raw)
+			if err != nil {
+				return rosterEntry{}, err
+			}
+			switch typ {
+			case rosterKindSelf:
+				var body struct {
+					Type optional[string] `json:"type"`
+				}
+				return rosterEntry{kind: rosterKindSelf}, maDecode(path, raw, &body)
+			case rosterKindAdvisor:
+				if !allowAdvisor {
+					break
+				}
+				var body rosterAdvisorBody
+				if err := maDecode(path, raw, &body); err != nil {
+					return rosterEntry{}, err
+				}
+				mp := maJoin(path, "model")
+				if err := maRequired(mp, body.Model); err != nil {
+					return rosterEntry{}, err
+				}
+				return rosterEntry{kind: rosterKindAdvisor, advisorModel: body.Model.Value}, checkLength(mp, body.Model.Value, 1, 256)
+			case rosterKindAgent:
+			}
+			if typ != rosterKindAgent {
+				if allowAdvisor {
+					return rosterEntry{}, maBadType(path, rosterKindAgent, rosterKindSelf, rosterKindAdvisor)
+				}
+				return rosterEntry{}, maBadType(path, rosterKindAgent, rosterKindSelf)
+			}
+		}
+		v, err := s.resolveAgentRefLocked(owner.workspaceID, path, raw)
+		if err != nil {
+			return rosterEntry{}, err
+		}
+		if v.multiagent != nil {
+			return rosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.agent.id)
+		}
+		return rosterEntry{kind: rosterKindAgent, agent: v}, nil
+	}
+	if maIsNull(raw) {
+		return rosterEntry{}, invalidField(path, "must not be null")
+	}
+	return rosterEntry{}, invalidField(path, "must be an agent id string or an object")
+}
+
+type multiagentV1Body struct {
+	Type      optional[string]          `json:"type"`
+	Advisor   optional[json.RawMessage] `json:"advisor"`
+	Subagents optional[json.RawMessage] `json:"subagents"`
+	Workflows optional[json.RawMessage] `json:"workflows"`
+}
+
+type advisorBody struct {
+	Type  optional[string] `json:"type"`
+	Model optional[string] `json:"model"`
+}
+
+type delegationBody struct {
+	Type             optional[string]            `json:"type"`
+	InlineAgents     optional[json.RawMessage]   `json:"inline_agents"`
+	PredefinedAgents optional[[]json.RawMessage] `json:"predefined_agents"`
+}
+
+// parseMultiagentV1Locked merges a multiagent_20261001 body onto base (the
+// stored value of the same variant, or the defaults): omitted keys keep,
+// null takes the default, an object of another type replaces (its omitted
+// keys take defaults). Validation applies to the merged result.
+func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base *multiagentConfig, owner multiagentOwner) (*multiagentConfig, error) {
+	var body multiagentV1Body
+	if err := maDecode(path, raw, &body); err != nil {
+		return nil, err
+	}
+	m := base
+	m.roster = nil
+	if body.Advisor.Set {
+		ap := maJoin(path, "advisor")
+		if body.Advisor.Null {
+			m.advisorEnabled, m.advisorModel = false, ""
+		} else {
+			typ, err := maType(ap, body.Advisor.Value)
+			if err != nil {
+				return nil, err
+			}
+			if typ != toggleEnabled && typ != toggleDisabled {
+				return nil, maBadType(ap, toggleEnabled, toggleDisabled)
+			}
+			var ab advisorBody
+			if err := maDecode(ap, body.Advisor.Value, &ab); err != nil {
+				return nil, err
+			}
+			mp := maJoin(ap, "model")
+			if typ == toggleDisabled {
+				if ab.Model.Set {
+					return nil, invalidField(mp, "unknown field")
+				}
+				m.advisorEnabled, m.advisorModel = false, ""
+			} else {
+				if !m.advisorEnabled {
+					m.advisorModel = "" // another type replaces: its omitted model takes no value
+				}
+				m.advisorEnabled = true
+				if err := maNotNull(mp, ab.Model); err != nil {
+					return nil, err
+				}
+				if ab.Model.Set {
+					if err := checkLength(mp, ab.Model.Value, 1, 256); err != nil {
+						return nil, err
+					}
+					m.advisorModel = ab.Model.Value
+				}
+				if m.advisorModel == "" {
+					return nil, invalidField(mp, "is required")
+				}
+			}
+		}
+	}
+	var err error
+	if m.subagents, err = s.mergeDelegationLocked(maJoin(path, "subagents"), body.Subagents, m.subagents, owner); err != nil {
+		return nil, err
+	}
+	if m.workflows, err = s.mergeDelegationLocked(maJoin(path, "workflows"), body.Workflows, m.workflows, owner); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage], cur delegation, owner multiagentOwner) (delegation, error) {
+	if !o.Set {
+		return cur, nil
+	}
+	if o.Null {
+		return defaultDelegation(), nil
+	}
+	typ, err := maType(path, o.Value)
+	if err != nil {
+		return cur, err
+	}
+	if typ != toggleEnabled && typ != toggleDisabled {
+		return cur, maBadType(path, toggleEnabled, toggleDisabled)
+	}
+	var body delegationBody
+	if err := maDecode(path, o.Value, &body); err != nil {
+		return cur, err
+	}
+	if typ == toggleDisabled {
+		for _, f := range []struct {
+			key string
+			set bool
+		}{{"inline_agents", body.InlineAgents.Set}, {"predefined_agents", body.PredefinedAgents.Set}} {
+			if f.set {
+				return cur, invalidField(maJoin(path, f.key), "unknown field")
+			}
+		}
+		return delegation{predefined: []rosterEntry{}}, nil
+	}
+	d := cur
+	if !d.enabled {
+		d = defaultDelegation() // another type replaces: omitted keys take defaults
+	}
+	if body.InlineAgents.Set {
+		d.inline = true
+		if body.InlineAgents.present() {
+			ip := maJoin(path, "inline_agents")
+			ityp, err := maType(ip, body.InlineAgents.Value)
+			if err != nil {
+				return cur, err
+			}
+			if ityp != toggleEnabled && ityp != toggleDisabled {
+				return cur, maBadType(ip, toggleEnabled, toggleDisabled)
+			}
+			var tb struct {
+				Type optional[string] `json:"type"`
+			}
+			if err := maDecode(ip, body.InlineAgents.Value, &tb); err != nil {
+				return cur, err
+			}
+			d.inline = ityp == toggleEnabled
+		}
+	}
+	pp := maJoin(path, "predefined_agents")
+	if body.PredefinedAgents.Set {
+		d.predefined = []rosterEntry{}
+		if body.PredefinedAgents.present() {
+			if err := maCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
+				return cur, err
+			}
+			if d.predefined, err = s.parseRosterLocked(pp, body.PredefinedAgents.Value, false, owner); err != nil {
+				return cur, err
+			}
+		}
+	}
+	if !d.inline && len(d.predefined) == 0 {
+		return cur, invalidField(pp, "must name at least one agent when inline_agents is disabled")
+	}
+	return d, nil
+}

@@ -1,0 +1,173 @@
+package refserver
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Agent references and the views other families need (docs/managed-agents-
+// wire.md 3.8). Sessions and deployments resolve their "agent" field with
+// resolveAgentRefLocked and keep the *agentVersion it returns: versions are
+// immutable, so the pointer is a snapshot.
+
+type agentRefBody struct {
+	Type    optional[string] `json:"type"`
+	ID      optional[string] `json:"id"`
+	Version optional[int64]  `json:"version"`
+}
+
+// resolveAgentRefLocked resolves a request-side agent reference found at
+// body path field (for example "agent" or "multiagent.agents[0]"): a JSON
+// string id, meaning the latest version, pinned now; or
+// {"type":"agent","id":…,"version":n} with version optional (latest). An
+// unknown agent or version is 404 (`Agent `<id>` not found.`, `Agent `<id>`
+// version `<n>` not found.`); an archived agent is 400 "<field>: agent
+// `<id>` is archived". Other shapes are 400 naming field. Callers that
+// accept more forms (agent_with_overrides) check the type first.
+func (s *Server) resolveAgentRefLocked(workspaceID, field string, raw json.RawMessage) (*agentVersion, error) {
+	var id string
+	version := 0
+	switch maKind(raw) {
+	case '"':
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return nil, invalidField(field, "must be a string")
+		}
+		if err := checkLength(field, id, 1, 128); err != nil {
+			return nil, err
+		}
+	case '{':
+		typ, err := maType(field, raw)
+		if err != nil {
+			return nil, err
+		}
+		if typ != "agent" {
+			return nil, maBadType(field, "agent")
+		}
+		var body agentRefBody
+		if err := maDecode(field, raw, &body); err != nil {
+			return nil, err
+		}
+		if err := maRequired(maJoin(field, "id"), body.ID); err != nil {
+			return nil, err
+		}
+		if err := checkLength(maJoin(field, "id"), body.ID.Value, 1, 128); err != nil {
+			return nil, err
+		}
+		id = body.ID.Value
+		if err := maNotNull(maJoin(field, "version"), body.Version); err != nil {
+			return nil, err
+		}
+		if body.Version.Set {
+			if err := maInt32Min(maJoin(field, "version"), body.Version.Value, 1); err != nil {
+				return nil, err
+			}
+			version = int(body.Version.Value)
+		}
+	case 'n':
+		return nil, invalidField(field, "must not be null")
+	default:
+		return nil, invalidField(field, "must be an agent id string or an object")
+	}
+	a, err := s.agentInWorkspaceLocked(workspaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	v := a.latest()
+	if version != 0 {
+		if v, err = s.agentVersionLocked(workspaceID, id, version); err != nil {
+			return nil, err
+		}
+	}
+	if a.archived() {
+		return nil, invalidField(field, "agent `%s` is archived", id)
+	}
+	return v, nil
+}
+
+// agentVersionLocked returns one version of an agent of workspaceID: 404
+// `Agent `<id>` not found.` or `Agent `<id>` version `<n>` not found.`.
+// Archived agents are returned too.
+func (s *Server) agentVersionLocked(workspaceID, agentID string, version int) (*agentVersion, error) {
+	a, err := s.agentInWorkspaceLocked(workspaceID, agentID)
+	if err != nil {
+		return nil, err
+	}
+	if version < 1 || version > len(a.versions) {
+		return nil, notFound("Agent `%s` version `%d` not found.", agentID, version)
+	}
+	return a.versions[version-1], nil
+}
+
+// agentReferenceJSON is the resolved reference {type: agent, id, version}.
+type agentReferenceJSON struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+}
+
+// referenceJSON is the resolved reference to v: {"type":"agent","id","version"}.
+func (v *agentVersion) referenceJSON() any {
+	return agentReferenceJSON{Type: "agent", ID: v.agent.id, Version: v.version}
+}
+
+// threadAgentJSON is a thread agent (3.8): the resolved definition that runs
+// in a session thread, without multiagent.
+type threadAgentJSON struct {
+	Type              string                `json:"type"`
+	ID                string                `json:"id"`
+	Version           int                   `json:"version"`
+	Name              string                `json:"name"`
+	Description       *string               `json:"description"`
+	System            *string               `json:"system"`
+	Model             modelConfigJSON       `json:"model"`
+	Tools             []any                 `json:"tools"`
+	MCPServers        []mcpServerJSON       `json:"mcp_servers"`
+	Skills            []skillJSON           `json:"skills"`
+	ExecutionIdentity executionIdentityJSON `json:"execution_identity"`
+}
+
+func (v *agentVersion) threadAgentJSON() threadAgentJSON {
+	return threadAgentJSON{
+		Type:              "agent",
+		ID:                v.agent.id,
+		Version:           v.version,
+		Name:              v.name,
+		Description:       v.description,
+		System:            v.system,
+		Model:             v.model.view(),
+		Tools:             v.tools.toolsJSON(),
+		MCPServers:        v.tools.mcpServersJSON(),
+		Skills:            mapSlice(v.skills, skill.view),
+		ExecutionIdentity: v.executionIdentity.view(),
+	}
+}
+
+// sessionAgentJSONView is the session agent: the thread agent plus
+// multiagent, whose agent references are expanded into thread agents.
+type sessionAgentJSONView struct {
+	threadAgentJSON
+	Multiagent any `json:"multiagent"`
+}
+
+// sessionAgentJSON is session.agent (contract 3.8): v's thread agent plus
+// its multiagent (null when unset) with every roster and predefined agent
+// reference expanded into that version's thread agent ({"type":"self"}
+// expands into v itself); advisor entries stay {type: advisor, model}.
+// For a session whose tools were replaced (Update Session), render a copy
+// of v with the new agentTools.
+func (v *agentVersion) sessionAgentJSON() any {
+	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.multiagent.view(v, true)}
+}
+
+// modelIDs lists, without repeats and own model first, every model the
+// agent can run: its own, each roster and predefined agent's, and the
+// advisor model. The budget rule (contract 3.1) checks each has a price.
+func (v *agentVersion) modelIDs() []string {
+	ids := []string{v.model.id}
+	for _, id := range v.multiagent.modelIDs() {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

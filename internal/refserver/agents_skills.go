@@ -1,0 +1,138 @@
+package refserver
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Skills (3.3) and execution identity (3.6).
+
+const maMaxSkills = 20
+
+// skill is a resolved skill; version is "latest" when none was given
+// (**choice**: no skill catalogue).
+type skill struct {
+	typ     string // "vendor" or "custom"
+	skillID string
+	version string
+}
+
+type skillJSON struct {
+	Type    string `json:"type"`
+	SkillID string `json:"skill_id"`
+	Version string `json:"version"`
+}
+
+func (sk skill) view() skillJSON {
+	return skillJSON{Type: sk.typ, SkillID: sk.skillID, Version: sk.version}
+}
+
+type skillBody struct {
+	Type    optional[string] `json:"type"`
+	SkillID optional[string] `json:"skill_id"`
+	Version optional[string] `json:"version"`
+}
+
+// parseSkills reads a skills array at path (at most 20; no duplicate
+// (type, skill_id)). Session create with overrides can call it too.
+func parseSkills(path string, raw json.RawMessage) ([]skill, error) {
+	items, err := maArray(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := maCount(path, len(items), 0, maMaxSkills); err != nil {
+		return nil, err
+	}
+	out := make([]skill, 0, len(items))
+	seen := map[string]bool{}
+	for i, item := range items {
+		p := maIndex(path, i)
+		typ, err := maType(p, item)
+		if err != nil {
+			return nil, err
+		}
+		if typ != "vendor" && typ != "custom" {
+			return nil, maBadType(p, "vendor", "custom")
+		}
+		var body skillBody
+		if err := maDecode(p, item, &body); err != nil {
+			return nil, err
+		}
+		idPath := maJoin(p, "skill_id")
+		if err := maRequired(idPath, body.SkillID); err != nil {
+			return nil, err
+		}
+		if err := checkLength(idPath, body.SkillID.Value, 1, 64); err != nil {
+			return nil, err
+		}
+		if typ == "custom" && !strings.HasPrefix(body.SkillID.Value, "skill_") {
+			return nil, invalidField(idPath, "must be a custom skill id (`skill_…`)")
+		}
+		sk := skill{typ: typ, skillID: body.SkillID.Value, version: "latest"}
+		if body.Version.present() {
+			if err := checkLength(maJoin(p, "version"), body.Version.Value, 1, 64); err != nil {
+				return nil, err
+			}
+			sk.version = body.Version.Value
+		}
+		key := typ + "\x00" + sk.skillID
+		if seen[key] {
+			return nil, invalidField(idPath, "duplicate skill `%s`", sk.skillID)
+		}
+		seen[key] = true
+		out = append(out, sk)
+	}
+	return out, nil
+}
+
+// executionIdentity is a resolved execution identity; roleARN is set for
+// cloud_role only.
+type executionIdentity struct {
+	typ     string // "service_account" or "cloud_role"
+	roleARN string
+}
+
+var serviceAccountIdentity = executionIdentity{typ: "service_account"}
+
+type executionIdentityJSON struct {
+	Type    string `json:"type"`
+	RoleARN string `json:"role_arn,omitempty"`
+}
+
+func (e executionIdentity) view() executionIdentityJSON {
+	return executionIdentityJSON{Type: e.typ, RoleARN: e.roleARN}
+}
+
+type cloudRoleBody struct {
+	Type    optional[string] `json:"type"`
+	RoleARN optional[string] `json:"role_arn"`
+}
+
+// parseExecutionIdentity reads a non-null execution_identity at path.
+func parseExecutionIdentity(path string, raw json.RawMessage) (executionIdentity, error) {
+	typ, err := maType(path, raw)
+	if err != nil {
+		return executionIdentity{}, err
+	}
+	switch typ {
+	case "service_account":
+		var body struct {
+			Type optional[string] `json:"type"`
+		}
+		return serviceAccountIdentity, maDecode(path, raw, &body)
+	case "cloud_role":
+		var body cloudRoleBody
+		if err := maDecode(path, raw, &body); err != nil {
+			return executionIdentity{}, err
+		}
+		p := maJoin(path, "role_arn")
+		if err := maRequired(p, body.RoleARN); err != nil {
+			return executionIdentity{}, err
+		}
+		if err := checkLength(p, body.RoleARN.Value, 1, 2048); err != nil {
+			return executionIdentity{}, err
+		}
+		return executionIdentity{typ: typ, roleARN: body.RoleARN.Value}, nil
+	}
+	return executionIdentity{}, maBadType(path, "service_account", "cloud_role")
+}

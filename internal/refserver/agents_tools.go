@@ -1,0 +1,364 @@
+package refserver
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+)
+
+// Tools, permission policies and MCP servers (docs/managed-agents-wire.md
+// 3.4, 3.5).
+
+const (
+	maMaxTools       = 128
+	maMaxMCPServers  = 20
+	maMaxDomains     = 64
+	agentToolsetType = "agent_toolset_20260401"
+)
+
+var (
+	maToolTypes    = []string{agentToolsetType, "mcp_toolset", "custom"}
+	maPolicyTypes  = []string{"always_allow", "always_ask", "auto"}
+	maToolsetTools = []string{"bash", "edit", "read", "write", "glob", "grep", "web_fetch", "web_search"}
+
+	customToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	plainHostname  = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
+	countryCode    = regexp.MustCompile(`^[A-Z]{2}$`)
+)
+
+// agentTools is a validated pair of an agent's tools and mcp_servers lists,
+// which are checked against each other (every mcp_toolset names a server,
+// every server is used by a toolset). Agents store it; a session snapshot
+// stores one too, and Update Session (contract 6.5) replaces it with
+// parseAgentTools.
+type agentTools struct {
+	tools      []tool
+	mcpServers []mcpServer
+}
+
+// tool is one resolved entry of tools: exactly one pointer is set.
+type tool struct {
+	toolset *agentToolset
+	mcp     *mcpToolset
+	custom  *customTool
+}
+
+type policyJSON struct {
+	Type string `json:"type"`
+}
+
+type toolDefaults struct {
+	enabled bool
+	policy  string
+}
+
+type toolDefaultsJSON struct {
+	Enabled          bool       `json:"enabled"`
+	PermissionPolicy policyJSON `json:"permission_policy"`
+}
+
+func (d toolDefaults) view() toolDefaultsJSON {
+	return toolDefaultsJSON{Enabled: d.enabled, PermissionPolicy: policyJSON{Type: d.policy}}
+}
+
+type agentToolset struct {
+	configs  []toolsetConfig
+	defaults toolDefaults
+}
+
+// toolsetConfig is a resolved per-tool override of the agent toolset.
+type toolsetConfig struct {
+	name             string
+	enabled          bool
+	policy           string
+	allowedDomains   []string // web_fetch, web_search; nil is null
+	blockedDomains   []string
+	maxContentTokens *int64 // web_fetch
+	userLocation     *userLocation
+}
+
+type userLocation struct {
+	city, country, region, timezone *string
+}
+
+type userLocationJSON struct {
+	Type     string  `json:"type"`
+	City     *string `json:"city"`
+	Country  *string `json:"country"`
+	Region   *string `json:"region"`
+	Timezone *string `json:"timezone"`
+}
+
+type toolConfigJSON struct {
+	Type             string     `json:"type"`
+	Name             string     `json:"name"`
+	Enabled          bool       `json:"enabled"`
+	PermissionPolicy policyJSON `json:"permission_policy"`
+}
+
+type webFetchConfigJSON struct {
+	toolConfigJSON
+	AllowedDomains   []string `json:"allowed_domains"`
+	BlockedDomains   []string `json:"blocked_domains"`
+	MaxContentTokens *int64   `json:"max_content_tokens"`
+}
+
+type webSearchConfigJSON struct {
+	toolConfigJSON
+	AllowedDomains []string          `json:"allowed_domains"`
+	BlockedDomains []string          `json:"blocked_domains"`
+	UserLocation   *userLocationJSON `json:"user_location"`
+}
+
+func (c toolsetConfig) view() any {
+	base := toolConfigJSON{Type: c.name, Name: c.name, Enabled: c.enabled, PermissionPolicy: policyJSON{Type: c.policy}}
+	switch c.name {
+	case "web_fetch":
+		return webFetchConfigJSON{base, c.allowedDomains, c.blockedDomains, c.maxContentTokens}
+	case "web_search":
+		v := webSearchConfigJSON{toolConfigJSON: base, AllowedDomains: c.allowedDomains, BlockedDomains: c.blockedDomains}
+		if l := c.userLocation; l != nil {
+			v.UserLocation = &userLocationJSON{Type: "approximate", City: l.city, Country: l.country, Region: l.region, Timezone: l.timezone}
+		}
+		return v
+	}
+	return base
+}
+
+type agentToolsetJSON struct {
+	Type          string           `json:"type"`
+	Configs       []any            `json:"configs"`
+	DefaultConfig toolDefaultsJSON `json:"default_config"`
+}
+
+type mcpToolset struct {
+	serverName string
+	configs    []mcpToolConfig
+	defaults   toolDefaults
+}
+
+type mcpToolConfig struct {
+	name    string
+	enabled bool
+	policy  string
+}
+
+type mcpToolConfigJSON struct {
+	Name             string     `json:"name"`
+	Enabled          bool       `json:"enabled"`
+	PermissionPolicy policyJSON `json:"permission_policy"`
+}
+
+type mcpToolsetJSON struct {
+	Type          string              `json:"type"`
+	MCPServerName string              `json:"mcp_server_name"`
+	Configs       []mcpToolConfigJSON `json:"configs"`
+	DefaultConfig toolDefaultsJSON    `json:"default_config"`
+}
+
+type customTool struct {
+	name, description string
+	inputSchema       json.RawMessage // compact, as received
+}
+
+type customToolJSON struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type mcpServer struct {
+	name, url string
+}
+
+type mcpServerJSON struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+func (t tool) view() any {
+	switch {
+	case t.toolset != nil:
+		configs := make([]any, len(t.toolset.configs))
+		for i, c := range t.toolset.configs {
+			configs[i] = c.view()
+		}
+		return agentToolsetJSON{Type: agentToolsetType, Configs: configs, DefaultConfig: t.toolset.defaults.view()}
+	case t.mcp != nil:
+		configs := make([]mcpToolConfigJSON, len(t.mcp.configs))
+		for i, c := range t.mcp.configs {
+			configs[i] = mcpToolConfigJSON{Name: c.name, Enabled: c.enabled, PermissionPolicy: policyJSON{Type: c.policy}}
+		}
+		return mcpToolsetJSON{Type: "mcp_toolset", MCPServerName: t.mcp.serverName, Configs: configs, DefaultConfig: t.mcp.defaults.view()}
+	default:
+		return customToolJSON{Type: "custom", Name: t.custom.name, Description: t.custom.description, InputSchema: t.custom.inputSchema}
+	}
+}
+
+// toolsJSON renders the tools list ([] when empty).
+func (a agentTools) toolsJSON() []any {
+	out := make([]any, len(a.tools))
+	for i, t := range a.tools {
+		out[i] = t.view()
+	}
+	return out
+}
+
+// mcpServersJSON renders the mcp_servers list ([] when empty).
+func (a agentTools) mcpServersJSON() []mcpServerJSON {
+	out := make([]mcpServerJSON, len(a.mcpServers))
+	for i, s := range a.mcpServers {
+		out[i] = mcpServerJSON{Type: "url", Name: s.name, URL: s.url}
+	}
+	return out
+}
+
+// parseAgentTools validates a request's tools and mcp_servers arrays the way
+// an agent create does and returns the resulting pair. field prefixes every
+// error path: "" for agent bodies ("tools[0].name"), "agent" for Update
+// Session ("agent.tools[0].name"). A nil raw message keeps that list of
+// base; the JSON null and [] clear it; an array replaces it. The
+// cross-checks between the two lists apply to the result. Callers whose
+// contract forbids null must reject it first.
+func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agentTools) (agentTools, error) {
+	out := base
+	if tools != nil {
+		out.tools = nil
+		if !maIsNull(tools) {
+			parsed, err := parseTools(maJoin(field, "tools"), tools)
+			if err != nil {
+				return agentTools{}, err
+			}
+			out.tools = parsed
+		}
+	}
+	if mcpServers != nil {
+		out.mcpServers = nil
+		if !maIsNull(mcpServers) {
+			parsed, err := parseMCPServers(maJoin(field, "mcp_servers"), mcpServers)
+			if err != nil {
+				return agentTools{}, err
+			}
+			out.mcpServers = parsed
+		}
+	}
+	servers := map[string]bool{}
+	for _, s := range out.mcpServers {
+		servers[s.name] = true
+	}
+	used := map[string]bool{}
+	for i, t := range out.tools {
+		if t.mcp == nil {
+			continue
+		}
+		if !servers[t.mcp.serverName] {
+			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
+				"no mcp_servers entry named `%s`", t.mcp.serverName)
+		}
+		used[t.mcp.serverName] = true
+	}
+	for i, s := range out.mcpServers {
+		if !used[s.name] {
+			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "mcp_servers"), i), "name"),
+				"server `%s` is not referenced by any mcp_toolset", s.name)
+		}
+	}
+	return out, nil
+}
+
+func parseTools(path string, raw json.RawMessage) ([]tool, error) {
+	items, err := maArray(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := maCount(path, len(items), 0, maMaxTools); err != nil {
+		return nil, err
+	}
+	out := make([]tool, 0, len(items))
+	toolsets, customs := map[string]bool{}, map[string]bool{}
+	for i, item := range items {
+		p := maIndex(path, i)
+		typ, err := maType(p, item)
+		if err != nil {
+			return nil, err
+		}
+		var t tool
+		switch typ {
+		case agentToolsetType:
+			if toolsets[agentToolsetType] {
+				return nil, invalidField(maJoin(p, "type"), "duplicate toolset `%s`", agentToolsetType)
+			}
+			toolsets[agentToolsetType] = true
+			t.toolset, err = parseAgentToolset(p, item)
+		case "mcp_toolset":
+			t.mcp, err = parseMCPToolset(p, item)
+			if err == nil {
+				if toolsets["mcp:"+t.mcp.serverName] {
+					return nil, invalidField(maJoin(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.mcp.serverName)
+				}
+				toolsets["mcp:"+t.mcp.serverName] = true
+			}
+		case "custom":
+			t.custom, err = parseCustomTool(p, item)
+			if err == nil {
+				if customs[t.custom.name] {
+					return nil, invalidField(maJoin(p, "name"), "duplicate custom tool `%s`", t.custom.name)
+				}
+				customs[t.custom.name] = true
+			}
+		default:
+			return nil, maBadType(p, maToolTypes...)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+type defaultConfigBody struct {
+	Enabled          optional[bool]            `json:"enabled"`
+	PermissionPolicy optional[json.RawMessage] `json:"permission_policy"`
+}
+
+// parseDefaults reads an optional default_config over the toolset's
+// defaults (enabled true and defaultPolicy).
+func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (toolDefaults, error) {
+	d := toolDefaults{enabled: true, policy: defaultPolicy}
+	if !o.present() {
+		return d, nil
+	}
+	var body defaultConfigBody
+	if err := maDecode(path, o.Value, &body); err != nil {
+		return d, err
+	}
+	if body.Enabled.present() {
+		d.enabled = body.Enabled.Value
+	}
+	if body.PermissionPolicy.present() {
+		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
+		if err != nil {
+			return d, err
+		}
+		d.policy = policy
+	}
+	return d, nil
+}
+
+// parsePermissionPolicy reads {"type": always_allow | always_ask | auto}.
+func parsePermissionPolicy(path string, raw json.RawMessage) (string, error) {
+	typ, err := maType(path, raw)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(maPolicyTypes, typ) {
+		return "", maBadType(path, maPolicyTypes...)
+	}
+	var body struct {
+		Type optional[string] `json:"type"`
+	}
+	return typ, maDecode(path, raw, &body)
+}
