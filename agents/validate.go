@@ -3,7 +3,6 @@ package agents
 import (
 	"regexp"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
@@ -25,9 +24,6 @@ const (
 	maxDomains      = 64
 	maxRoleARN      = 2048
 	maxModelID      = 256
-	maxMetadata     = 16
-	maxMetadataKey  = 64
-	maxMetadataVal  = 512
 	maxCustomName   = 128
 	maxCustomDesc   = 1024
 	maxMCPName      = 255
@@ -68,7 +64,7 @@ func (p *CreateParams) validate() error {
 	if err := validateIdentity(p.ExecutionIdentity); err != nil {
 		return err
 	}
-	return checkMetadata(p.Metadata)
+	return check.Metadata(p.Metadata)
 }
 
 func (p *UpdateParams) validate() error {
@@ -107,7 +103,7 @@ func (p *UpdateParams) validate() error {
 	if err := validateIdentity(p.ExecutionIdentity); err != nil {
 		return err
 	}
-	return checkMetadataPatch(p.Metadata)
+	return check.MetadataPatch(p.Metadata)
 }
 
 func validateModel(m ModelParam) error {
@@ -320,47 +316,6 @@ func validateRoster(path string, entries []RosterEntry) error {
 				return err
 			}
 		}
-	}
-	return nil
-}
-
-// checkMetadata applies the metadata limits to a create's map.
-func checkMetadata(m map[string]string) error {
-	if len(m) > maxMetadata {
-		return apierror.Invalid("metadata", "must have at most "+strconv.Itoa(maxMetadata)+" pairs")
-	}
-	for k, v := range m {
-		if err := checkMetadataPair(k, &v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkMetadataPatch applies them to an update's patch: the pair limit
-// counts the upserts, since the server's map is not known here.
-func checkMetadataPatch(m map[string]*string) error {
-	upserts := 0
-	for k, v := range m {
-		if v != nil {
-			upserts++
-		}
-		if err := checkMetadataPair(k, v); err != nil {
-			return err
-		}
-	}
-	if upserts > maxMetadata {
-		return apierror.Invalid("metadata", "must have at most "+strconv.Itoa(maxMetadata)+" pairs")
-	}
-	return nil
-}
-
-func checkMetadataPair(k string, v *string) error {
-	if n := utf8.RuneCountInString(k); n < 1 || n > maxMetadataKey {
-		return apierror.Invalid("metadata", "keys must be between 1 and "+strconv.Itoa(maxMetadataKey)+" characters")
-	}
-	if v != nil && utf8.RuneCountInString(*v) > maxMetadataVal {
-		return apierror.Invalid("metadata."+k, "must be at most "+strconv.Itoa(maxMetadataVal)+" characters")
 	}
 	return nil
 }

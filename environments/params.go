@@ -2,7 +2,6 @@ package environments
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
@@ -16,9 +15,6 @@ const (
 	maxHosts       = 100
 	maxPackages    = 100
 	maxPackageSpec = 256
-	maxMetadata    = 16
-	maxMetadataKey = 64
-	maxMetadataVal = 512
 	maxListLimit   = 1000
 )
 
@@ -66,15 +62,7 @@ func (p *CreateParams) validate() error {
 	if err := validateConfig(p.Config, true); err != nil {
 		return err
 	}
-	if len(p.Metadata) > maxMetadata {
-		return apierror.Invalid("metadata", "must have at most "+strconv.Itoa(maxMetadata)+" pairs")
-	}
-	for k, v := range p.Metadata {
-		if err := checkMetadataPair(k, &v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return check.Metadata(p.Metadata)
 }
 
 func (p *UpdateParams) validate() error {
@@ -89,29 +77,7 @@ func (p *UpdateParams) validate() error {
 	if err := validateConfig(p.Config, false); err != nil {
 		return err
 	}
-	upserts := 0
-	for k, v := range p.Metadata {
-		if v != nil && *v != "" {
-			upserts++
-		}
-		if err := checkMetadataPair(k, v); err != nil {
-			return err
-		}
-	}
-	if upserts > maxMetadata {
-		return apierror.Invalid("metadata", "must have at most "+strconv.Itoa(maxMetadata)+" pairs")
-	}
-	return nil
-}
-
-func checkMetadataPair(k string, v *string) error {
-	if n := utf8.RuneCountInString(k); n < 1 || n > maxMetadataKey {
-		return apierror.Invalid("metadata", "keys must be between 1 and "+strconv.Itoa(maxMetadataKey)+" characters")
-	}
-	if v != nil && utf8.RuneCountInString(*v) > maxMetadataVal {
-		return apierror.Invalid("metadata."+k, "must be at most "+strconv.Itoa(maxMetadataVal)+" characters")
-	}
-	return nil
+	return check.MetadataPatch(p.Metadata)
 }
 
 // validateConfig checks a request config. The packages rule of limited

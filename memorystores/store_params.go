@@ -3,6 +3,7 @@ package memorystores
 import (
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/check"
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
@@ -23,7 +24,7 @@ func (p *CreateParams) validate() error {
 	if err := checkDescription(p.Description); err != nil {
 		return err
 	}
-	return checkMetadata(p.Metadata)
+	return check.Metadata(p.Metadata)
 }
 
 // UpdateParams is the body of Update. Zero fields are left unchanged.
@@ -49,7 +50,7 @@ func (p *UpdateParams) validate() error {
 			return err
 		}
 	}
-	return checkMetadataPatch(p.Metadata)
+	return check.MetadataPatch(p.Metadata)
 }
 
 // ListParams selects a page of memory stores.

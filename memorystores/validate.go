@@ -1,8 +1,6 @@
 package memorystores
 
 import (
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,9 +17,6 @@ import (
 const (
 	maxNameLength        = 255
 	maxDescriptionLength = 1024
-	maxMetadataPairs     = 16
-	maxMetadataKey       = 64
-	maxMetadataValue     = 512
 	maxPathBytes         = 1024
 	maxContentBytes      = 102400
 	maxListLimit         = 100
@@ -39,52 +34,6 @@ func checkName(name string) error {
 
 func checkDescription(d string) error {
 	return check.Length("description", d, 0, maxDescriptionLength)
-}
-
-func checkMetadata(m map[string]string) error {
-	if len(m) > maxMetadataPairs {
-		return errMetadataPairs
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) { // sorted: the same map always names the same key
-		v := m[k]
-		if err := checkMetadataEntry(k, &v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkMetadataPatch checks what can be known without the stored map: more
-// than 16 keys set can never fit, whatever the patch deletes.
-func checkMetadataPatch(m map[string]*string) error {
-	set := 0
-	for _, v := range m {
-		if v != nil {
-			set++
-		}
-	}
-	if set > maxMetadataPairs {
-		return errMetadataPairs
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if err := checkMetadataEntry(k, m[k]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-var errMetadataPairs = apierror.Invalid("metadata", "must have at most "+strconv.Itoa(maxMetadataPairs)+" pairs")
-
-// checkMetadataEntry checks a key and, unless it is nil (a deletion), its value.
-func checkMetadataEntry(k string, v *string) error {
-	if n := utf8.RuneCountInString(k); n < 1 || n > maxMetadataKey {
-		return apierror.Invalid("metadata", "keys must be between 1 and "+strconv.Itoa(maxMetadataKey)+" characters")
-	}
-	if v == nil {
-		return nil
-	}
-	return check.Length("metadata."+k, *v, 0, maxMetadataValue)
 }
 
 // checkPath is the memory path rule: it starts with "/", is 2 to 1024 UTF-8
