@@ -439,8 +439,7 @@ func (s *Server) archiveAgent(c *call) error {
 
 // archiveDeploymentsOfAgentLocked archives, in the same operation as the
 // agent, every non-archived deployment whose agent is agentID (contract
-// 4.6; no deployment run is recorded). Deployments do not exist yet: the
-// deployments work fills this in.
+// 4.6; no deployment run is recorded).
 func (s *Server) archiveDeploymentsOfAgentLocked(agentID string) {
-	_ = agentID
+	s.archiveAgentDeploymentsLocked(agentID, s.now())
 }

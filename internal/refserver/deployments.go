@@ -1,13 +1,243 @@
 package refserver
 
-import "time"
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"time"
 
-// Deployments and deployment runs (docs/managed-agents-wire.md sections 8 and 9).
+	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
+)
 
-type deploymentState struct{}
+// Deployments and deployment runs (docs/managed-agents-wire.md sections 8
+// and 9). A deployment is an agent version bound to an environment, with
+// resources, vaults, a budget and initial events that it hands to every
+// session it creates, by hand (Run Now) or on its cron schedule. This file
+// holds the state, the routes, get, list and the status endpoints; create
+// and update are in deployments_create.go and deployments_update.go, the
+// schedule bookkeeping in deployments_schedule.go, firing in
+// deployments_fire.go, runs in deployment_runs.go.
 
-func (s *Server) deploymentRoutes() []route { return nil }
+// deploymentState is every deployment and run of every workspace. It is
+// guarded by Server.mu and usable as its zero value.
+type deploymentState struct {
+	byID map[string]*deployment    // nil until the first deployment is created
+	runs map[string]*deploymentRun // append-only
+	// earliest is the soonest nextFireAt of any deployment that can fire;
+	// zero when none can. fireDueDeploymentsLocked runs before every
+	// request and returns at once while the clock is before it.
+	earliest time.Time
+}
 
-// fireDueDeploymentsLocked fires every active deployment whose schedule has
-// an occurrence at or before now that has not fired yet (see timers.go).
-func (s *Server) fireDueDeploymentsLocked(now time.Time) {}
+const (
+	deploymentActive = "active"
+	deploymentPaused = "paused"
+)
+
+type deployment struct {
+	id            string
+	workspaceID   string
+	name          string
+	description   *string
+	agent         *agentVersion // pinned
+	environmentID string
+	initialEvents []eventParam
+	resources     []resourceParam
+	vaultIDs      []string
+	budget        *budget
+	schedule      *schedule.Schedule // nil: manual runs only
+	status        string             // deploymentActive or deploymentPaused
+	pausedReason  *pausedReason      // non-nil exactly when paused
+	metadata      map[string]string
+	lastRunAt     time.Time // zero until the first run
+	// checkedUntil is the instant up to which the schedule has been dealt
+	// with: every occurrence at or before it fired or was skipped (while
+	// paused). nextFireAt is the schedule's first occurrence after it, zero
+	// when the deployment cannot fire.
+	checkedUntil time.Time
+	nextFireAt   time.Time
+	createdAt    time.Time
+	updatedAt    time.Time
+	archivedAt   time.Time // zero while active
+}
+
+// pausedReason is {type: manual} or {type: error, error: {type}}.
+type pausedReason struct {
+	typ       string // "manual" or "error"
+	errorType string // the failed run's error type, for "error"
+}
+
+func (d *deployment) archived() bool { return !d.archivedAt.IsZero() }
+
+func (d *deployment) position() position { return position{createdAt: d.createdAt, id: d.id} }
+
+func (s *Server) deploymentRoutes() []route {
+	const one = "/v1/deployments/{deployment_id}"
+	return []route{
+		{method: http.MethodPost, path: "/v1/deployments", betas: maBetas, handle: s.createDeployment},
+		{method: http.MethodGet, path: "/v1/deployments", betas: maBetas, handle: s.listDeployments},
+		{method: http.MethodGet, path: one, betas: maBetas, handle: s.getDeployment},
+		{method: http.MethodPost, path: one, betas: maBetas, handle: s.updateDeployment},
+		{method: http.MethodPost, path: one + "/pause", betas: maBetas, handle: s.pauseDeployment},
+		{method: http.MethodPost, path: one + "/unpause", betas: maBetas, handle: s.unpauseDeployment},
+		{method: http.MethodPost, path: one + "/archive", betas: maBetas, handle: s.archiveDeployment},
+		{method: http.MethodPost, path: one + "/run", betas: maBetas, handle: s.runDeploymentNow},
+
+		{method: http.MethodGet, path: "/v1/deployment_runs", betas: maBetas, handle: s.listDeploymentRuns},
+		{method: http.MethodGet, path: "/v1/deployment_runs/{deployment_run_id}", betas: maBetas, handle: s.getDeploymentRun},
+	}
+}
+
+// deploymentLocked returns a deployment of workspaceID: 404 `Deployment
+// `<id>` not found.` when unknown or another workspace's.
+func (s *Server) deploymentLocked(workspaceID, id string) (*deployment, error) {
+	d, ok := s.deployments.byID[id]
+	if !ok || d.workspaceID != workspaceID {
+		return nil, notFound("Deployment `%s` not found.", id)
+	}
+	return d, nil
+}
+
+// writableDeploymentLocked is the path deployment of a write: archived
+// deployments are final (409, contract 8.6).
+func (s *Server) writableDeploymentLocked(c *call) (*deployment, error) {
+	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
+	if err != nil {
+		return nil, err
+	}
+	if d.archived() {
+		return nil, stateConflict(errInvalidRequest, "deployment_id: deployment `%s` is archived", d.id)
+	}
+	return d, nil
+}
+
+func (s *Server) getDeployment(c *call) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
+	if err != nil {
+		return err
+	}
+	return c.ok(d.view(c.now()))
+}
+
+func (s *Server) listDeployments(c *call) error {
+	q := c.r.URL.Query()
+	agentID, _ := queryValue(q, "agent_id")
+	created, err := maParseCreatedRange(q)
+	if err != nil {
+		return err
+	}
+	includeArchived, err := queryBool(q, "include_archived")
+	if err != nil {
+		return err
+	}
+	p, err := parseCursorPageParams(q, 100)
+	if err != nil {
+		return err
+	}
+	status, filterStatus := queryValue(q, "status")
+	if filterStatus {
+		if err := maOneOf("status", status, deploymentActive, deploymentPaused); err != nil {
+			return err
+		}
+		if includeArchived {
+			return invalidField("status", "cannot be combined with include_archived")
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := c.now()
+	all := slices.SortedFunc(maps.Values(s.deployments.byID), newestFirst((*deployment).position))
+	keep := func(d *deployment) bool {
+		return d.workspaceID == c.workspaceID && (includeArchived || !d.archived()) &&
+			(agentID == "" || d.agent.agent.id == agentID) && created.contains(d.createdAt) &&
+			(!filterStatus || d.status == status)
+	}
+	page := paginateByCursor(all, (*deployment).position, keep, p)
+	return c.ok(mapCursorPage(page, func(d *deployment) deploymentJSON { return d.view(now) }))
+}
+
+// pauseDeployment is D5: scheduled fires stop; an already paused
+// deployment keeps its reason (idempotent, **choice**).
+func (s *Server) pauseDeployment(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.writableDeploymentLocked(c)
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	if d.status != deploymentPaused {
+		s.pauseDeploymentLocked(d, pausedReason{typ: "manual"}, now)
+	}
+	return c.ok(d.view(now))
+}
+
+// unpauseDeployment is D6: the schedule resumes at its next occurrence
+// after now; what was missed while paused is not fired (contract 8.5).
+func (s *Server) unpauseDeployment(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.writableDeploymentLocked(c)
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	if d.status == deploymentPaused {
+		d.status, d.pausedReason, d.updatedAt = deploymentActive, nil, now
+		s.rearmLocked(d, now)
+	}
+	return c.ok(d.view(now))
+}
+
+// pauseDeploymentLocked pauses d at `at`: by hand (D5) or after a failed
+// scheduled fire.
+func (s *Server) pauseDeploymentLocked(d *deployment, reason pausedReason, at time.Time) {
+	d.status, d.pausedReason, d.updatedAt = deploymentPaused, &reason, at
+	s.rearmLocked(d, at)
+}
+
+// archiveDeployment is D7: final and idempotent.
+func (s *Server) archiveDeployment(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	if !d.archived() {
+		s.archiveDeploymentLocked(d, now)
+	}
+	return c.ok(d.view(now))
+}
+
+// archiveDeploymentLocked archives d: the schedule stops for good, and the
+// platform reports an archived deployment as active with no paused reason
+// (contract 8.5). updated_at is not touched, as for every archive.
+func (s *Server) archiveDeploymentLocked(d *deployment, now time.Time) {
+	d.archivedAt = now
+	d.status, d.pausedReason = deploymentActive, nil
+	s.rearmLocked(d, now)
+}
+
+// archiveAgentDeploymentsLocked archives every non-archived deployment of
+// agentID, in the same operation as the agent itself (contract 4.6); no run
+// is recorded.
+func (s *Server) archiveAgentDeploymentsLocked(agentID string, now time.Time) {
+	for _, d := range s.deployments.byID {
+		if d.agent.agent.id == agentID && !d.archived() {
+			s.archiveDeploymentLocked(d, now)
+		}
+	}
+}

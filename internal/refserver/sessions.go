@@ -1,7 +1,172 @@
 package refserver
 
-// Sessions and session resources (docs/managed-agents-wire.md sections 6 and 7).
+import (
+	"net/http"
+	"time"
+)
 
-type sessionState struct{}
+// Sessions and session resources (docs/managed-agents-wire.md sections 6
+// and 7). A session holds a snapshot of the agent it runs (an immutable
+// *agentVersion, or a modified copy of one), its resources, budget, usage
+// and an append-only event log. Sessions are created by Create Session, by
+// Run Deployment Now and by scheduled fires, all through createSessionLocked
+// (sessions_create.go). Updates are in sessions_update.go, the list in
+// sessions_list.go, resources in session_resources.go, the JSON shapes in
+// sessions_wire.go.
 
-func (s *Server) sessionRoutes() []route { return nil }
+// sessionState is every session of every workspace. It is guarded by
+// Server.mu and usable as its zero value.
+type sessionState struct {
+	byID map[string]*session // nil until the first session is created
+}
+
+// Session status values (contract 6.2).
+const (
+	statusIdle         = "idle"
+	statusRunning      = "running"
+	statusRescheduling = "rescheduling"
+	statusTerminated   = "terminated"
+)
+
+var sessionStatuses = []string{statusIdle, statusRunning, statusRescheduling, statusTerminated}
+
+type session struct {
+	id          string
+	workspaceID string
+	// agent is the session agent snapshot. Update Session replaces it with
+	// a modified copy; the agent's own versions are never touched.
+	agent *agentVersion
+	// fromOverrides records that the session was created with
+	// agent_with_overrides: its agent cannot be updated (SPEC 4.15).
+	fromOverrides bool
+	environmentID string
+	status        string
+	title         *string
+	metadata      map[string]string
+	resources     []*sessionResource // attach order
+	vaultIDs      []string
+	budget        *budget // nil: uncapped, or removed (and never re-addable)
+	deploymentID  *string
+	usage         sessionUsage
+	events        []*sessionEvent // append-only
+	createdAt     time.Time
+	updatedAt     time.Time
+	archivedAt    time.Time // zero while active
+}
+
+func (x *session) archived() bool { return !x.archivedAt.IsZero() }
+
+// running reports whether a turn is live: the agent cannot be updated and
+// the session cannot be deleted.
+func (x *session) running() bool { return x.status == statusRunning || x.status == statusRescheduling }
+
+func (x *session) position() position { return position{createdAt: x.createdAt, id: x.id} }
+
+// writable is the 409 for writes to an archived or terminated session
+// (contract 6.7, 6.8): S4, R2, R4, R5 (and, later, Send Events).
+func (x *session) writable() error {
+	if x.archived() {
+		return stateConflict(errInvalidRequest, "session_id: session `%s` is archived", x.id)
+	}
+	if x.status == statusTerminated {
+		return stateConflict(errInvalidRequest, "session_id: session `%s` is terminated", x.id)
+	}
+	return nil
+}
+
+// resource finds one of the session's resources by id.
+func (x *session) resource(id string) (int, *sessionResource, error) {
+	for i, r := range x.resources {
+		if r.id == id {
+			return i, r, nil
+		}
+	}
+	return -1, nil, notFound("Session resource `%s` not found.", id)
+}
+
+func (s *Server) sessionRoutes() []route {
+	const one = "/v1/sessions/{session_id}"
+	const res = one + "/resources"
+	return []route{
+		{method: http.MethodPost, path: "/v1/sessions", betas: maBetas, handle: s.createSession},
+		{method: http.MethodGet, path: "/v1/sessions", betas: maBetas, handle: s.listSessions},
+		{method: http.MethodGet, path: one, betas: maBetas, handle: s.getSession},
+		{method: http.MethodPost, path: one, betas: maBetas, handle: s.updateSession},
+		{method: http.MethodPost, path: one + "/archive", betas: maBetas, handle: s.archiveSession},
+		{method: http.MethodDelete, path: one, betas: maBetas, handle: s.deleteSession},
+
+		{method: http.MethodGet, path: res, betas: maBetas, handle: s.listSessionResources},
+		{method: http.MethodPost, path: res, betas: maBetas, handle: s.addSessionResource},
+		{method: http.MethodGet, path: res + "/{resource_id}", betas: maBetas, handle: s.getSessionResource},
+		{method: http.MethodPost, path: res + "/{resource_id}", betas: maBetas, handle: s.updateSessionResource},
+		{method: http.MethodDelete, path: res + "/{resource_id}", betas: maBetas, handle: s.deleteSessionResource},
+	}
+}
+
+// sessionLocked returns a session of workspaceID: 404 `Session `<id>` not
+// found.` when unknown, deleted or another workspace's.
+func (s *Server) sessionLocked(workspaceID, id string) (*session, error) {
+	x, ok := s.sessions.byID[id]
+	if !ok || x.workspaceID != workspaceID {
+		return nil, notFound("Session `%s` not found.", id)
+	}
+	return x, nil
+}
+
+func (s *Server) pathSessionLocked(c *call) (*session, error) {
+	return s.sessionLocked(c.workspaceID, c.r.PathValue("session_id"))
+}
+
+func (s *Server) getSession(c *call) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x, err := s.pathSessionLocked(c)
+	if err != nil {
+		return err
+	}
+	return c.ok(x.view())
+}
+
+// archiveSession is S5 (SPEC 4.5): any status, idempotent, one-way.
+func (s *Server) archiveSession(c *call) error {
+	if err := c.decode(&struct{}{}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x, err := s.pathSessionLocked(c)
+	if err != nil {
+		return err
+	}
+	if !x.archived() {
+		if x.running() {
+			// A live turn is interrupted first (contract 6.2, **choice**).
+			// The session engine (next issue) must stop the turn here and
+			// emit its idle event; until then no session ever runs.
+			x.status = statusIdle
+		}
+		x.archivedAt = c.now()
+	}
+	return c.ok(x.view())
+}
+
+// deleteSession is S6: permanent, refused while a turn is live.
+func (s *Server) deleteSession(c *call) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x, err := s.pathSessionLocked(c)
+	if err != nil {
+		return err
+	}
+	if x.running() {
+		return stateConflict(errInvalidRequest, "session_id: session is running; interrupt it first")
+	}
+	delete(s.sessions.byID, x.id)
+	return c.ok(deletedJSON{ID: x.id, Type: "session_deleted"})
+}
+
+// deletedJSON is the response of every delete (contract 1.7).
+type deletedJSON struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}

@@ -1,0 +1,122 @@
+package refserver
+
+import (
+	"maps"
+	"slices"
+	"time"
+)
+
+// Deployment runs (docs/managed-agents-wire.md section 9; SPEC 2.11, 4.6):
+// the append-only record of each execution of a deployment, scheduled or
+// manual. A run records whether a session was created, not what became of
+// it, so deleting the session leaves the run as it was.
+
+const deploymentRunListMax = 1000
+
+type deploymentRun struct {
+	id           string
+	workspaceID  string
+	deploymentID string
+	agent        *agentVersion
+	trigger      string    // "schedule" or "manual"
+	scheduledAt  time.Time // schedule only
+	sessionID    *string   // exactly one of sessionID and errType is set
+	errType      string
+	errMessage   string
+	createdAt    time.Time
+}
+
+func (r *deploymentRun) position() position { return position{createdAt: r.createdAt, id: r.id} }
+
+type runErrorJSON struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+type manualTriggerJSON struct {
+	Type string `json:"type"`
+}
+
+type scheduleTriggerJSON struct {
+	Type        string    `json:"type"`
+	ScheduledAt timestamp `json:"scheduled_at"`
+}
+
+// deploymentRunJSON carries both session_id and error, one of them null
+// (GUIDE 6).
+type deploymentRunJSON struct {
+	Type           string        `json:"type"`
+	ID             string        `json:"id"`
+	DeploymentID   string        `json:"deployment_id"`
+	Agent          any           `json:"agent"`
+	TriggerContext any           `json:"trigger_context"`
+	SessionID      *string       `json:"session_id"`
+	Error          *runErrorJSON `json:"error"`
+	CreatedAt      timestamp     `json:"created_at"`
+}
+
+func (r *deploymentRun) view() deploymentRunJSON {
+	out := deploymentRunJSON{
+		Type:           "deployment_run",
+		ID:             r.id,
+		DeploymentID:   r.deploymentID,
+		Agent:          r.agent.referenceJSON(),
+		TriggerContext: manualTriggerJSON{Type: "manual"},
+		SessionID:      r.sessionID,
+		CreatedAt:      timestamp(r.createdAt),
+	}
+	if r.trigger == "schedule" {
+		out.TriggerContext = scheduleTriggerJSON{Type: "schedule", ScheduledAt: timestamp(r.scheduledAt)}
+	}
+	if r.errType != "" {
+		out.Error = &runErrorJSON{Type: r.errType, Message: r.errMessage}
+	}
+	return out
+}
+
+func (s *Server) getDeploymentRun(c *call) error {
+	id := c.r.PathValue("deployment_run_id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.deployments.runs[id]
+	if !ok || r.workspaceID != c.workspaceID {
+		return notFound("Deployment run `%s` not found.", id)
+	}
+	return c.ok(r.view())
+}
+
+// listDeploymentRuns is DR2: newest first. An unknown deployment_id simply
+// matches nothing (contract 9.3).
+func (s *Server) listDeploymentRuns(c *call) error {
+	q := c.r.URL.Query()
+	deploymentID, _ := queryValue(q, "deployment_id")
+	created, err := parseCreatedWindow(q)
+	if err != nil {
+		return err
+	}
+	_, filterError := queryValue(q, "has_error")
+	hasError, err := queryBool(q, "has_error")
+	if err != nil {
+		return err
+	}
+	trigger, filterTrigger := queryValue(q, "trigger_type")
+	if filterTrigger {
+		if err := maOneOf("trigger_type", trigger, "schedule", "manual"); err != nil {
+			return err
+		}
+	}
+	p, err := parseCursorPageParams(q, deploymentRunListMax)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := slices.SortedFunc(maps.Values(s.deployments.runs), newestFirst((*deploymentRun).position))
+	keep := func(r *deploymentRun) bool {
+		return r.workspaceID == c.workspaceID && (deploymentID == "" || r.deploymentID == deploymentID) &&
+			created.contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
+			(!filterTrigger || r.trigger == trigger)
+	}
+	page := paginateByCursor(all, (*deploymentRun).position, keep, p)
+	return c.ok(mapCursorPage(page, (*deploymentRun).view))
+}

@@ -1,0 +1,183 @@
+package refserver
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Create Deployment (SPEC 4.9, 8; contract 8.2) and the body rules it
+// shares with Update Deployment (contract 8.4).
+
+const (
+	maxDeploymentName        = 256
+	maxDeploymentDescription = 2048
+)
+
+type deploymentBody struct {
+	Agent         optional[json.RawMessage]            `json:"agent"`
+	EnvironmentID optional[string]                     `json:"environment_id"`
+	InitialEvents optional[json.RawMessage]            `json:"initial_events"`
+	Name          optional[string]                     `json:"name"`
+	Budget        optional[json.RawMessage]            `json:"budget"`
+	Description   optional[string]                     `json:"description"`
+	Metadata      optional[map[string]json.RawMessage] `json:"metadata"`
+	Resources     optional[json.RawMessage]            `json:"resources"`
+	Schedule      optional[json.RawMessage]            `json:"schedule"`
+	VaultIDs      optional[json.RawMessage]            `json:"vault_ids"`
+}
+
+func (s *Server) createDeployment(c *call) error {
+	var body deploymentBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := c.now()
+	d := &deployment{workspaceID: c.workspaceID, status: deploymentActive, vaultIDs: []string{}, createdAt: now, updatedAt: now}
+	if err := s.applyDeploymentBodyLocked(d, body, true, now); err != nil {
+		return err
+	}
+	d.id = s.cfg.ids("depl_") // only once the body is valid: a refusal consumes no id
+	if s.deployments.byID == nil {
+		s.deployments.byID = map[string]*deployment{}
+	}
+	s.deployments.byID[d.id] = d
+	s.rearmLocked(d, now) // occurrences after creation fire
+	return c.ok(d.view(now))
+}
+
+// presence is the create/update difference for keys that cannot be
+// cleared: required on create, optional but not null on update.
+func presence[T any](path string, o optional[T], creating bool) error {
+	if creating {
+		return maRequired(path, o)
+	}
+	return maNotNull(path, o)
+}
+
+// applyDeploymentBodyLocked applies a create (creating) or update body to
+// d, a draft the caller stores only on success. Fields are checked in body
+// order (contract 1.4), lookups included; rules between fields (the
+// budget needs priced models, resources need a non-self-hosted
+// environment) are checked on the result whenever either side changes.
+func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, creating bool, now time.Time) error {
+	ws := d.workspaceID
+	var err error
+	if err := presence("agent", body.Agent, creating); err != nil {
+		return err
+	}
+	if body.Agent.Set {
+		// An id string pins the latest version now (contract 8.2, **choice**).
+		if d.agent, err = s.resolveAgentRefLocked(ws, "agent", body.Agent.Value); err != nil {
+			return err
+		}
+	}
+	if err := presence("environment_id", body.EnvironmentID, creating); err != nil {
+		return err
+	}
+	if body.EnvironmentID.Set {
+		env, err := s.environmentFieldLocked(ws, body.EnvironmentID)
+		if err != nil {
+			return err
+		}
+		d.environmentID = env.id
+		if env.selfHosted() && len(d.resources) > 0 && !body.Resources.Set {
+			return invalidField("resources", "self-hosted environments cannot mount resources")
+		}
+	}
+	if err := presence("initial_events", body.InitialEvents, creating); err != nil {
+		return err
+	}
+	if body.InitialEvents.Set {
+		if d.initialEvents, err = parseEventParams("initial_events", body.InitialEvents.Value, 1, maxInitialEvents); err != nil {
+			return err
+		}
+	}
+	if err := presence("name", body.Name, creating); err != nil {
+		return err
+	}
+	if body.Name.Set {
+		if err := checkLength("name", body.Name.Value, 1, maxDeploymentName); err != nil {
+			return err
+		}
+		d.name = body.Name.Value
+	}
+	if body.Budget.Set {
+		d.budget = nil
+		if body.Budget.present() {
+			if d.budget, err = parseBudget("budget", body.Budget.Value); err != nil {
+				return err
+			}
+		}
+	}
+	if d.budget != nil && (body.Budget.present() || body.Agent.Set) {
+		if err := checkBudgetable(d.agent); err != nil {
+			return err
+		}
+	}
+	if d.description, err = clearableString("description", body.Description, d.description, maxDeploymentDescription); err != nil {
+		return err
+	}
+	if creating {
+		d.metadata, err = maMetadataCreate(body.Metadata)
+	} else {
+		d.metadata, err = maMetadataPatch(d.metadata, body.Metadata, false)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.applyDeploymentResourcesLocked(d, body.Resources, creating, now); err != nil {
+		return err
+	}
+	if body.Schedule.Set {
+		d.schedule = nil
+		if body.Schedule.present() {
+			if d.schedule, err = parseSchedule("schedule", body.Schedule.Value); err != nil {
+				return err
+			}
+		}
+	}
+	if creating {
+		if err := maNotNull("vault_ids", body.VaultIDs); err != nil {
+			return err
+		}
+	}
+	if body.VaultIDs.Set {
+		d.vaultIDs = []string{}
+		if body.VaultIDs.present() {
+			if d.vaultIDs, err = parseVaultIDs("vault_ids", body.VaultIDs.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// applyDeploymentResourcesLocked replaces d's resources (update: [] or
+// null clears) and checks them as a session create would, against d's
+// environment: memory stores must exist and not be archived, mount paths
+// must not clash. The snapshot this makes is thrown away: each session
+// takes its own when it is created.
+func (s *Server) applyDeploymentResourcesLocked(d *deployment, o optional[json.RawMessage], creating bool, now time.Time) error {
+	if creating {
+		if err := maNotNull("resources", o); err != nil {
+			return err
+		}
+	}
+	if !o.Set {
+		return nil
+	}
+	d.resources = nil
+	if o.present() {
+		params, err := parseResourceParams("resources", o.Value)
+		if err != nil {
+			return err
+		}
+		d.resources = params
+	}
+	env, ok := s.environments.byID[d.environmentID]
+	selfHosted := ok && env.selfHosted()
+	_, err := s.attachResourcesLocked(d.workspaceID, selfHosted, d.resources, now)
+	return err
+}

@@ -1,0 +1,121 @@
+package refserver
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
+)
+
+// Deployment schedules (SPEC 4.9, 2.10; contract 8.1, 8.7): validation by
+// the schedule package, the schedule object on the wire, and the
+// bookkeeping that keeps firing cheap. Each deployment that can fire knows
+// its next fire time; the state knows the earliest of them, so the check
+// that runs before every request is one comparison when nothing is due.
+
+const (
+	maxScheduleExpression = 256
+	upcomingRuns          = 5
+)
+
+type scheduleBody struct {
+	Type       optional[string] `json:"type"`
+	Expression optional[string] `json:"expression"`
+	Timezone   optional[string] `json:"timezone"`
+}
+
+// parseSchedule reads a non-null schedule object at path ("schedule").
+// The lengths of 1.4 are checked here; the cron grammar and the IANA
+// timezone are the schedule package's, whose *schedule.Error already names
+// the body field.
+func parseSchedule(path string, raw json.RawMessage) (*schedule.Schedule, error) {
+	typ, err := maType(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	if typ != "cron" {
+		return nil, maBadType(path, "cron")
+	}
+	var body scheduleBody
+	if err := maDecode(path, raw, &body); err != nil {
+		return nil, err
+	}
+	exprPath, tzPath := maJoin(path, "expression"), maJoin(path, "timezone")
+	if err := maRequired(exprPath, body.Expression); err != nil {
+		return nil, err
+	}
+	if err := checkLength(exprPath, body.Expression.Value, 1, maxScheduleExpression); err != nil {
+		return nil, err
+	}
+	if err := maRequired(tzPath, body.Timezone); err != nil {
+		return nil, err
+	}
+	if body.Timezone.Value == "" {
+		return nil, invalidField(tzPath, "must be at least 1 character")
+	}
+	sch, err := schedule.Parse(body.Expression.Value, body.Timezone.Value)
+	if err != nil {
+		var se *schedule.Error
+		if errors.As(err, &se) {
+			return nil, invalidField(se.Field, "%s", se.Rule)
+		}
+		return nil, invalidField(path, "%s", err.Error())
+	}
+	return sch, nil
+}
+
+type scheduleJSON struct {
+	Type           string      `json:"type"`
+	Expression     string      `json:"expression"`
+	Timezone       string      `json:"timezone"`
+	LastRunAt      *timestamp  `json:"last_run_at"`
+	UpcomingRunsAt []timestamp `json:"upcoming_runs_at"`
+}
+
+// scheduleView renders d's schedule at now: the next five fire times for
+// active and paused deployments, none once archived (contract 8.1; no
+// jitter, **choice**).
+func (d *deployment) scheduleView(now time.Time) *scheduleJSON {
+	if d.schedule == nil {
+		return nil
+	}
+	upcoming := []timestamp{}
+	if !d.archived() {
+		for _, t := range d.schedule.Upcoming(now, upcomingRuns) {
+			upcoming = append(upcoming, timestamp(t))
+		}
+	}
+	return &scheduleJSON{Type: "cron", Expression: d.schedule.Expression(), Timezone: d.schedule.Timezone(),
+		LastRunAt: optionalTimestamp(d.lastRunAt), UpcomingRunsAt: upcoming}
+}
+
+// canFire reports whether d's schedule fires: it has one, is active and is
+// not archived.
+func (d *deployment) canFire() bool {
+	return d.schedule != nil && d.status == deploymentActive && !d.archived()
+}
+
+// rearmLocked records that d's schedule has been dealt with up to `from`
+// and computes its next fire time, then refreshes the earliest of all.
+// Every change to a deployment's schedule, status or archived state calls
+// it, so occurrences before that change are never fired afterwards: a
+// paused deployment does not backfill on unpause.
+func (s *Server) rearmLocked(d *deployment, from time.Time) {
+	d.checkedUntil, d.nextFireAt = from, time.Time{}
+	if d.canFire() {
+		d.nextFireAt = d.schedule.Next(from) // zero if it never fires again
+	}
+	s.refreshEarliestLocked()
+}
+
+// refreshEarliestLocked recomputes the soonest next fire time.
+func (s *Server) refreshEarliestLocked() {
+	var earliest time.Time
+	for _, d := range s.deployments.byID {
+		if !d.nextFireAt.IsZero() && (earliest.IsZero() || d.nextFireAt.Before(earliest)) {
+			earliest = d.nextFireAt
+		}
+	}
+	s.deployments.earliest = earliest
+}

@@ -1,0 +1,32 @@
+package refserver
+
+// Update Deployment (contract 8.4): keys that cannot be cleared may be
+// omitted but not null; lists are replaced whole; metadata is a patch.
+// Neither status nor paused_reason changes. A new schedule starts counting
+// from now: earlier occurrences of it are not fired.
+
+func (s *Server) updateDeployment(c *call) error {
+	var body deploymentBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.writableDeploymentLocked(c)
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	draft := *d // stored only if every field passes
+	if err := s.applyDeploymentBodyLocked(&draft, body, false, now); err != nil {
+		return err
+	}
+	if !sameJSON(draft.view(now), d.view(now)) {
+		draft.updatedAt = now
+	}
+	*d = draft
+	if body.Schedule.Set {
+		s.rearmLocked(d, now)
+	}
+	return c.ok(d.view(now))
+}

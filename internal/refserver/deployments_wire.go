@@ -1,0 +1,76 @@
+package refserver
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// The deployment object on the wire (docs/managed-agents-wire.md 8.1; SPEC
+// 2.10). It depends on the time it is rendered at: upcoming_runs_at are the
+// fire times after now.
+
+type runErrorTypeJSON struct {
+	Type string `json:"type"`
+}
+
+type pausedReasonJSON struct {
+	Type  string            `json:"type"`
+	Error *runErrorTypeJSON `json:"error,omitempty"` // the error variant only
+}
+
+func (r *pausedReason) view() *pausedReasonJSON {
+	if r == nil {
+		return nil
+	}
+	out := &pausedReasonJSON{Type: r.typ}
+	if r.typ == "error" {
+		out.Error = &runErrorTypeJSON{Type: r.errorType}
+	}
+	return out
+}
+
+type deploymentJSON struct {
+	Type          string            `json:"type"`
+	ID            string            `json:"id"`
+	Name          string            `json:"name"`
+	Description   *string           `json:"description"`
+	Agent         any               `json:"agent"`
+	EnvironmentID string            `json:"environment_id"`
+	InitialEvents []json.RawMessage `json:"initial_events"`
+	Resources     []any             `json:"resources"`
+	VaultIDs      []string          `json:"vault_ids"`
+	Budget        *budgetJSON       `json:"budget"`
+	Schedule      *scheduleJSON     `json:"schedule"`
+	Status        string            `json:"status"`
+	PausedReason  *pausedReasonJSON `json:"paused_reason"`
+	Metadata      map[string]string `json:"metadata"`
+	ArchivedAt    *timestamp        `json:"archived_at"`
+	CreatedAt     timestamp         `json:"created_at"`
+	UpdatedAt     timestamp         `json:"updated_at"`
+}
+
+func (d *deployment) view(now time.Time) deploymentJSON {
+	events := make([]json.RawMessage, len(d.initialEvents))
+	for i, ev := range d.initialEvents {
+		events[i] = ev.stored
+	}
+	return deploymentJSON{
+		Type:          "deployment",
+		ID:            d.id,
+		Name:          d.name,
+		Description:   d.description,
+		Agent:         d.agent.referenceJSON(),
+		EnvironmentID: d.environmentID,
+		InitialEvents: events,
+		Resources:     mapSlice(d.resources, resourceParam.configView),
+		VaultIDs:      d.vaultIDs,
+		Budget:        d.budget.view(),
+		Schedule:      d.scheduleView(now),
+		Status:        d.status,
+		PausedReason:  d.pausedReason.view(),
+		Metadata:      d.metadata,
+		ArchivedAt:    optionalTimestamp(d.archivedAt),
+		CreatedAt:     timestamp(d.createdAt),
+		UpdatedAt:     timestamp(d.updatedAt),
+	}
+}

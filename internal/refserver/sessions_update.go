@@ -1,0 +1,173 @@
+package refserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+)
+
+// Update Session (docs/managed-agents-wire.md 6.5, 6.6; SPEC 4.15).
+
+type sessionUpdateBody struct {
+	Agent    optional[json.RawMessage]            `json:"agent"`
+	Budget   optional[json.RawMessage]            `json:"budget"`
+	Metadata optional[map[string]json.RawMessage] `json:"metadata"`
+	Title    optional[string]                     `json:"title"`
+	VaultIDs optional[json.RawMessage]            `json:"vault_ids"`
+}
+
+// sessionAgentUpdateBody is the only part of the agent a session lets
+// change mid-session (SPEC 4.15).
+type sessionAgentUpdateBody struct {
+	Tools      optional[json.RawMessage] `json:"tools"`
+	MCPServers optional[json.RawMessage] `json:"mcp_servers"`
+}
+
+// updateSession is S4. The state of the session is checked first (404,
+// then 409 archived or terminated), then the fields in body order; nothing
+// is stored unless every field passes.
+func (s *Server) updateSession(c *call) error {
+	var body sessionUpdateBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x, err := s.pathSessionLocked(c)
+	if err != nil {
+		return err
+	}
+	if err := x.writable(); err != nil {
+		return err
+	}
+	agent, err := updatedSessionAgent(x, body.Agent)
+	if err != nil {
+		return err
+	}
+	bud, err := updatedSessionBudget(x, body.Budget)
+	if err != nil {
+		return err
+	}
+	metadata, err := maMetadataPatch(x.metadata, body.Metadata, false)
+	if err != nil {
+		return err
+	}
+	title := x.title
+	if body.Title.Set {
+		title = nil
+		if body.Title.present() {
+			if err := checkLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
+				return err
+			}
+			title = maStringPtr(body.Title.Value)
+		}
+	}
+	if body.VaultIDs.Set {
+		// Reserved (SPEC 4.15): any value, null included, is refused.
+		return invalidField("vault_ids", "cannot be updated")
+	}
+
+	changed := agent != x.agent || !sameBudget(bud, x.budget) || !maps.Equal(metadata, x.metadata) || !sameString(title, x.title)
+	// The session engine (next issue) resumes a turn here when the budget
+	// of a session idle with stop reason budget_reached was raised or
+	// removed (SPEC 3.1: status → running).
+	x.agent, x.budget, x.metadata, x.title = agent, bud, metadata, title
+	if changed {
+		x.updatedAt = c.now()
+	}
+	return c.ok(x.view())
+}
+
+// updatedSessionAgent applies an agent update ({tools, mcp_servers}) to a
+// copy of the session's snapshot; x.agent itself is returned when nothing
+// was sent or nothing changed.
+func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion, error) {
+	const field = "agent"
+	if !o.Set {
+		return x.agent, nil
+	}
+	if err := maNotNull(field, o); err != nil {
+		return nil, err
+	}
+	if x.fromOverrides {
+		// Checked before the running state: waiting would not help.
+		return nil, invalidField(field, "only sessions created from an agent or deployment reference can be updated")
+	}
+	if x.running() {
+		return nil, stateConflict(errInvalidRequest, "agent: session is running; interrupt it first")
+	}
+	var body sessionAgentUpdateBody
+	if err := maDecode(field, o.Value, &body); err != nil {
+		return nil, err
+	}
+	if err := maNotNull(maJoin(field, "tools"), body.Tools); err != nil {
+		return nil, err
+	}
+	if err := maNotNull(maJoin(field, "mcp_servers"), body.MCPServers); err != nil {
+		return nil, err
+	}
+	tools, err := parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), x.agent.tools)
+	if err != nil {
+		return nil, err
+	}
+	updated := *x.agent // versions are immutable: change a copy
+	updated.tools = tools
+	if sameJSON(updated.sessionAgentJSON(), x.agent.sessionAgentJSON()) {
+		return x.agent, nil
+	}
+	return &updated, nil
+}
+
+// updatedSessionBudget applies a budget update: omitted keeps, null
+// removes (for good: it cannot be re-added), an object replaces. The
+// reasons of SPEC 4.15 are checked in this order:
+//
+//   - model_not_budgetable first: it is a property of the session's agent
+//     that no later request can change, and it is the only order in which
+//     the reason can be met at all (a session created with a budget had its
+//     models checked then, and its models never change).
+//   - budget_create_only: there is no budget to replace.
+//   - budget_not_raised: the new ceiling is not above what was consumed.
+func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, error) {
+	if !o.Set {
+		return x.budget, nil
+	}
+	if o.Null {
+		return nil, nil
+	}
+	b, err := parseBudget("budget", o.Value)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBudgetable(x.agent); err != nil {
+		return nil, err
+	}
+	if x.budget == nil {
+		return nil, invalidField("budget", "budget_create_only: a budget can only be set when the session is created")
+	}
+	if b.maxListCost <= x.usage.listCost {
+		return nil, invalidField("budget", "budget_not_raised: max_list_cost must be above the consumed list cost %d", x.usage.listCost)
+	}
+	return b, nil
+}
+
+func sameBudget(a, b *budget) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func sameString(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// sameJSON compares two wire forms.
+func sameJSON(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
