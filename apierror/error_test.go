@@ -42,8 +42,8 @@ func TestFromResponse(t *testing.T) {
 		}
 	}
 	// An unknown type from a newer server is kept, and matched by status.
-	e = apierror.FromResponse("GET", "/x", 400, nil, []byte(`{"type":"error","error":{"type":"budget_not_raised","message":"m"}}`))
-	require.Equal(t, apierror.TypeBudgetNotRaised, e.Type)
+	e = apierror.FromResponse("GET", "/x", 400, nil, []byte(`{"type":"error","error":{"type":"quota_exceeded_error","message":"m"}}`))
+	require.Equal(t, apierror.Type("quota_exceeded_error"), e.Type)
 	require.ErrorIs(t, e, apierror.ErrInvalidRequest)
 }
 

@@ -5,22 +5,21 @@ package apierror
 type Type string
 
 // Error types named by SPEC section 7, plus those the platform uses for the
-// statuses SPEC does not show.
+// statuses SPEC does not show. SPEC 7 also names session update rejection
+// reasons (see sessions.RejectionReason) and deployment run error types (see
+// deployments.RunErrorType): those travel inside an invalid_request_error
+// message and a deployment run, not as error types of their own.
 const (
-	TypeInvalidRequest      Type = "invalid_request_error"      // 400
-	TypeAuthentication      Type = "authentication_error"       // 401
-	TypeBilling             Type = "billing_error"              // 402
-	TypePermission          Type = "permission_error"           // 403
-	TypeNotFound            Type = "not_found_error"            // 404
-	TypeRequestTooLarge     Type = "request_too_large"          // 413
-	TypeRateLimit           Type = "rate_limit_error"           // 429
-	TypeAPI                 Type = "api_error"                  // 500: the API ended a request without an error response
-	TypeTimeout             Type = "timeout_error"              // 504
-	TypeOverloaded          Type = "overloaded_error"           // 529
-	TypeBudgetCreateOnly    Type = "budget_create_only"         // session update: a budget can only be set at creation
-	TypeBudgetNotRaised     Type = "budget_not_raised"          // session update: the new budget is at or below the cost consumed
-	TypeModelNotBudgeted    Type = "model_not_budgetable"       // session update: a model without a public list price
-	TypeEnvironmentArchived Type = "environment_archived_error" // deployment run: the environment is archived
+	TypeInvalidRequest  Type = "invalid_request_error" // 400
+	TypeAuthentication  Type = "authentication_error"  // 401
+	TypeBilling         Type = "billing_error"         // 402
+	TypePermission      Type = "permission_error"      // 403
+	TypeNotFound        Type = "not_found_error"       // 404
+	TypeRequestTooLarge Type = "request_too_large"     // 413
+	TypeRateLimit       Type = "rate_limit_error"      // 429
+	TypeAPI             Type = "api_error"             // 500: the API ended a request without an error response
+	TypeTimeout         Type = "timeout_error"         // 504
+	TypeOverloaded      Type = "overloaded_error"      // 529
 )
 
 // typeForStatus is the error type a status implies when the body does not say,

@@ -5,8 +5,31 @@ import "github.com/agentplatform/agentplatform-go/internal/pipeline"
 // Beta is the vendor-beta value these endpoints require; the SDK sends it.
 const Beta = "managed-agents-2026-04-01"
 
-// Service calls the deployments endpoints. Get one from agentplatform.Client.Deployments.
-type Service struct{ p *pipeline.Pipeline }
+// Service calls the deployments endpoints. Get one from
+// agentplatform.Client.Deployments.
+//
+// The runs a deployment leaves behind are a collection of their own on the
+// wire (/v1/deployment_runs); their methods sit on the Runs sub-service.
+// Starting a run is a deployment operation, Service.Run.
+type Service struct {
+	p *pipeline.Pipeline
+
+	Runs *RunsService // the record of every execution
+}
 
 // NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+func NewService(p *pipeline.Pipeline) *Service {
+	return &Service{p: p, Runs: &RunsService{p: p}}
+}
+
+// RunsService calls the deployment run endpoints. Get one from
+// agentplatform.Client.Deployments.Runs.
+type RunsService struct{ p *pipeline.Pipeline }
+
+// newRequest starts a request that carries Beta: every endpoint of this
+// package requires it.
+func newRequest(method, route string, params ...string) *pipeline.Request {
+	req := pipeline.NewRequest(method, route, params...)
+	req.Beta = Beta
+	return req
+}

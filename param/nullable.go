@@ -3,6 +3,8 @@ package param
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 )
 
 // Nullable is an optional request field that can also be sent as an explicit
@@ -56,4 +58,19 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
 	}
 	*n = Value(v)
 	return nil
+}
+
+// Format prints the value as fmt prints it in a plain field, "null" when
+// null and "<omitted>" when omitted. Without it fmt would print the
+// unexported fields raw, bypassing the value's own formatting: a secret
+// inside a Nullable would then escape its redaction.
+func (n Nullable[T]) Format(f fmt.State, verb rune) {
+	switch n.state {
+	case set:
+		_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), n.value)
+	case null:
+		_, _ = io.WriteString(f, "null")
+	default:
+		_, _ = io.WriteString(f, "<omitted>")
+	}
 }

@@ -2,6 +2,7 @@ package param_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,4 +33,18 @@ func TestNullableThreeStates(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, 7, v)
 	require.Error(t, json.Unmarshal([]byte(`{"limit":"x"}`), &u))
+}
+
+type secret string
+
+func (secret) String() string { return "[redacted]" }
+
+func TestNullablePrintsThroughTheValuesOwnFormatting(t *testing.T) {
+	type params struct{ Token param.Nullable[secret] }
+	out := fmt.Sprintf("%v %+v %#v", params{param.Value(secret("s3cr3t"))}, params{param.Value(secret("s3cr3t"))}, params{})
+	require.NotContains(t, out, "s3cr3t")
+	require.Contains(t, out, "[redacted]")
+	require.Equal(t, "null", fmt.Sprint(param.Null[int]()))
+	require.Equal(t, "<omitted>", fmt.Sprint(param.Nullable[int]{}))
+	require.Equal(t, "7", fmt.Sprint(param.Value(7)))
 }

@@ -5,8 +5,32 @@ import "github.com/agentplatform/agentplatform-go/internal/pipeline"
 // Beta is the vendor-beta value these endpoints require; the SDK sends it.
 const Beta = "managed-agents-2026-04-01"
 
-// Service calls the sessions endpoints. Get one from agentplatform.Client.Sessions.
-type Service struct{ p *pipeline.Pipeline }
+// Service calls the sessions endpoints. Get one from
+// agentplatform.Client.Sessions.
+//
+// A session's resources have endpoints of their own under the session's
+// path; their methods sit on the Resources sub-service, mirroring the URL,
+// so that each level keeps the short verbs (List, Add, Get, Update,
+// Delete).
+type Service struct {
+	p *pipeline.Pipeline
+
+	Resources *ResourcesService // the files, repositories and memory stores of a session
+}
 
 // NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+func NewService(p *pipeline.Pipeline) *Service {
+	return &Service{p: p, Resources: &ResourcesService{p: p}}
+}
+
+// ResourcesService calls the session resource endpoints. Get one from
+// agentplatform.Client.Sessions.Resources.
+type ResourcesService struct{ p *pipeline.Pipeline }
+
+// newRequest starts a request that carries Beta: every endpoint of this
+// package requires it.
+func newRequest(method, route string, params ...string) *pipeline.Request {
+	req := pipeline.NewRequest(method, route, params...)
+	req.Beta = Beta
+	return req
+}

@@ -1,0 +1,240 @@
+package sessions
+
+import (
+	"encoding/json"
+
+	"github.com/agentplatform/agentplatform-go/internal/union"
+)
+
+// EventParam is an event sent to a session (SPEC 6.2): in a session's or a
+// deployment's initial events, UserMessageParam, DefineOutcomeParam and
+// SystemMessageParam. UnknownEventParam carries any other type as raw
+// JSON, both ways: a deployment's stored events of a type newer than this
+// SDK decode into it and are sent back unchanged.
+//
+// The constructors cover the usual cases:
+//
+//	InitialEvents: []sessions.EventParam{
+//		sessions.UserMessage("Summarise the open issues."),
+//		sessions.SystemMessage("Answer in French."),
+//	}
+type EventParam interface{ isEventParam() }
+
+// Event type discriminators.
+const (
+	EventUserMessage   = "user.message"
+	EventDefineOutcome = "user.define_outcome"
+	EventSystemMessage = "system.message"
+)
+
+// UserMessageParam is a message from the user (type "user.message").
+type UserMessageParam struct {
+	// Content holds at least one block; TextBlockParam is the kind the API
+	// accepts today.
+	Content []ContentBlockParam `json:"content"`
+}
+
+// DefineOutcomeParam sets an outcome for the agent to work towards and be
+// evaluated against (type "user.define_outcome"); the agent starts work on
+// receipt.
+type DefineOutcomeParam struct {
+	Description string      `json:"description"` // required, at least 1 character
+	Rubric      RubricParam `json:"rubric"`      // required: TextRubricParam or FileRubricParam
+	// MaxIterations bounds the evaluate-and-retry loop, 1 to 20; 0 is not
+	// sent and means 3.
+	MaxIterations int `json:"max_iterations,omitzero"`
+}
+
+// SystemMessageParam adds privileged context as a system-role turn, for the
+// turn it accompanies and every later one (type "system.message"). At most
+// one per request; it must be the last event and immediately follow the
+// user.message it accompanies. Only models that accept mid-conversation
+// system messages support it.
+type SystemMessageParam struct {
+	Content []ContentBlockParam `json:"content"` // at least one TextBlockParam
+}
+
+// UnknownEventParam is an event type this SDK does not know, sent and
+// received as its raw JSON.
+type UnknownEventParam struct{ union.Raw }
+
+func (UserMessageParam) isEventParam()   {}
+func (DefineOutcomeParam) isEventParam() {}
+func (SystemMessageParam) isEventParam() {}
+func (UnknownEventParam) isEventParam()  {}
+
+// UserMessage returns a user.message of one text block per argument.
+func UserMessage(text ...string) UserMessageParam {
+	return UserMessageParam{Content: textBlocks(text)}
+}
+
+// SystemMessage returns a system.message of one text block per argument.
+func SystemMessage(text ...string) SystemMessageParam {
+	return SystemMessageParam{Content: textBlocks(text)}
+}
+
+// DefineOutcome returns a user.define_outcome with the default iteration
+// bound.
+func DefineOutcome(description string, rubric RubricParam) DefineOutcomeParam {
+	return DefineOutcomeParam{Description: description, Rubric: rubric}
+}
+
+func textBlocks(text []string) []ContentBlockParam {
+	blocks := make([]ContentBlockParam, len(text))
+	for i, t := range text {
+		blocks[i] = TextBlockParam{Text: t}
+	}
+	return blocks
+}
+
+func (e UserMessageParam) MarshalJSON() ([]byte, error) {
+	type plain UserMessageParam
+	return union.Marshal(EventUserMessage, plain(e))
+}
+
+func (e DefineOutcomeParam) MarshalJSON() ([]byte, error) {
+	type plain DefineOutcomeParam
+	return union.Marshal(EventDefineOutcome, plain(e))
+}
+
+func (e SystemMessageParam) MarshalJSON() ([]byte, error) {
+	type plain SystemMessageParam
+	return union.Marshal(EventSystemMessage, plain(e))
+}
+
+// DecodeEventParam decodes one event parameter, keeping types this SDK does
+// not know as UnknownEventParam. The deployments package decodes a
+// deployment's stored initial events with it.
+func DecodeEventParam(data []byte) (EventParam, error) {
+	typ, err := union.Type(data)
+	if err != nil {
+		return nil, err
+	}
+	switch typ {
+	case EventUserMessage, EventSystemMessage:
+		var w struct {
+			Content json.RawMessage `json:"content"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return nil, err
+		}
+		content, err := decodeList(w.Content, decodeContentBlockParam)
+		if err != nil {
+			return nil, err
+		}
+		if typ == EventUserMessage {
+			return UserMessageParam{Content: content}, nil
+		}
+		return SystemMessageParam{Content: content}, nil
+	case EventDefineOutcome:
+		var w struct {
+			Description   string          `json:"description"`
+			Rubric        json.RawMessage `json:"rubric"`
+			MaxIterations *int            `json:"max_iterations"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return nil, err
+		}
+		rubric, err := decodeRubric(w.Rubric)
+		if err != nil {
+			return nil, err
+		}
+		e := DefineOutcomeParam{Description: w.Description, Rubric: rubric}
+		if w.MaxIterations != nil {
+			e.MaxIterations = *w.MaxIterations
+		}
+		return e, nil
+	}
+	return UnknownEventParam{union.NewRaw(typ, data)}, nil
+}
+
+// ContentBlockParam is a block of a message's content: TextBlockParam, or
+// UnknownContentBlockParam for kinds this SDK does not know (the API
+// accepts only text in these events today).
+type ContentBlockParam interface{ isContentBlockParam() }
+
+// TextBlockParam is a block of text (type "text").
+type TextBlockParam struct {
+	Text string `json:"text"` // at least 1 character
+}
+
+// UnknownContentBlockParam is a content block kind this SDK does not know,
+// sent and received as its raw JSON.
+type UnknownContentBlockParam struct{ union.Raw }
+
+func (TextBlockParam) isContentBlockParam()           {}
+func (UnknownContentBlockParam) isContentBlockParam() {}
+
+func (b TextBlockParam) MarshalJSON() ([]byte, error) {
+	type plain TextBlockParam
+	return union.Marshal("text", plain(b))
+}
+
+func decodeContentBlockParam(data []byte) (ContentBlockParam, error) {
+	typ, err := union.Type(data)
+	if err != nil {
+		return nil, err
+	}
+	if typ == "text" {
+		var b TextBlockParam
+		return b, json.Unmarshal(data, &b)
+	}
+	return UnknownContentBlockParam{union.NewRaw(typ, data)}, nil
+}
+
+// RubricParam is what an outcome is judged by: TextRubricParam,
+// FileRubricParam, or UnknownRubricParam.
+type RubricParam interface{ isRubricParam() }
+
+// TextRubricParam is a rubric written inline (type "text").
+type TextRubricParam struct {
+	Content string `json:"content"` // 1 to 262144 characters
+}
+
+// FileRubricParam is a rubric in an uploaded file (type "file").
+type FileRubricParam struct {
+	FileID string `json:"file_id"` // "file_…"
+}
+
+// UnknownRubricParam is a rubric kind this SDK does not know, sent and
+// received as its raw JSON.
+type UnknownRubricParam struct{ union.Raw }
+
+func (TextRubricParam) isRubricParam()    {}
+func (FileRubricParam) isRubricParam()    {}
+func (UnknownRubricParam) isRubricParam() {}
+
+// TextRubric returns an inline rubric.
+func TextRubric(content string) TextRubricParam { return TextRubricParam{Content: content} }
+
+// FileRubric returns a rubric read from an uploaded file.
+func FileRubric(fileID string) FileRubricParam { return FileRubricParam{FileID: fileID} }
+
+func (r TextRubricParam) MarshalJSON() ([]byte, error) {
+	type plain TextRubricParam
+	return union.Marshal("text", plain(r))
+}
+
+func (r FileRubricParam) MarshalJSON() ([]byte, error) {
+	type plain FileRubricParam
+	return union.Marshal("file", plain(r))
+}
+
+func decodeRubric(data []byte) (RubricParam, error) {
+	if len(data) == 0 || string(data) == "null" {
+		return nil, nil
+	}
+	typ, err := union.Type(data)
+	if err != nil {
+		return nil, err
+	}
+	switch typ {
+	case "text":
+		var r TextRubricParam
+		return r, json.Unmarshal(data, &r)
+	case "file":
+		var r FileRubricParam
+		return r, json.Unmarshal(data, &r)
+	}
+	return UnknownRubricParam{union.NewRaw(typ, data)}, nil
+}

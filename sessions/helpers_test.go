@@ -1,0 +1,199 @@
+package sessions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"github.com/agentplatform/agentplatform-go/internal/union"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/memorystores"
+	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/sessions"
+)
+
+var ctx = context.Background()
+
+// start is the frozen time of the server's clock.
+var start = time.Date(2026, time.March, 15, 10, 0, 0, 0, time.UTC)
+
+// Ids of objects the API references without looking them up (contract 1.2).
+const (
+	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
+	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"
+	repoURL = "https://github.com/example-org/example-repo"
+)
+
+// fixture is a server with a manual clock, a client, and what every
+// session needs: an agent (on a priced model) and an environment.
+type fixture struct {
+	env    *reftest.Env
+	client *agentplatform.Client
+	clock  *refserver.ManualClock
+	agent  *agents.Agent
+	envID  string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	clock := refserver.NewManualClock(start)
+	env := reftest.New(t, refserver.WithClock(clock))
+	f := &fixture{env: env, client: env.Client(t), clock: clock}
+	f.agent = f.newAgent(t, agents.CreateParams{Name: "Researcher", Model: agents.ModelID(models.VendorHaiku55)})
+	e, err := f.client.Environments.Create(ctx, environments.CreateParams{Name: "python"})
+	require.NoError(t, err)
+	f.envID = e.ID
+	return f
+}
+
+func (f *fixture) newAgent(t *testing.T, p agents.CreateParams) *agents.Agent {
+	t.Helper()
+	a, err := f.client.Agents.Create(ctx, p)
+	require.NoError(t, err)
+	return a
+}
+
+func (f *fixture) newStore(t *testing.T, name, description string) *memorystores.MemoryStore {
+	t.Helper()
+	st, err := f.client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: name, Description: description})
+	require.NoError(t, err)
+	return st
+}
+
+// params returns the smallest create request for the fixture's agent.
+func (f *fixture) params() sessions.CreateParams {
+	return sessions.CreateParams{Agent: agents.AgentID(f.agent.ID), EnvironmentID: f.envID}
+}
+
+func (f *fixture) newSession(t *testing.T, p sessions.CreateParams) *sessions.Session {
+	t.Helper()
+	s, err := f.client.Sessions.Create(ctx, p)
+	require.NoError(t, err)
+	return s
+}
+
+// sent returns how many requests the server has received.
+func (f *fixture) sent() int { return len(f.env.Server.Requests()) }
+
+// threadAgent is the thread agent a session holds for a.
+func threadAgent(a *agents.Agent) sessions.ThreadAgent {
+	return sessions.ThreadAgent{
+		Type: "agent", ID: a.ID, Version: a.Version, Name: a.Name,
+		Description: a.Description, System: a.System, Model: a.Model,
+		Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills,
+		ExecutionIdentity: a.ExecutionIdentity,
+	}
+}
+
+// requireAPIError checks a server-side refusal: its status, type and the
+// message, which names the field first.
+func requireAPIError(t *testing.T, err error, status int, typ apierror.Type, message string) {
+	t.Helper()
+	var apiErr *apierror.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, status, apiErr.StatusCode, apiErr.Message)
+	require.Equal(t, typ, apiErr.Type, apiErr.Message)
+	require.Contains(t, apiErr.Message, message)
+}
+
+func requireInvalid(t *testing.T, err error, message string) {
+	t.Helper()
+	requireAPIError(t, err, 400, apierror.TypeInvalidRequest, message)
+}
+
+func requireConflict(t *testing.T, err error, message string) {
+	t.Helper()
+	requireAPIError(t, err, 409, apierror.TypeInvalidRequest, message)
+}
+
+func requireNotFound(t *testing.T, err error, message string) {
+	t.Helper()
+	requireAPIError(t, err, 404, apierror.TypeNotFound, message)
+	require.ErrorIs(t, err, apierror.ErrNotFound)
+}
+
+// requireLocal checks a local refusal naming field; the caller checks that
+// nothing was sent.
+func requireLocal(t *testing.T, err error, field string) {
+	t.Helper()
+	var verr *apierror.ValidationError
+	require.ErrorAs(t, err, &verr)
+	require.Equal(t, field, verr.Field, verr.Error())
+	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+}
+
+func ids(ss []sessions.Session) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.ID
+	}
+	return out
+}
+
+func rep(n int) string { return strings.Repeat("a", n) }
+
+func pairs(n int) map[string]string {
+	m := map[string]string{}
+	for i := range n {
+		m[fmt.Sprint("k", i)] = "v"
+	}
+	return m
+}
+
+// resourceID returns the id of any known resource variant.
+func resourceID(t *testing.T, r sessions.Resource) string {
+	t.Helper()
+	switch r := r.(type) {
+	case sessions.FileResource:
+		return r.ID
+	case sessions.RepositoryResource:
+		return r.ID
+	case sessions.MemoryStoreResource:
+		return r.ID
+	}
+	t.Fatalf("unexpected resource %T", r)
+	return ""
+}
+
+// withoutIDs blanks the server-assigned ids of resources, after checking
+// their form, so that a whole list compares with cmp.
+func withoutIDs(t *testing.T, rs []sessions.Resource) []sessions.Resource {
+	t.Helper()
+	out := make([]sessions.Resource, len(rs))
+	for i, r := range rs {
+		require.Regexp(t, `^sesrsc_01[0-9A-Za-z]{22}$`, resourceID(t, r))
+		switch r := r.(type) {
+		case sessions.FileResource:
+			r.ID = ""
+			out[i] = r
+		case sessions.RepositoryResource:
+			r.ID = ""
+			out[i] = r
+		case sessions.MemoryStoreResource:
+			r.ID = ""
+			out[i] = r
+		}
+	}
+	return out
+}
+
+func memorystoresRename(name string) memorystores.UpdateParams {
+	return memorystores.UpdateParams{Name: name}
+}
+
+func environmentsParams(name string) environments.CreateParams {
+	return environments.CreateParams{Name: name}
+}
+
+// rawJSON is the payload of an Unknown variant.
+func rawJSON(typ, s string) union.Raw { return union.Raw{Type: typ, JSON: json.RawMessage(s)} }

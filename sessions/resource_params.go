@@ -1,0 +1,134 @@
+package sessions
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/agentplatform/agentplatform-go/internal/union"
+)
+
+// ResourceParam is a resource to mount, as session create and the
+// deployments package send it: FileResourceParam, RepositoryResourceParam
+// or MemoryStoreResourceParam.
+type ResourceParam interface{ isResourceParam() }
+
+// FileResourceParam mounts an uploaded file (type "file"). It is also the
+// body of ResourcesService.Add.
+type FileResourceParam struct {
+	FileID string `json:"file_id"` // required: "file_…", 1 to 128 characters
+	// MountPath is 1 to 4096 characters, starting with "/"; "" means
+	// /mnt/session/uploads/<file_id>.
+	MountPath string `json:"mount_path,omitzero"`
+}
+
+// RepositoryResourceParam checks out a source-code repository (type
+// "vcs_repository").
+//
+// AuthorizationToken is a Secret: printing the struct with any fmt verb or
+// logging it with log/slog shows "[redacted]" in its place; only the JSON
+// request body carries it. The API never returns it.
+type RepositoryResourceParam struct {
+	URL string `json:"url"` // required: an absolute https URL, at most 2048 characters
+	// AuthorizationToken lets the platform clone a private repository; 1
+	// to 4096 characters, "" for none. Rotate it with
+	// ResourcesService.Update.
+	AuthorizationToken Secret `json:"authorization_token,omitzero"`
+	// Checkout is nil for the repository's default branch.
+	Checkout Checkout `json:"checkout,omitempty"`
+	// MountPath is 1 to 4096 characters; "" means /workspace/<repo-name>.
+	MountPath string `json:"mount_path,omitzero"`
+}
+
+// MemoryStoreResourceParam attaches a memory store (type "memory_store").
+// Its mount path is derived from the store's name, under /mnt/memory/. The
+// store must not be archived, and a session holds at most 8 stores.
+type MemoryStoreResourceParam struct {
+	MemoryStoreID string `json:"memory_store_id"`       // required: "memstore_…"
+	Access        Access `json:"access,omitzero"`       // "" means AccessReadWrite
+	Instructions  string `json:"instructions,omitzero"` // at most 4096 characters; "" for none
+}
+
+func (FileResourceParam) isResourceParam()        {}
+func (RepositoryResourceParam) isResourceParam()  {}
+func (MemoryStoreResourceParam) isResourceParam() {}
+
+func (r FileResourceParam) MarshalJSON() ([]byte, error) {
+	type plain FileResourceParam
+	return union.Marshal(ResourceTypeFile, plain(r))
+}
+
+func (r RepositoryResourceParam) MarshalJSON() ([]byte, error) {
+	type plain RepositoryResourceParam
+	return union.Marshal(ResourceTypeRepository, plain(r))
+}
+
+// LogValue logs the resource with its token redacted. Without it, a
+// log/slog JSON handler would encode the struct with encoding/json, which
+// writes the token as the request body needs it.
+func (r RepositoryResourceParam) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("type", ResourceTypeRepository), slog.String("url", r.URL)}
+	if r.AuthorizationToken != "" {
+		attrs = append(attrs, slog.String("authorization_token", redacted))
+	}
+	if r.Checkout != nil {
+		attrs = append(attrs, slog.Any("checkout", r.Checkout))
+	}
+	if r.MountPath != "" {
+		attrs = append(attrs, slog.String("mount_path", r.MountPath))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+func (r MemoryStoreResourceParam) MarshalJSON() ([]byte, error) {
+	type plain MemoryStoreResourceParam
+	return union.Marshal(ResourceTypeMemoryStore, plain(r))
+}
+
+// Secret is a credential carried in a request body, such as a repository's
+// authorization token. It is a string for JSON only: every fmt verb
+// (%v, %+v, %#v, %s, %q, …) and log/slog show "[redacted]", so a params
+// struct can be printed or logged without leaking it. Convert it with
+// string(s) when the raw value is really wanted.
+type Secret string
+
+const redacted = "[redacted]"
+
+// String returns "[redacted]", or "" for an empty secret, so that an unset
+// token is still visible as unset.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString keeps %#v from printing the value.
+func (s Secret) GoString() string { return fmt.Sprintf("sessions.Secret(%q)", s.String()) }
+
+// Format applies to every verb: fmt calls it before String or GoString.
+func (s Secret) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		_, _ = f.Write([]byte(s.GoString()))
+	case verb == 'q':
+		_, _ = fmt.Fprintf(f, "%q", s.String())
+	default:
+		_, _ = f.Write([]byte(s.String()))
+	}
+}
+
+// LogValue keeps log/slog from recording the value.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// LogValue logs the update with its token redacted.
+func (p ResourceUpdateParams) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("authorization_token", p.AuthorizationToken.String()))
+}
+
+// LogValue logs the params through fmt, where Secret redacts itself: a
+// log/slog JSON handler would otherwise encode them with encoding/json,
+// which writes repository tokens as the request body needs them.
+func (p CreateParams) LogValue() slog.Value {
+	type plain CreateParams // no LogValue: fmt prints the fields
+	return slog.StringValue(fmt.Sprintf("%+v", plain(p)))
+}

@@ -1,0 +1,329 @@
+package sessions
+
+import (
+	"strconv"
+
+	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/check"
+)
+
+// Local validation: every rule the SDK can check without the server's
+// state, reported with the wire path of the field before anything is
+// sent. Enum values (access, currency, statuses) are not checked: a newer
+// server may accept more; the server judges them.
+
+// Limits of SPEC 8 and docs/managed-agents-wire.md sections 3 and 11 that
+// the deployments package shares through the exported validators.
+const (
+	maxMountPath    = 4096
+	maxToken        = 4096
+	maxFileID       = 128
+	maxInstructions = 4096
+	maxURL          = 2048
+	maxBranch       = 255
+	minSHA, maxSHA  = 7, 64
+	maxRubric       = 262144
+	maxIterations   = 20
+	maxSystem       = 100000
+	maxModelID      = 256
+	maxAgentTools   = 128
+	maxAgentServers = 20
+	maxAgentSkills  = 20
+	maxBudgetDigits = 18
+)
+
+func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+func atMost(path string, n, max int) error {
+	if n > max {
+		return apierror.Invalid(path, "must have at most "+strconv.Itoa(max)+" items")
+	}
+	return nil
+}
+
+func (p *CreateParams) validate() error {
+	if err := validateAgentParam("agent", p.Agent); err != nil {
+		return err
+	}
+	if err := check.Length("environment_id", p.EnvironmentID, 1, maxEnvironmentID); err != nil {
+		return err
+	}
+	if err := check.OptionalLength("title", p.Title, 1, maxTitle); err != nil {
+		return err
+	}
+	if err := check.Metadata(p.Metadata); err != nil {
+		return err
+	}
+	if err := atMost("resources", len(p.Resources), maxResources); err != nil {
+		return err
+	}
+	if err := ValidateResources("resources", p.Resources); err != nil {
+		return err
+	}
+	if err := atMost("vault_ids", len(p.VaultIDs), maxVaultIDs); err != nil {
+		return err
+	}
+	if p.Budget != nil {
+		if err := p.Budget.Validate("budget"); err != nil {
+			return err
+		}
+	}
+	if err := atMost("initial_events", len(p.InitialEvents), maxEvents); err != nil {
+		return err
+	}
+	return ValidateEvents("initial_events", p.InitialEvents)
+}
+
+func validateAgentParam(field string, ref agents.AgentRef) error {
+	o, ok := ref.(AgentWithOverrides)
+	if !ok {
+		return agents.ValidateAgentRef(field, ref)
+	}
+	if err := agents.ValidateAgentRef(field, o.AgentReference); err != nil {
+		return err
+	}
+	switch m := o.Model.(type) {
+	case agents.ModelID:
+		if err := check.Length(field+".model", string(m), 1, maxModelID); err != nil {
+			return err
+		}
+	case agents.ModelConfig:
+		if err := check.Length(field+".model.id", m.ID, 1, maxModelID); err != nil {
+			return err
+		}
+	}
+	if s, ok := o.System.Get(); ok {
+		if err := check.Length(field+".system", s, 0, maxSystem); err != nil {
+			return err
+		}
+	}
+	if err := atMost(field+".tools", len(o.Tools), maxAgentTools); err != nil {
+		return err
+	}
+	if err := atMost(field+".mcp_servers", len(o.MCPServers), maxAgentServers); err != nil {
+		return err
+	}
+	if err := atMost(field+".skills", len(o.Skills), maxAgentSkills); err != nil {
+		return err
+	}
+	return nilElements(field, o.Tools, o.Skills)
+}
+
+// nilElements refuses nil union values, which would be sent as null. The
+// finer rules of tools and skills are the server's to judge, as for an
+// agent.
+func nilElements(field string, tools []agents.Tool, skills []agents.Skill) error {
+	for i, t := range tools {
+		if t == nil {
+			return apierror.Invalid(idx(field+".tools", i), "must not be nil")
+		}
+	}
+	for i, s := range skills {
+		if s == nil {
+			return apierror.Invalid(idx(field+".skills", i), "must not be nil")
+		}
+	}
+	return nil
+}
+
+func (p *UpdateParams) validate() error {
+	if a := p.Agent; a != nil {
+		if err := atMost("agent.tools", len(a.Tools), maxAgentTools); err != nil {
+			return err
+		}
+		if err := atMost("agent.mcp_servers", len(a.MCPServers), maxAgentServers); err != nil {
+			return err
+		}
+		if err := nilElements("agent", a.Tools, nil); err != nil {
+			return err
+		}
+	}
+	if b, ok := p.Budget.Get(); ok {
+		if err := b.Validate("budget"); err != nil {
+			return err
+		}
+	}
+	if err := check.MetadataPatch(p.Metadata); err != nil {
+		return err
+	}
+	if t, ok := p.Title.Get(); ok {
+		return check.Length("title", t, 1, maxTitle)
+	}
+	return nil
+}
+
+func (p *ListParams) validate() error {
+	if err := check.Limit(p.Limit, maxListLimit); err != nil {
+		return err
+	}
+	if p.AgentVersion != 0 {
+		if p.AgentID == "" {
+			return apierror.Invalid("agent_version", "requires agent_id")
+		}
+		if p.AgentVersion < 1 || p.AgentVersion > 1<<31-1 {
+			return apierror.Invalid("agent_version", "must be between 1 and 2147483647")
+		}
+	}
+	return nil
+}
+
+// Validate checks the budget's ceiling, naming fields under field (for
+// example "budget"): a valid amount of money, at least 1 minor unit (a
+// zero ceiling could never run) and at most 18 digits.
+func (b Budget) Validate(field string) error {
+	cost := field + ".max_list_cost"
+	if err := b.MaxListCost.Validate(cost); err != nil {
+		return err
+	}
+	if b.MaxListCost.Amount == "0" {
+		return apierror.Invalid(cost+".amount", "must be at least 1")
+	}
+	if len(b.MaxListCost.Amount) > maxBudgetDigits {
+		return apierror.Invalid(cost+".amount", "must have at most "+strconv.Itoa(maxBudgetDigits)+" digits")
+	}
+	return nil
+}
+
+// ValidateResources checks resource parameters locally, naming them under
+// field (for example "resources", giving "resources[2].mount_path"). It
+// does not count them: the callers' limits differ. The deployments package
+// calls it before sending.
+func ValidateResources(field string, resources []ResourceParam) error {
+	for i, r := range resources {
+		if err := validateResource(idx(field, i), r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateResource(path string, r ResourceParam) error {
+	switch r := r.(type) {
+	case nil:
+		return apierror.Invalid(path, "must not be nil")
+	case FileResourceParam:
+		return r.validate(path)
+	case RepositoryResourceParam:
+		if err := check.Length(path+".url", r.URL, 1, maxURL); err != nil {
+			return err
+		}
+		if err := check.OptionalLength(path+".authorization_token", string(r.AuthorizationToken), 1, maxToken); err != nil {
+			return err
+		}
+		if err := validateCheckout(path+".checkout", r.Checkout); err != nil {
+			return err
+		}
+		return check.OptionalLength(path+".mount_path", r.MountPath, 1, maxMountPath)
+	case MemoryStoreResourceParam:
+		if r.MemoryStoreID == "" {
+			return apierror.Invalid(path+".memory_store_id", "is required")
+		}
+		return check.Length(path+".instructions", r.Instructions, 0, maxInstructions)
+	}
+	return nil
+}
+
+func (r *FileResourceParam) validate(path string) error {
+	prefix := ""
+	if path != "" {
+		prefix = path + "."
+	}
+	if err := check.Length(prefix+"file_id", r.FileID, 1, maxFileID); err != nil {
+		return err
+	}
+	return check.OptionalLength(prefix+"mount_path", r.MountPath, 1, maxMountPath)
+}
+
+func validateCheckout(path string, c Checkout) error {
+	switch c := c.(type) {
+	case BranchCheckout:
+		return check.Length(path+".name", c.Name, 1, maxBranch)
+	case CommitCheckout:
+		return check.Length(path+".sha", c.SHA, minSHA, maxSHA)
+	}
+	return nil
+}
+
+// ValidateEvents checks event parameters locally, naming them under field
+// (for example "initial_events", giving "initial_events[0].content[1].text"),
+// including the placement of a system.message: at most one, last, and
+// right after a user.message. It does not count them: the callers' limits
+// differ. The deployments package calls it before sending.
+func ValidateEvents(field string, events []EventParam) error {
+	for i, e := range events {
+		path := idx(field, i)
+		switch e := e.(type) {
+		case nil:
+			return apierror.Invalid(path, "must not be nil")
+		case UserMessageParam:
+			if err := validateContent(path+".content", e.Content); err != nil {
+				return err
+			}
+		case DefineOutcomeParam:
+			if err := e.validate(path); err != nil {
+				return err
+			}
+		case SystemMessageParam:
+			if i != len(events)-1 || i == 0 || !accompaniable(events[i-1]) {
+				return apierror.Invalid(path, "system.message must be the last event and follow a user.message")
+			}
+			if err := validateContent(path+".content", e.Content); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// accompaniable reports whether a system.message may follow e (SPEC 6.2):
+// a user.message, user.tool_result or user.custom_tool_result. The last two
+// are not EventParam variants yet; sent as UnknownEventParam they count.
+func accompaniable(e EventParam) bool {
+	switch e := e.(type) {
+	case UserMessageParam:
+		return true
+	case UnknownEventParam:
+		return e.Type == "user.tool_result" || e.Type == "user.custom_tool_result"
+	}
+	return false
+}
+
+func validateContent(path string, blocks []ContentBlockParam) error {
+	if len(blocks) == 0 {
+		return apierror.Invalid(path, "must have at least 1 item")
+	}
+	for j, b := range blocks {
+		switch b := b.(type) {
+		case nil:
+			return apierror.Invalid(idx(path, j), "must not be nil")
+		case TextBlockParam:
+			if b.Text == "" {
+				return apierror.Invalid(idx(path, j)+".text", "must be at least 1 character")
+			}
+		}
+	}
+	return nil
+}
+
+func (e *DefineOutcomeParam) validate(path string) error {
+	if e.Description == "" {
+		return apierror.Invalid(path+".description", "must be at least 1 character")
+	}
+	switch r := e.Rubric.(type) {
+	case nil:
+		return apierror.Invalid(path+".rubric", "is required")
+	case TextRubricParam:
+		if err := check.Length(path+".rubric.content", r.Content, 1, maxRubric); err != nil {
+			return err
+		}
+	case FileRubricParam:
+		if r.FileID == "" {
+			return apierror.Invalid(path+".rubric.file_id", "is required")
+		}
+	}
+	if e.MaxIterations != 0 && (e.MaxIterations < 1 || e.MaxIterations > maxIterations) {
+		return apierror.Invalid(path+".max_iterations", "must be between 1 and "+strconv.Itoa(maxIterations))
+	}
+	return nil
+}
