@@ -1,5 +1,6 @@
-// Command quickstart lists the model catalogue and the organization's
-// workspaces.
+// Command quickstart tours the API: the model catalogue, the organization's
+// workspaces, then an environment, an agent with a custom tool, and a session
+// of that agent.
 //
 //	go run ./examples/quickstart
 //
@@ -17,10 +18,14 @@ import (
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
@@ -68,6 +73,59 @@ func run() error {
 		fmt.Printf("  %-32s %-20s data stored in %s, inference default %s\n",
 			ws.ID, ws.Name, ws.DataResidency.WorkspaceGeo, ws.DataResidency.DefaultInferenceGeo)
 	}
+	return startSession(ctx, client)
+}
+
+// startSession creates what a session needs (an environment and an agent)
+// and starts one, with a budget.
+func startSession(ctx context.Context, client *agentplatform.Client) error {
+	env, err := client.Environments.Create(ctx, environments.CreateParams{
+		Name:   "quickstart",
+		Config: environments.CloudConfig{Networking: environments.UnrestrictedNetworking{}},
+	})
+	if err != nil {
+		return err
+	}
+	kind := "cloud"
+	if _, ok := env.Config.(environments.SelfHostedConfig); ok {
+		kind = "self-hosted"
+	}
+	fmt.Printf("\nEnvironment %s %q, %s\n", env.ID, env.Name, kind)
+
+	agent, err := client.Agents.Create(ctx, agents.CreateParams{
+		Name:   "Order helper",
+		Model:  agents.Model(models.VendorSonnet55),
+		System: "You answer questions about orders. Look orders up with lookup_order.",
+		Tools: []agents.Tool{
+			agents.AgentToolset{},
+			agents.CustomTool{
+				Name:        "lookup_order",
+				Description: "Look up an order by its id.",
+				InputSchema: agents.InputSchema{
+					Properties: map[string]any{"order_id": map[string]any{"type": "string"}},
+					Required:   []string{"order_id"},
+				},
+			},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Agent %s %q version %d, model %s, %d tools\n",
+		agent.ID, agent.Name, agent.Version, agent.Model.ID, len(agent.Tools))
+
+	session, err := client.Sessions.Create(ctx, sessions.CreateParams{
+		Agent:         agents.AgentID(agent.ID),
+		EnvironmentID: env.ID,
+		Title:         "Where is order 1234?",
+		Budget:        new(sessions.Limit(money.USD(500))),
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Session %s %q: %s, agent %s v%d, budget %s\n",
+		session.ID, session.Title, session.Status, session.Agent.ID, session.Agent.Version,
+		session.Budget.MaxListCost)
 	return nil
 }
 
