@@ -1,6 +1,7 @@
 package apierror
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -116,4 +117,20 @@ func nonJSONMessage(status int, header http.Header, n int) string {
 		ct = "unknown content type"
 	}
 	return text + " (non-JSON response body: " + strconv.Itoa(n) + " bytes of " + ct + ")"
+}
+
+// FromStreamEvent builds the error carried by an `error` event of an event
+// stream (GUIDE 6: its data is the SPEC 7 body). There is no HTTP status on
+// such an event; StatusCode is the one the error type implies, so that
+// Temporary and the sentinels work as they do for responses.
+func FromStreamEvent(method, path string, data []byte) *Error {
+	e := &Error{Method: method, Path: path, Body: bytes.Clone(data)}
+	var w wireError
+	if json.Unmarshal(data, &w) == nil && w.Error.Type != "" {
+		e.Type, e.Message, e.RequestID = Type(w.Error.Type), w.Error.Message, w.RequestID
+	} else {
+		e.Type, e.Message = TypeAPI, "malformed error event"
+	}
+	e.StatusCode = statusForType(e.Type)
+	return e
 }

@@ -55,3 +55,18 @@ func TestValidationError(t *testing.T) {
 	require.True(t, errors.As(err, &v))
 	require.Equal(t, "agentplatform: invalid parameter limit: must be between 1 and 1000", v.Error())
 }
+
+func TestFromStreamEvent(t *testing.T) {
+	e := apierror.FromStreamEvent("GET", "/v1/sessions/s/events/stream",
+		[]byte(`{"type":"error","error":{"type":"overloaded_error","message":"busy"},"request_id":"req_1"}`))
+	require.Equal(t, 529, e.StatusCode)
+	require.Equal(t, "busy", e.Message)
+	require.Equal(t, "req_1", e.RequestID)
+	require.ErrorIs(t, e, apierror.ErrOverloaded)
+	require.True(t, e.Temporary())
+
+	e = apierror.FromStreamEvent("GET", "/x", []byte(`not json`))
+	require.Equal(t, apierror.TypeAPI, e.Type)
+	require.Equal(t, 500, e.StatusCode)
+	require.Equal(t, "not json", string(e.Body))
+}

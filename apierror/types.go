@@ -22,31 +22,43 @@ const (
 	TypeOverloaded      Type = "overloaded_error"      // 529
 )
 
-// typeForStatus is the error type a status implies when the body does not say,
-// for example an HTML page from a proxy.
+// statusTypes pairs each status with the error type it stands for; both
+// directions are needed, for bodies without a type (a proxy's page) and for
+// errors without a status (an error event in a stream).
+var statusTypes = []struct {
+	status int
+	typ    Type
+}{
+	{400, TypeInvalidRequest},
+	{401, TypeAuthentication},
+	{402, TypeBilling},
+	{403, TypePermission},
+	{404, TypeNotFound},
+	{413, TypeRequestTooLarge},
+	{429, TypeRateLimit},
+	{504, TypeTimeout},
+	{529, TypeOverloaded},
+}
+
+// typeForStatus is the error type a status implies when the body does not say.
 func typeForStatus(status int) Type {
-	switch status {
-	case 400:
-		return TypeInvalidRequest
-	case 401:
-		return TypeAuthentication
-	case 402:
-		return TypeBilling
-	case 403:
-		return TypePermission
-	case 404:
-		return TypeNotFound
-	case 413:
-		return TypeRequestTooLarge
-	case 429:
-		return TypeRateLimit
-	case 504:
-		return TypeTimeout
-	case 529:
-		return TypeOverloaded
+	for _, st := range statusTypes {
+		if st.status == status {
+			return st.typ
+		}
 	}
 	if status >= 500 {
 		return TypeAPI
 	}
 	return ""
+}
+
+// statusForType is the status an error type implies; unknown types map to 500.
+func statusForType(t Type) int {
+	for _, st := range statusTypes {
+		if st.typ == t {
+			return st.status
+		}
+	}
+	return 500
 }

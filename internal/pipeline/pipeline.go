@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/go-retryablehttp"
 
@@ -164,4 +165,21 @@ func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*
 		return nil, fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
 	}
 	return out, nil
+}
+
+// Stream sends req and returns the response of an event stream with its body
+// unread; the caller reads and closes it. Retries cover only getting the
+// response headers. A 2xx answer that is not an event stream (a proxy's page)
+// is an error, since reading it as one would silently yield nothing.
+func Stream(ctx context.Context, p *Pipeline, req *Request, opts []Option) (*http.Response, error) {
+	req.Stream = true
+	resp, err := p.send(ctx, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		resp.Body.Close()
+		return nil, fmt.Errorf("agentplatform: %s %s: expected an event stream, got Content-Type %q", req.Method, req.Path, ct)
+	}
+	return resp, nil
 }

@@ -1,0 +1,82 @@
+package stream
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"unsafe"
+
+	sse "github.com/tmaxmax/go-sse"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+)
+
+// DefaultMaxEventSize bounds one event. go-sse's default is 64 KiB, which a
+// single agent message or tool result easily exceeds; 32 MiB matches the
+// API's request size limit, and the parser's buffer grows only as far as
+// the largest event actually seen.
+const DefaultMaxEventSize = 32 << 20
+
+// Decoder turns the data of one event of type typ into a typed value. data is
+// only valid during the call: a decoder that keeps bytes (an unknown event's
+// raw JSON) must copy them.
+type Decoder[E any] func(typ string, data []byte) (E, error)
+
+// DecodeError reports an event whose data its decoder rejected. The stream
+// goes on after it; the consumer decides whether to stop.
+type DecodeError struct {
+	Type string
+	Err  error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("agentplatform: decoding %q event: %v", e.Type, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Source names the request a stream answers, for error messages.
+type Source struct{ Method, Path string }
+
+// Read yields the typed events of one event-stream body. It ends after the
+// last event, after an `error` event (yielded as *apierror.Error), or after a
+// read error (yielded wrapped). It does not close r.
+func Read[E any](r io.Reader, maxEventSize int, src Source, decode Decoder[E]) iter.Seq2[E, error] {
+	if maxEventSize <= 0 {
+		maxEventSize = DefaultMaxEventSize
+	}
+	cfg := &sse.ReadConfig{MaxEventSize: maxEventSize}
+	return func(yield func(E, error) bool) {
+		var zero E
+		for ev, err := range sse.Read(r, cfg) {
+			if err != nil {
+				yield(zero, fmt.Errorf("agentplatform: %s %s: reading event stream: %w", src.Method, src.Path, err))
+				return
+			}
+			switch ev.Type {
+			case "", "ping":
+				continue
+			case "error":
+				yield(zero, apierror.FromStreamEvent(src.Method, src.Path, bytesOf(ev.Data)))
+				return
+			}
+			v, err := decode(ev.Type, bytesOf(ev.Data))
+			if err != nil {
+				if !yield(zero, &DecodeError{Type: ev.Type, Err: err}) {
+					return
+				}
+				continue
+			}
+			if !yield(v, nil) {
+				return
+			}
+		}
+	}
+}
+
+// bytesOf views s as bytes without copying. go-sse hands data over as a
+// string; decoders only read it (encoding/json copies what it keeps), so
+// the copy a conversion would make is pure cost on the hot path.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
