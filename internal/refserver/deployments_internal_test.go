@@ -130,11 +130,13 @@ func TestZeroValueSessionAndDeploymentStates(t *testing.T) {
 	}
 }
 
-func TestSessionEventView(t *testing.T) {
-	e := &sessionEvent{id: "sevt_1", typ: "user.message", processedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		payload: json.RawMessage(`{"type":"user.message","content":[]}`)}
-	want := `{"id":"sevt_1","processed_at":"2026-01-02T03:04:05.000000Z","type":"user.message","content":[]}`
-	if got := string(e.view()); got != want {
+func TestSessionEventEcho(t *testing.T) {
+	x := &session{}
+	e := &engine{s: New(WithIDs(SequentialIDs())), x: x, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	e.feed = newFeed(x)
+	ev := e.echo(eventParam{typ: "user.message", payload: json.RawMessage(`{"type":"user.message","content":[]}`)})
+	want := `{"id":"sevt_010000000000000000000001","processed_at":"2026-01-02T03:04:05.000000Z","type":"user.message","content":[]}`
+	if got := string(ev.view()); got != want || string(x.events[0].view()) != want {
 		t.Fatalf("view %s, want %s", got, want)
 	}
 }

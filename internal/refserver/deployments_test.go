@@ -332,7 +332,11 @@ func TestDeploymentRunNow(t *testing.T) {
 		res[1].(map[string]any)["mount_path"] != "/mnt/memory/team-notes" || res[1].(map[string]any)["access"] != "read_only" {
 		t.Fatalf("resources %v", res)
 	}
-	if events := f.srv.SessionEventsForTest(sid); len(events) != 2 || !strings.Contains(string(events[1]), `"type":"system.message"`) {
+	// The initial events are recorded, then the turn they start runs in
+	// the run's request (session-events-wire.md 6.2).
+	if events := f.srv.SessionEventsForTest(sid); len(events) < 4 || !strings.Contains(string(events[1]), `"type":"system.message"`) ||
+		!strings.Contains(string(events[2]), `"type":"session.status_running"`) ||
+		!strings.Contains(string(events[len(events)-1]), `"type":"session.status_idle"`) {
 		t.Fatalf("events %s", events)
 	}
 	if ids := f.listSessions(t, "?deployment_id="+id).ids(); !slices.Equal(ids, []string{sid}) {

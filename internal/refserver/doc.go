@@ -43,4 +43,36 @@
 // and optional for bodies, checkLength and the query readers for rules,
 // paginateByID and paginateByCursor for lists, apiError constructors for
 // failures. Non-admin objects belong to call.workspaceID.
+//
+// # Session events and the scripted agent
+//
+// Send, List and Stream Events follow docs/session-events-wire.md. The
+// server has no model: a session's agent is scripted. A turn runs inside the
+// request that starts it (Send Events, Create Session's initial_events, a
+// deployment run) until it ends or waits — for a tool call's answer, a
+// Hold, or a budget stop — and the request that supplies what it waits for
+// continues it, so a test gets the same events every time.
+//
+//	srv.ScriptSession(sessionID, []refserver.Step{
+//		refserver.Think("Looking the order up."),
+//		refserver.UseCustomTool("lookup_order", map[string]any{"order_id": "1234"}),
+//		refserver.SayChunks("Order 1234 ", "shipped yesterday."),
+//	})
+//
+// Each user.message or user.define_outcome that starts a turn takes the
+// next queued turn; ScriptAgent queues turns for every new session of an
+// agent (deployment runs included). Steps: Say, SayChunks, Think, UseTool,
+// UseMCPTool, UseCustomTool, Fail, Refuse, Hold (until ReleaseSession or
+// an interrupt), Spawn (a coordinator's child thread), Emit (any event
+// type) and Firehose (load tests); options Verdict, ToolOutput, Tokens and
+// Outcome. Consecutive agent steps up to and including a tool call form
+// one model request. With nothing queued, the agent answers "You said: T"
+// after thinking, and on a session's first turn calls the agent's first
+// custom tool instead, if it has one (script.go has the details, the
+// default token counts included).
+//
+// Streams are woken by their session's feed (stream_feed.go), ping after
+// WithPingInterval of silence, and end with the session (deleted, archived,
+// terminated). Fault.StreamCutAfter cuts a stream after n events, or ends
+// it with an error frame when the fault has a Status.
 package refserver

@@ -20,7 +20,15 @@ type Fault struct {
 	Delay             time.Duration // wait before answering (or before passing on when Status==0); returns early if the client goes away
 	Drop              bool          // hijack and close the connection without any response
 	DropAfterHandling bool          // run the real handler (state changes happen), then close the connection without sending its response
-	Times             int           // how many matching requests it applies to; 0 means 1
+	// StreamCutAfter, on a Stream Events request, lets the stream write
+	// that many events (previews included, pings not) and then drops the
+	// connection mid-body. With Status also set, the stream instead sends an
+	// `event: error` frame carrying the SPEC 7 body (ErrorType, Message) and
+	// ends cleanly (contract 2.3, "Errors mid-stream"). Drop and Status do
+	// not apply before the handler then. On other requests the fault does
+	// nothing but is still used up, so give it the stream's Path.
+	StreamCutAfter int
+	Times          int // how many matching requests it applies to; 0 means 1 (with StreamCutAfter: that many streams are cut)
 }
 
 func (f *Fault) matches(method, path string) bool {
@@ -86,6 +94,10 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, ex *exchange
 		case <-r.Context().Done():
 			return true // the client went away; nobody is left to answer
 		}
+	}
+	if f.StreamCutAfter > 0 {
+		ex.streamFault = &f // the stream handler applies it
+		return false
 	}
 	switch {
 	case f.Drop:

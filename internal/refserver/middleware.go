@@ -22,6 +22,9 @@ type exchange struct {
 	body      []byte
 	rb        *responseBuffer
 	dropped   bool // the connection was closed without a response
+	// streamFault is a Fault.StreamCutAfter that matched this request,
+	// for the stream handler to apply.
+	streamFault *Fault
 }
 
 type exchangeKey struct{}

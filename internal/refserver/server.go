@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -35,13 +36,15 @@ type Server struct {
 	memory       memoryState
 	sessions     sessionState
 	deployments  deploymentState
+	scripts      scriptState // the scripted agent's queued turns (script.go)
 }
 
 type config struct {
-	clock  Clock
-	ids    IDSource
-	cloud  bool
-	logger *slog.Logger
+	clock        Clock
+	ids          IDSource
+	cloud        bool
+	logger       *slog.Logger
+	pingInterval time.Duration
 }
 
 // Option configures a Server.
@@ -83,6 +86,17 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
+// WithPingInterval sets how long a session event stream may stay silent
+// before the server sends a ping (default 15 s, contract 2.3). Values of
+// zero or less keep the default.
+func WithPingInterval(d time.Duration) Option {
+	return func(cfg *config) {
+		if d > 0 {
+			cfg.pingInterval = d
+		}
+	}
+}
+
 // Seed is what New creates: the organization, its default workspace, and
 // an owner with an unscoped personal key that has API access in the default
 // workspace.
@@ -95,7 +109,7 @@ type Seed struct {
 
 // New returns a seeded server.
 func New(opts ...Option) *Server {
-	cfg := config{clock: systemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler)}
+	cfg := config{clock: systemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: defaultPingInterval}
 	for _, opt := range opts {
 		opt(&cfg)
 	}

@@ -48,10 +48,14 @@ type session struct {
 	budget        *budget // nil: uncapped, or removed (and never re-addable)
 	deploymentID  *string
 	usage         sessionUsage
-	events        []*sessionEvent // append-only
-	createdAt     time.Time
-	updatedAt     time.Time
-	archivedAt    time.Time // zero while active
+	// events is the session's event log, append-only: written under mu
+	// and eng.feed.mu together (stream_feed.go).
+	events []*sessionEvent
+	// eng runs the session's turns and streams (engine.go).
+	eng        *engine
+	createdAt  time.Time
+	updatedAt  time.Time
+	archivedAt time.Time // zero while active
 }
 
 func (x *session) archived() bool { return !x.archivedAt.IsZero() }
@@ -87,7 +91,7 @@ func (x *session) resource(id string) (int, *sessionResource, error) {
 func (s *Server) sessionRoutes() []route {
 	const one = "/v1/sessions/{session_id}"
 	const res = one + "/resources"
-	return []route{
+	return append([]route{
 		{method: http.MethodPost, path: "/v1/sessions", betas: maBetas, handle: s.createSession},
 		{method: http.MethodGet, path: "/v1/sessions", betas: maBetas, handle: s.listSessions},
 		{method: http.MethodGet, path: one, betas: maBetas, handle: s.getSession},
@@ -100,7 +104,7 @@ func (s *Server) sessionRoutes() []route {
 		{method: http.MethodGet, path: res + "/{resource_id}", betas: maBetas, handle: s.getSessionResource},
 		{method: http.MethodPost, path: res + "/{resource_id}", betas: maBetas, handle: s.updateSessionResource},
 		{method: http.MethodDelete, path: res + "/{resource_id}", betas: maBetas, handle: s.deleteSessionResource},
-	}
+	}, s.eventRoutes()...)
 }
 
 // sessionLocked returns a session of workspaceID: 404 `Session `<id>` not
@@ -139,13 +143,11 @@ func (s *Server) archiveSession(c *call) error {
 		return err
 	}
 	if !x.archived() {
-		if x.running() {
-			// A live turn is interrupted first (contract 6.2, **choice**).
-			// The session engine (next issue) must stop the turn here and
-			// emit its idle event; until then no session ever runs.
-			x.status = statusIdle
-		}
-		x.archivedAt = c.now()
+		now := c.now()
+		// A live turn is interrupted first (contract 6.2, **choice**),
+		// with its events; then the session's streams end.
+		x.eng.archive(now)
+		x.archivedAt = now
 	}
 	return c.ok(x.view())
 }
@@ -162,6 +164,7 @@ func (s *Server) deleteSession(c *call) error {
 		return stateConflict(errInvalidRequest, "session_id: session is running; interrupt it first")
 	}
 	delete(s.sessions.byID, x.id)
+	x.eng.deleted(c.now()) // open streams get session.deleted and end
 	return c.ok(deletedJSON{ID: x.id, Type: "session_deleted"})
 }
 

@@ -33,8 +33,9 @@ type sessionSpec struct {
 	deploymentID  *string
 }
 
-// createSessionLocked creates a session in workspaceID at now and hands
-// spec.events to acceptEventsLocked. It re-checks everything that depends
+// createSessionLocked creates a session in workspaceID at now, hands
+// spec.events to acceptEventsLocked and runs the turn they start (a
+// deployment's run is the request that starts it). It re-checks everything that depends
 // on state (the environment, memory stores, mount paths; contract 3.9,
 // 5.6), because a deployment's spec was validated when the deployment was
 // written, not now. Create Session has checked the same rules in body order
@@ -42,6 +43,17 @@ type sessionSpec struct {
 // timestamped now: a scheduled fire passes its occurrence, so the session
 // looks as if it had been created on time.
 func (s *Server) createSessionLocked(workspaceID string, spec sessionSpec, now time.Time) (*session, error) {
+	x, err := s.createAcceptedSessionLocked(workspaceID, spec, now)
+	if err != nil {
+		return nil, err
+	}
+	x.eng.finish()
+	return x, nil
+}
+
+// createAcceptedSessionLocked is createSessionLocked up to the acceptance
+// of the initial events: the engine has not run yet.
+func (s *Server) createAcceptedSessionLocked(workspaceID string, spec sessionSpec, now time.Time) (*session, error) {
 	env, err := s.usableEnvironmentLocked(workspaceID, "environment_id", spec.environmentID)
 	if err != nil {
 		return nil, err
@@ -82,6 +94,7 @@ func (s *Server) createSessionLocked(workspaceID string, spec sessionSpec, now t
 		s.sessions.byID = map[string]*session{}
 	}
 	s.sessions.byID[x.id] = x
+	x.eng = s.newEngine(x, env.selfHosted())
 	s.acceptEventsLocked(x, spec.events, now)
 	return x, nil
 }
@@ -190,11 +203,16 @@ func (s *Server) createSession(c *call) error {
 			return err
 		}
 	}
-	x, err := s.createSessionLocked(c.workspaceID, spec, now)
+	x, err := s.createAcceptedSessionLocked(c.workspaceID, spec, now)
 	if err != nil {
 		return err
 	}
-	return c.ok(x.view())
+	// The response is the state right after acceptance: running when the
+	// initial events start a turn (contract 6.3), whatever that turn does
+	// next, which runs now, inside this request.
+	view := x.view()
+	x.eng.finish()
+	return c.ok(view)
 }
 
 // parseVaultIDs reads a vault_ids array: at most 50 distinct vlt_ ids.

@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -233,46 +232,27 @@ func checkFileID(path, id string) error {
 	return nil
 }
 
-// sessionEvent is one entry of a session's append-only event log.
+// sessionEvent is one entry of an event log: the session's (what List
+// Events and the session stream show) or a child thread's.
 type sessionEvent struct {
 	id          string
 	typ         string
 	processedAt time.Time
-	payload     json.RawMessage // the event parameter as received
+	// raw is the whole event as it goes on the wire, rendered once when it
+	// is recorded (events_render.go).
+	raw json.RawMessage
 }
 
-// view renders the event: id and processed_at, then the payload's own
-// keys as received (type among them).
-func (e *sessionEvent) view() json.RawMessage {
-	head, _ := json.Marshal(struct {
-		ID          string    `json:"id"`
-		ProcessedAt timestamp `json:"processed_at"`
-	}{e.id, timestamp(e.processedAt)})
-	var b bytes.Buffer
-	b.Write(head[:len(head)-1]) // drop "}"
-	if rest := bytes.TrimPrefix(e.payload, []byte("{")); len(bytes.TrimSpace(rest)) > 1 {
-		b.WriteByte(',')
-		b.Write(rest)
-	} else {
-		b.WriteByte('}')
-	}
-	return b.Bytes()
-}
+// view returns the event's wire form.
+func (e *sessionEvent) view() json.RawMessage { return e.raw }
 
-// acceptEventsLocked appends events to sess's event log, each with a fresh
-// sevt_ id and processed_at now, in order.
-//
-// This is where the session engine takes over (the next issue): it will
-// start a turn here (idle → running, contract 6.2), run the scripted agent
-// and emit the agent.* and session.* events. Until it exists, events are
-// only recorded, and sessions stay idle — a deliberate deviation from
-// contract 6.3, which answers "running" when initial events were sent.
+// acceptEventsLocked records events on sess, each with a fresh sevt_ id
+// and processed_at now, in order, and applies what each one does to the
+// session's engine: a turn to start, a tool call answered, an interrupt
+// (which takes effect at once). It does not run the engine: the caller
+// renders what it must (Create Session's response shows the state right
+// after acceptance), then calls sess.eng.finish. Events the engine accepts
+// and ignores (an interrupt at the budget cap) are not returned.
 func (s *Server) acceptEventsLocked(sess *session, events []eventParam, now time.Time) []*sessionEvent {
-	accepted := make([]*sessionEvent, 0, len(events))
-	for _, ev := range events {
-		e := &sessionEvent{id: s.cfg.ids("sevt_"), typ: ev.typ, processedAt: now, payload: ev.payload}
-		sess.events = append(sess.events, e)
-		accepted = append(accepted, e)
-	}
-	return accepted
+	return sess.eng.accept(events, now)
 }

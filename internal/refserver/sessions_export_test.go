@@ -3,8 +3,8 @@ package refserver
 import "encoding/json"
 
 // Test hooks for package refserver_test (the export_test.go pattern). They
-// set state that only the session engine (next issue) will produce: a
-// running or terminated session, consumed list cost.
+// set state directly, without the turns that would produce it: a running
+// or terminated status, consumed list cost.
 
 // SetSessionStateForTest sets a session's status and consumed list cost
 // (USD minor units).
@@ -13,6 +13,7 @@ func (s *Server) SetSessionStateForTest(id, status string, listCost int64) {
 	defer s.mu.Unlock()
 	x := s.sessions.byID[id]
 	x.status, x.usage.listCost = status, listCost
+	x.eng.acct.tokensNano = listCost * nanoPerCent // the exact cost behind it
 }
 
 // SessionEventsForTest returns a session's event log, oldest first.

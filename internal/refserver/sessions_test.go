@@ -91,7 +91,7 @@ func TestSessionWireShape(t *testing.T) {
 	    "model": {"id": "vendor-haiku-5-5", "effort": {"type": "high"}, "inference_geo": null, "speed": "standard"},
 	    "tools": [], "mcp_servers": [], "skills": [], "execution_identity": {"type": "service_account"}, "multiagent": null},
 	  "environment_id": "` + f.envID + `",
-	  "status": "idle",
+	  "status": "running",
 	  "title": "Order #1234 inquiry",
 	  "metadata": {"k": "v"},
 	  "resources": [
@@ -117,8 +117,13 @@ func TestSessionWireShape(t *testing.T) {
 	  "created_at": "` + testNow + `",
 	  "updated_at": "` + testNow + `"
 	}`
+	// The response shows the state right after acceptance: the initial
+	// user.message started a turn. That turn (the default script) ran in
+	// the same request, so the session read back is idle, with its usage.
 	requireJSON(t, r, want)
-	requireJSON(t, f.ma(t, "GET", sessionsPath+"/"+id, ""), want)
+	after := strings.Replace(want, `"status": "running"`, `"status": "idle"`, 1)
+	after = strings.Replace(after, `"input_tokens": 0, "output_tokens": 0`, `"input_tokens": 1000, "output_tokens": 100`, 1)
+	requireJSON(t, f.ma(t, "GET", sessionsPath+"/"+id, ""), after)
 
 	// Later renames of the store do not reach the attached snapshot.
 	wantOK(t, f.do(t, "POST", memoryStoresPath+"/"+store, `{"name":"Renamed"}`, memoryBeta))
@@ -161,27 +166,36 @@ func TestSessionCreateDefaults(t *testing.T) {
 
 func TestSessionInitialEventsAreRecorded(t *testing.T) {
 	f := newSessionFixture(t)
-	id := f.sessionID(t, `,"initial_events":[
+	created := f.createSession(t, `,"initial_events":[
 		{"type":"user.define_outcome","description":"d","rubric":{"type":"text","content":"r"}},
 		{"type":"user.message","content":[{"type":"text","text":"hi"}]},
 		{"type":"system.message","content":[{"type":"text","text":"ctx"}]}]`)
-	events := f.srv.SessionEventsForTest(id)
-	if len(events) != 3 {
-		t.Fatalf("events %s", events)
+	if created["status"] != "running" {
+		t.Fatalf("status %v, want running right after acceptance", created["status"])
 	}
+	id := created["id"].(string)
+	events := f.srv.SessionEventsForTest(id)
+	// The echoes, in order; the define_outcome gains its outcome_id and
+	// resolved max_iterations (session-events-wire.md 3.2).
 	want := []string{
-		`{"id":"sevt_010000000000000000000001","processed_at":"` + testNow + `","type":"user.define_outcome","description":"d","rubric":{"type":"text","content":"r"}}`,
+		`{"id":"sevt_010000000000000000000001","processed_at":"` + testNow + `","type":"user.define_outcome","description":"d","rubric":{"type":"text","content":"r"},"max_iterations":3,"outcome_id":"outc_010000000000000000000001"}`,
 		`{"id":"sevt_010000000000000000000002","processed_at":"` + testNow + `","type":"user.message","content":[{"type":"text","text":"hi"}]}`,
 		`{"id":"sevt_010000000000000000000003","processed_at":"` + testNow + `","type":"system.message","content":[{"type":"text","text":"ctx"}]}`,
 	}
-	for i, ev := range events {
-		if string(ev) != want[i] {
-			t.Fatalf("event %d\n got %s\nwant %s", i, ev, want[i])
+	if len(events) < len(want) {
+		t.Fatalf("events %s", events)
+	}
+	for i, w := range want {
+		if string(events[i]) != w {
+			t.Fatalf("event %d\n got %s\nwant %s", i, events[i], w)
 		}
 	}
-	// Until the session engine exists, sessions stay idle (see acceptEventsLocked).
-	if got := wantOK(t, f.ma(t, "GET", sessionsPath+"/"+id, "")); got["status"] != "idle" {
-		t.Fatalf("status %v", got["status"])
+	// Then the turn they started ran in the create request.
+	if last := string(events[len(events)-1]); !strings.Contains(last, `"type":"session.status_idle"`) {
+		t.Fatalf("last event %s", last)
+	}
+	if got := wantOK(t, f.ma(t, "GET", sessionsPath+"/"+id, "")); got["status"] != "idle" || len(got["outcome_evaluations"].([]any)) != 1 {
+		t.Fatalf("session %v", got)
 	}
 }
 

@@ -67,13 +67,19 @@ func (s *Server) updateSession(c *call) error {
 		return invalidField("vault_ids", "cannot be updated")
 	}
 
-	changed := agent != x.agent || !sameBudget(bud, x.budget) || !maps.Equal(metadata, x.metadata) || !sameString(title, x.title)
-	// The session engine (next issue) resumes a turn here when the budget
-	// of a session idle with stop reason budget_reached was raised or
-	// removed (SPEC 3.1: status → running).
+	update := sessionUpdate{agent: agent != x.agent, budget: !sameBudget(bud, x.budget),
+		metadata: !maps.Equal(metadata, x.metadata), title: !sameString(title, x.title)}
 	x.agent, x.budget, x.metadata, x.title = agent, bud, metadata, title
-	if changed {
-		x.updatedAt = c.now()
+	if update.any() {
+		now := c.now()
+		x.updatedAt = now
+		x.eng.updated(now, update)
+		if update.budget {
+			// A session paused at budget_reached resumes when its budget
+			// was raised above the consumed cost or removed (SPEC 3.1,
+			// 4.15; contract 6.8), inside this request.
+			x.eng.resumeBudget(now)
+		}
 	}
 	return c.ok(x.view())
 }
@@ -145,7 +151,9 @@ func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, err
 	if x.budget == nil {
 		return nil, invalidField("budget", "budget_create_only: a budget can only be set when the session is created")
 	}
-	if b.maxListCost <= x.usage.listCost {
+	// Against the exact, unrounded cost (contract 8.2): the new cap must
+	// be strictly greater.
+	if capNano(b.maxListCost) <= x.consumedNano() {
 		return nil, invalidField("budget", "budget_not_raised: max_list_cost must be above the consumed list cost %d", x.usage.listCost)
 	}
 	return b, nil

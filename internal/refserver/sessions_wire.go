@@ -4,8 +4,8 @@ package refserver
 // 2.2). Every key is always sent; nullable ones as null (GUIDE 6).
 
 // sessionUsage is what a session has consumed. It starts at zero; the
-// session engine (next issue) adds to it as turns run, and the budget rules
-// of Update Session read listCost.
+// session engine adds to it as turns run (usage.go), and the budget rules
+// of Update Session read the exact cost behind listCost.
 type sessionUsage struct {
 	activeSeconds        float64
 	cacheCreation1h      int64
@@ -44,8 +44,8 @@ type statsJSON struct {
 	DurationSeconds float64 `json:"duration_seconds"`
 }
 
-// outcomeEvaluationJSON is one entry of outcome_evaluations. Nothing
-// produces one yet: outcomes are evaluated by the session engine.
+// outcomeEvaluationJSON is one entry of outcome_evaluations, written by
+// the session engine at an outcome's terminal result (engine_outcome.go).
 type outcomeEvaluationJSON struct {
 	Type        string    `json:"type"`
 	OutcomeID   string    `json:"outcome_id"`
@@ -90,19 +90,11 @@ func (x *session) view() sessionJSON {
 		VaultIDs:           x.vaultIDs,
 		Budget:             x.budget.view(),
 		DeploymentID:       x.deploymentID,
-		OutcomeEvaluations: []outcomeEvaluationJSON{},
+		OutcomeEvaluations: x.outcomeEvaluations(),
 		Stats:              statsJSON{ActiveSeconds: u.activeSeconds, DurationSeconds: u.durationSeconds},
-		Usage: usageJSON{
-			ActiveSeconds:        u.activeSeconds,
-			CacheCreation:        cacheCreationJSON{Ephemeral1hInputTokens: u.cacheCreation1h, Ephemeral5mInputTokens: u.cacheCreation5m},
-			CacheReadInputTokens: u.cacheReadInputTokens,
-			InputTokens:          u.inputTokens,
-			OutputTokens:         u.outputTokens,
-			ListCost:             usd(u.listCost),
-			ServerToolUse:        serverToolUseJSON{WebFetchRequests: u.webFetchRequests, WebSearchRequests: u.webSearchRequests},
-		},
-		ArchivedAt: optionalTimestamp(x.archivedAt),
-		CreatedAt:  timestamp(x.createdAt),
-		UpdatedAt:  timestamp(x.updatedAt),
+		Usage:              x.usageView(),
+		ArchivedAt:         optionalTimestamp(x.archivedAt),
+		CreatedAt:          timestamp(x.createdAt),
+		UpdatedAt:          timestamp(x.updatedAt),
 	}
 }

@@ -22,13 +22,22 @@ func (s *Server) Start(addr string) (baseURL string, stop func() error, err erro
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	// Every request's context derives from base, which stop cancels first:
+	// event streams never end on their own, and Shutdown would otherwise wait
+	// out its grace period for them.
+	base, cancelBase := context.WithCancel(context.Background())
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return base },
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	stopTicking := s.tickEverySecond()
 
 	stop = sync.OnceValue(func() error {
 		stopTicking()
+		cancelBase()
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		err := srv.Shutdown(ctx)

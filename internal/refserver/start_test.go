@@ -1,8 +1,11 @@
 package refserver_test
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,4 +58,61 @@ func TestStartFailsOnABadAddress(t *testing.T) {
 	if _, _, err := refserver.New().Start("256.0.0.1:-1"); err == nil {
 		t.Fatal("Start succeeded on an invalid address")
 	}
+}
+
+// TestStopEndsOpenStreams: an event stream never ends by itself, so stop
+// must end it rather than wait out the shutdown grace period for it.
+func TestStopEndsOpenStreams(t *testing.T) {
+	srv := refserver.New()
+	base, stop, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := srv.Seed()
+	do := func(method, path, body string) *http.Response {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("x-api-key", seed.APIKey)
+		req.Header.Set("vendor-workspace-id", seed.DefaultWorkspaceID)
+		req.Header.Set("vendor-beta", "managed-agents-2026-04-01")
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	idOf := func(res *http.Response) string {
+		defer res.Body.Close()
+		var v struct{ ID string }
+		if err := json.NewDecoder(res.Body).Decode(&v); err != nil || v.ID == "" {
+			t.Fatalf("status %d: %v", res.StatusCode, err)
+		}
+		return v.ID
+	}
+	env := idOf(do("POST", "/v1/environments", `{"name":"e"}`))
+	agent := idOf(do("POST", "/v1/agents", `{"name":"a","model":"vendor-haiku-5-5"}`))
+	sess := idOf(do("POST", "/v1/sessions", `{"agent":"`+agent+`","environment_id":"`+env+`"}`))
+	stream := do("GET", "/v1/sessions/"+sess+"/events/stream", "")
+	if stream.StatusCode != 200 {
+		t.Fatalf("stream status %d", stream.StatusCode)
+	}
+
+	ended := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, stream.Body)
+		stream.Body.Close()
+		close(ended)
+	}()
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Fatalf("stop: %v", err)
+		}
+	case <-time.After(4 * time.Second): // under the 5 s grace: stop did not wait for the stream
+		t.Fatal("stop waited for the open stream")
+	}
+	<-ended
+	http.DefaultClient.CloseIdleConnections()
 }

@@ -1,0 +1,87 @@
+package refserver
+
+import "time"
+
+// Interrupts, archive, delete and termination (contract 6.5, 6.9, 2.3).
+
+// interrupt stops the thread threadID, or every thread when it is empty
+// (threads are never archived here). For each thread it stops: an
+// in-flight request is cancelled (its span ends, is_error false, no
+// buffered event), unfinished calls are closed, the turn ends with
+// end_turn. Stopping the primary also drops the messages queued for a turn
+// (the interrupt jumps the queue) and ends the active outcome.
+func (e *engine) interrupt(threadID string) {
+	targets := e.threads
+	if threadID != "" {
+		targets = []*thread{e.threadByID[threadID]}
+	}
+	for _, th := range targets {
+		if th == e.primary {
+			e.trigger = nil
+			// No evaluation is ever in flight between two engine calls,
+			// so there is no span.outcome_evaluation_end to send: the
+			// outcome is simply over.
+			e.outcome = nil
+		}
+		e.stopThread(th)
+	}
+	e.maybeIdle()
+}
+
+func (e *engine) stopThread(th *thread) {
+	t := th.turn
+	if t == nil {
+		return
+	}
+	if r := t.req; r != nil {
+		t.req = nil
+		e.endSpan(th, r, false, r.usage(false))
+	}
+	if c := t.call; c != nil {
+		t.call = nil
+		e.closeCall(th, c)
+	}
+	th.turn = nil
+	th.lastStop = endTurn
+	if th.child {
+		e.announceThreadIdle(th, endTurn)
+	}
+}
+
+// archive interrupts a running session (contract 6.2, 6.9), then ends its
+// streams: an archived session is read-only.
+func (e *engine) archive(now time.Time) {
+	e.enter(now)
+	if e.x.running() {
+		e.interrupt("")
+		e.syncStatus()
+		if e.x.running() { // a status set by a test hook, with no turn behind it
+			e.x.status = statusIdle
+		}
+	}
+	e.acct.touch(e.x, now)
+	e.feed.close(nil)
+}
+
+// deleted sends session.deleted to the open streams, which end after it; it
+// is not listed (the session is gone).
+func (e *engine) deleted(now time.Time) {
+	e.enter(now)
+	e.feed.close(e.newEvent(e.newID(), "session.deleted", nil))
+}
+
+// terminate ends the session for good: every turn stops without further
+// events, session.status_terminated is recorded, the streams end.
+func (e *engine) terminate(now time.Time) {
+	e.enter(now)
+	for _, th := range e.threads {
+		th.turn = nil
+	}
+	e.trigger = nil
+	e.acct.stopActive(now)
+	e.announced = false
+	e.emit("session.status_terminated", nil)
+	e.x.status = statusTerminated
+	e.acct.touch(e.x, now)
+	e.feed.close(nil)
+}

@@ -1,0 +1,292 @@
+package refserver
+
+import (
+	"sync"
+	"time"
+)
+
+// A session's feed: its event log as the streams see it, the streams
+// subscribed to it, and the notification that wakes them.
+//
+// Why a lock of its own: the engine writes under Server.mu, and holds it for
+// a whole turn (a Firehose can be long). Streams read under feed.mu only, so
+// they deliver events while the turn is still running and never compete for
+// Server.mu with other requests. Writers take Server.mu then feed.mu; the
+// session's log (session.events) is appended under both, so it may be read
+// under either.
+//
+// Why a cursor rather than a queue: persisted events are already in the log,
+// so a subscriber keeps only its index into it. Previews are not persisted;
+// each subscriber that asked for their kind gets its own copy, stamped with
+// the log length at the time it was produced, so it is delivered between the
+// right two log entries.
+//
+// Why memory stays bounded: previews exist only for subscribers connected
+// when they are produced, and at most maxPendingPreviewBytes of them wait
+// per subscriber. When a subscriber's queue is full the producer (the
+// engine running a Firehose, say) waits for it to drain, so a reader that keeps reading loses nothing
+// (contract 5: the reference server does not shed deltas on its own). A
+// reader that does not drain within previewWait is marked lagging: from
+// then on, until its queue empties, its new previews are shed (rule 4:
+// best effort; an event's previews are shed from some point on, so what is
+// delivered is still a prefix). A stalled client costs the producer one
+// wait (under Server.mu), not one per preview.
+
+const (
+	previewMessage  uint8 = 1 << iota // event_deltas=agent.message
+	previewThinking                   // event_deltas=agent.thinking
+)
+
+const (
+	// maxPendingPreviewBytes bounds the previews waiting for one
+	// subscriber.
+	maxPendingPreviewBytes = 8 << 20
+	// previewWait is how long a producer waits for a full subscriber.
+	previewWait = 500 * time.Millisecond
+)
+
+type feed struct {
+	mu      sync.Mutex
+	x       *session // the log is x.events
+	subs    map[*subscriber]struct{}
+	wanted  [2]int        // subscribers per preview kind (message, thinking)
+	wake    chan struct{} // closed and replaced when something is appended
+	waiting bool          // a subscriber holds the current wake channel
+
+	// drained is closed and replaced when a subscriber takes previews or
+	// leaves while a producer waits for room (producerWaiting).
+	drained         chan struct{}
+	producerWaiting bool
+
+	closed   bool
+	closedAt int           // len(log) when closed: nothing after it is delivered
+	final    *sessionEvent // sent after the log when closed (session.deleted)
+}
+
+type subscriber struct {
+	kinds    uint8
+	next     int // index of the next log entry to deliver
+	previews []preview
+	pending  int  // bytes of previews
+	lagging  bool // did not drain in time: previews are shed until it catches up
+}
+
+// preview is a stream-only frame, delivered after log entry at-1.
+type preview struct {
+	at   int
+	typ  string // event_start or event_delta
+	data []byte
+}
+
+// frame is one SSE event to write.
+type frame struct {
+	typ  string
+	data []byte
+}
+
+func newFeed(x *session) *feed {
+	return &feed{x: x, subs: map[*subscriber]struct{}{}, wake: make(chan struct{}), drained: make(chan struct{})}
+}
+
+func kindIndex(kind uint8) int {
+	if kind == previewThinking {
+		return 1
+	}
+	return 0
+}
+
+// subscribe registers a stream that receives what is appended from now on.
+func (f *feed) subscribe(kinds uint8) *subscriber {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	sub := &subscriber{kinds: kinds, next: len(f.x.events)}
+	f.subs[sub] = struct{}{}
+	for _, k := range []uint8{previewMessage, previewThinking} {
+		if kinds&k != 0 {
+			f.wanted[kindIndex(k)]++
+		}
+	}
+	return sub
+}
+
+func (f *feed) unsubscribe(sub *subscriber) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.subs[sub]; !ok {
+		return
+	}
+	delete(f.subs, sub)
+	for _, k := range []uint8{previewMessage, previewThinking} {
+		if sub.kinds&k != 0 {
+			f.wanted[kindIndex(k)]--
+		}
+	}
+	sub.previews, sub.pending = nil, 0
+	f.drainedLocked()
+}
+
+// drainedLocked tells a waiting producer that room was made.
+func (f *feed) drainedLocked() {
+	if f.producerWaiting {
+		close(f.drained)
+		f.drained = make(chan struct{})
+		f.producerWaiting = false
+	}
+}
+
+// wants reports whether any subscriber asked for previews of kind, so that
+// the engine builds preview frames only when someone will get them.
+func (f *feed) wants(kind uint8) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.wanted[kindIndex(kind)] > 0
+}
+
+// notifyLocked wakes every waiting subscriber.
+func (f *feed) notifyLocked() {
+	if f.waiting {
+		close(f.wake)
+		f.wake = make(chan struct{})
+		f.waiting = false
+	}
+}
+
+// append adds ev to the session's log.
+func (f *feed) append(ev *sessionEvent) {
+	f.mu.Lock()
+	f.x.events = append(f.x.events, ev)
+	f.notifyLocked()
+	f.mu.Unlock()
+}
+
+// publish hands the previews of one event (its event_start first) to the
+// subscribers that asked for kind, waiting (up to previewWait) for room in
+// the queues of those that are not lagging. A subscriber with no room left
+// gets a prefix of them, possibly none.
+func (f *feed) publish(kind uint8, frames []preview) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var deadline time.Time
+	for {
+		full := f.fullLocked(kind, previewBytes(frames))
+		if len(full) == 0 {
+			break
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(previewWait)
+		}
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
+			for _, sub := range full {
+				sub.lagging = true
+			}
+			break
+		}
+		f.producerWaiting = true
+		ch := f.drained
+		f.mu.Unlock()
+		timer := time.NewTimer(remaining)
+		select {
+		case <-ch:
+		case <-timer.C:
+		}
+		timer.Stop()
+		f.mu.Lock()
+	}
+	at := len(f.x.events)
+	for sub := range f.subs {
+		if sub.kinds&kind == 0 {
+			continue
+		}
+		for _, p := range frames {
+			if sub.pending+len(p.data) > maxPendingPreviewBytes {
+				break
+			}
+			p.at = at
+			sub.previews = append(sub.previews, p)
+			sub.pending += len(p.data)
+		}
+	}
+	f.notifyLocked()
+}
+
+// fullLocked lists the subscribers of kind, not lagging, with no room for
+// n more bytes of previews. (An event's previews larger than the whole
+// bound never fit: they wait once, then are shed.)
+func (f *feed) fullLocked(kind uint8, n int) []*subscriber {
+	var full []*subscriber
+	for sub := range f.subs {
+		if sub.kinds&kind != 0 && !sub.lagging && sub.pending+n > maxPendingPreviewBytes {
+			full = append(full, sub)
+		}
+	}
+	return full
+}
+
+func previewBytes(frames []preview) int {
+	n := 0
+	for _, p := range frames {
+		n += len(p.data)
+	}
+	return n
+}
+
+// close ends every stream after what was appended so far (and final, when
+// set).
+func (f *feed) close(final *sessionEvent) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return
+	}
+	f.closed, f.closedAt, f.final = true, len(f.x.events), final
+	f.waiting = true // wake everyone, waiting or not
+	f.notifyLocked()
+}
+
+// take moves up to cap(dst)-len(dst) frames for sub into dst, in delivery
+// order. With nothing to deliver it returns either done (the feed is closed
+// and drained; final was included) or the channel to wait on.
+func (f *feed) take(sub *subscriber, dst []frame) ([]frame, bool, <-chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	log := f.x.events
+	limit := len(log)
+	if f.closed {
+		limit = min(limit, f.closedAt)
+	}
+	for len(dst) < cap(dst) {
+		if len(sub.previews) > 0 && sub.previews[0].at <= sub.next {
+			p := sub.previews[0]
+			sub.previews = sub.previews[1:]
+			sub.pending -= len(p.data)
+			dst = append(dst, frame{typ: p.typ, data: p.data})
+			continue
+		}
+		if sub.next < limit {
+			ev := log[sub.next]
+			sub.next++
+			dst = append(dst, frame{typ: ev.typ, data: ev.raw})
+			continue
+		}
+		break
+	}
+	if len(sub.previews) == 0 {
+		sub.previews = nil // let the backing array go
+		sub.lagging = false
+	}
+	if len(dst) > 0 {
+		f.drainedLocked()
+	}
+	if len(dst) > 0 {
+		return dst, false, nil
+	}
+	if f.closed {
+		if f.final != nil {
+			dst = append(dst, frame{typ: f.final.typ, data: f.final.raw})
+		}
+		return dst, true, nil
+	}
+	f.waiting = true
+	return dst, false, f.wake
+}
