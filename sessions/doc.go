@@ -1,6 +1,6 @@
-// Package sessions manages sessions (SPEC 2.2, 4.1-4.3, 4.5, 4.7, 4.15): a
-// running conversation of an agent in an environment, and the files,
-// repositories and memory stores mounted into it.
+// Package sessions manages sessions (SPEC 2.2, 4.1-4.3, 4.5, 4.7, 4.10,
+// 4.11, 4.15): a running conversation of an agent in an environment, the
+// files, repositories and memory stores mounted into it, and its events.
 //
 //	sess, err := client.Sessions.Create(ctx, sessions.CreateParams{
 //		Agent:         agents.AgentID(agent.ID), // or agent.Reference(), or sessions.AgentWithOverrides{…}
@@ -31,7 +31,8 @@
 //	file, err := client.Sessions.Resources.Add(ctx, sess.ID, sessions.FileResourceParam{FileID: "file_…"})
 //
 // Unions (Resource, Checkout, EventParam, ContentBlockParam, RubricParam,
-// Multiagent, RosterMember, Delegation) are sealed interfaces: switch on
+// Multiagent, RosterMember, Delegation, and on the events' side Event,
+// ContentBlock, StopReason and the rest) are sealed interfaces: switch on
 // the concrete type. Each has an Unknown variant that keeps the JSON of a
 // type newer than this SDK, so nothing is dropped and it marshals back
 // unchanged. Enum-like string types (Status, Access, OutcomeResult) keep
@@ -50,4 +51,62 @@
 // model_not_budgetable) leads the message after the field name.
 //
 // Every call sends the vendor-beta value these endpoints require (Beta).
+//
+// # Events
+//
+// Events (docs/session-events-wire.md) have their own sub-service,
+// client.Sessions.Events. A stream delivers what is recorded after it
+// opened, so open it first, then send:
+//
+//	stream, err := client.Sessions.Events.Stream(ctx, sess.ID, sessions.StreamParams{
+//		EventDeltas: []string{sessions.EventAgentMessage}, // previews: messages as they are written
+//	})
+//	if err != nil { … }
+//	defer stream.Close()
+//	_, err = client.Sessions.Events.Send(ctx, sess.ID, sessions.SendParams{
+//		Events: []sessions.EventParam{sessions.UserMessage("Where is order #1234?")},
+//	})
+//	var previews sessions.Previews
+//	for ev, err := range stream.Events() {
+//		if err != nil {
+//			return err // or log it and continue: an undecodable event does not end the stream
+//		}
+//		previews.Add(ev)
+//		switch ev := ev.(type) {
+//		case *sessions.EventDelta:
+//			show(ev.EventID, previews.Text(ev.EventID)) // the text so far
+//		case *sessions.AgentMessageEvent:
+//			show(ev.ID(), sessions.Text(ev.Content)) // the whole message replaces its preview
+//		case *sessions.AgentCustomToolUseEvent:
+//			answer(sessions.CustomToolResult(ev.ID(), run(ev.Name, ev.Input)))
+//		case *sessions.AgentToolUseEvent: // ev.ToolInput() decodes the input
+//			if ev.EvaluatedPermission == sessions.PermissionAsk {
+//				answer(sessions.Allow(ev.ID())) // or sessions.Deny(ev.ID(), "why")
+//			}
+//		case *sessions.SessionStatusIdleEvent:
+//			if _, ok := ev.StopReason.(sessions.StopEndTurn); ok {
+//				return nil
+//			}
+//		}
+//	}
+//
+// Every event the stream, List and Send give is a pointer to its type; all
+// but the previews are PersistedEvent (ID, ProcessedAt, ThreadID), and a
+// type newer than this SDK arrives as *UnknownEvent with its JSON.
+//
+// Reconnection. A connection delivers only what is recorded after it
+// opened; the platform has no resume cursor. So, by default, a stream whose
+// connection drops reconnects by itself: it checks that the session still
+// exists and is neither archived nor terminated, opens a new connection,
+// lists the history since the last event it delivered and delivers what it
+// missed, skipping what the new connection repeats. Persisted events arrive
+// once each, in order; previews lost in a drop are not recovered. So that
+// a drop before the first event loses nothing either, Stream first reads
+// the newest event of the history: one List request per Stream call.
+// Events ends without an error when the session is archived, terminated or
+// deleted; StreamParams.NoReconnect turns reconnection off (a drop then
+// ends Events with its error); StreamParams.ResumeAfter resumes a restarted
+// consumer after the last event it had (PositionOf), history first. Close
+// the stream, from any goroutine, to stop it; cancelling ctx ends Events
+// with the context's error.
 package sessions

@@ -8,9 +8,11 @@ import (
 
 // EventParam is an event sent to a session (SPEC 6.2): in a session's or a
 // deployment's initial events, UserMessageParam, DefineOutcomeParam and
-// SystemMessageParam. UnknownEventParam carries any other type as raw
-// JSON, both ways: a deployment's stored events of a type newer than this
-// SDK decode into it and are sent back unchanged.
+// SystemMessageParam; with Events.Send, also InterruptParam,
+// ToolConfirmationParam, CustomToolResultParam and ToolResultParam.
+// UnknownEventParam carries any other type as raw JSON, both ways: a
+// deployment's stored events of a type newer than this SDK decode into it
+// and are sent back unchanged.
 //
 // The constructors cover the usual cases:
 //
@@ -144,6 +146,9 @@ func DecodeEventParam(data []byte) (EventParam, error) {
 			e.MaxIterations = *w.MaxIterations
 		}
 		return e, nil
+	}
+	if p, ok, err := decodeSendOnlyParam(typ, data); ok {
+		return p, err
 	}
 	return UnknownEventParam{union.NewRaw(typ, data)}, nil
 }

@@ -80,9 +80,19 @@ func TestListFilters(t *testing.T) {
 	})
 
 	t.Run("statuses filter", func(t *testing.T) {
-		require.Empty(t, list(t, sessions.ListParams{Statuses: []sessions.Status{sessions.StatusRunning}}),
-			"no session runs before the session engine processes events")
-		require.NotEmpty(t, list(t, sessions.ListParams{Statuses: []sessions.Status{sessions.StatusIdle}}))
+		require.Empty(t, list(t, sessions.ListParams{Statuses: []sessions.Status{sessions.StatusRunning}}))
+		f.clock.Advance(time.Second)
+		s6 := f.running(t, f.params()) // a turn held by the scripted agent
+		ids := func(ss ...*sessions.Session) []string {
+			out := []string{}
+			for _, s := range ss {
+				out = append(out, s.ID)
+			}
+			return out
+		}
+		require.Equal(t, ids(s6), list(t, sessions.ListParams{Statuses: []sessions.Status{sessions.StatusRunning}}))
+		require.Equal(t, ids(s4, s3, s2, s1), list(t, sessions.ListParams{Statuses: []sessions.Status{sessions.StatusIdle}}))
+		require.Equal(t, ids(s6, s4, s3, s2, s1), list(t, sessions.ListParams{Statuses: []sessions.Status{sessions.StatusIdle, sessions.StatusRunning}}))
 	})
 }
 

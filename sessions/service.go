@@ -8,19 +8,20 @@ const Beta = "managed-agents-2026-04-01"
 // Service calls the sessions endpoints. Get one from
 // agentplatform.Client.Sessions.
 //
-// A session's resources have endpoints of their own under the session's
-// path; their methods sit on the Resources sub-service, mirroring the URL,
-// so that each level keeps the short verbs (List, Add, Get, Update,
-// Delete).
+// A session's resources and events have endpoints of their own under the
+// session's path; their methods sit on the Resources and Events
+// sub-services, mirroring the URL, so that each level keeps the short verbs
+// (List, Add, Get, Update, Delete; Send, List, Stream).
 type Service struct {
 	p *pipeline.Pipeline
 
 	Resources *ResourcesService // the files, repositories and memory stores of a session
+	Events    *EventsService    // sending, listing and streaming a session's events
 }
 
 // NewService is used by agentplatform.NewClient.
 func NewService(p *pipeline.Pipeline) *Service {
-	return &Service{p: p, Resources: &ResourcesService{p: p}}
+	return &Service{p: p, Resources: &ResourcesService{p: p}, Events: &EventsService{p: p}}
 }
 
 // ResourcesService calls the session resource endpoints. Get one from

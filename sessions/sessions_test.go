@@ -102,10 +102,8 @@ func TestCreateWithEveryField(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "User Preferences", again.Resources[5].(sessions.MemoryStoreResource).Name)
 
-	// Contract 6.3 makes a session with initial events `running`; until the
-	// session engine (the events issue) processes them, the reference server
-	// records them and the session stays idle.
-	require.Equal(t, sessions.StatusIdle, s.Status)
+	// Initial events start a turn at once (contract 6.3).
+	require.Equal(t, sessions.StatusRunning, s.Status)
 }
 
 func TestAgentForms(t *testing.T) {

@@ -78,7 +78,11 @@ func TestEventParamRoundTrip(t *testing.T) {
 		sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.FileRubric("file_1")},
 		sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.UnknownRubricParam{Raw: rawJSON("url", `{"type":"url","url":"https://r"}`)}},
 		sessions.SystemMessage("s"),
-		sessions.UnknownEventParam{Raw: rawJSON("user.tool_confirmation", `{"type":"user.tool_confirmation","result":"allow","tool_use_id":"sevt_1"}`)},
+		sessions.Interrupt(),
+		sessions.Deny("sevt_1", "no"),
+		sessions.CustomToolResult("sevt_2", "r"),
+		sessions.ToolError("sevt_3", "e"),
+		sessions.UnknownEventParam{Raw: rawJSON("user.future", `{"type":"user.future","result":"allow","tool_use_id":"sevt_1"}`)},
 	}
 	for _, e := range events {
 		b, err := json.Marshal(e)

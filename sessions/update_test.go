@@ -166,3 +166,38 @@ func TestArchiveAndDelete(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "session_deleted", deleted.Type)
 }
+
+// TestRunningSessionRules: while a turn runs (held by the scripted agent),
+// the agent cannot be updated nor the session deleted (409, contract 6.6
+// and 6.7); other updates go through, and archiving interrupts the turn.
+func TestRunningSessionRules(t *testing.T) {
+	f := newFixture(t)
+	s := f.running(t, f.params())
+
+	_, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: []agents.Tool{}}})
+	requireConflict(t, err, "agent: session is running; interrupt it first")
+	updated, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("Busy")})
+	require.NoError(t, err, "other fields can change while it runs")
+	require.Equal(t, sessions.StatusRunning, updated.Status)
+	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	requireConflict(t, err, "session_id: session is running; interrupt it first")
+
+	archived, err := f.client.Sessions.Archive(ctx, s.ID)
+	require.NoError(t, err)
+	require.True(t, archived.Archived())
+	require.Equal(t, sessions.StatusIdle, archived.Status, "archiving interrupts the turn")
+	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Order: sessions.OrderDesc, Limit: 1})
+	require.NoError(t, err)
+	require.Equal(t, sessions.StopEndTurn{}, page.Data[0].(*sessions.SessionStatusIdleEvent).StopReason)
+	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	require.NoError(t, err)
+
+	// An interrupted session can be deleted too.
+	other := f.running(t, f.params())
+	f.send(t, other.ID, sessions.Interrupt())
+	got, err := f.client.Sessions.Get(ctx, other.ID)
+	require.NoError(t, err)
+	require.Equal(t, sessions.StatusIdle, got.Status)
+	_, err = f.client.Sessions.Delete(ctx, other.ID)
+	require.NoError(t, err)
+}

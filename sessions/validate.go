@@ -271,17 +271,21 @@ func ValidateEvents(field string, events []EventParam) error {
 			if err := validateContent(path+".content", e.Content); err != nil {
 				return err
 			}
+		case eventValidator:
+			if err := e.validateEvent(path); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
 // accompaniable reports whether a system.message may follow e (SPEC 6.2):
-// a user.message, user.tool_result or user.custom_tool_result. The last two
-// are not EventParam variants yet; sent as UnknownEventParam they count.
+// a user.message, user.tool_result or user.custom_tool_result, also when
+// sent as UnknownEventParam.
 func accompaniable(e EventParam) bool {
 	switch e := e.(type) {
-	case UserMessageParam:
+	case UserMessageParam, CustomToolResultParam, ToolResultParam:
 		return true
 	case UnknownEventParam:
 		return e.Type == "user.tool_result" || e.Type == "user.custom_tool_result"

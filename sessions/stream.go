@@ -1,0 +1,377 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/internal/stream"
+	"github.com/agentplatform/agentplatform-go/option"
+)
+
+// StreamParams configures Stream.
+type StreamParams struct {
+	// EventDeltas asks for previews (EventStart, EventDelta) of these event
+	// types: EventAgentMessage, EventAgentThinking. At most 100 values.
+	EventDeltas []string
+
+	// NoReconnect turns reconnection off: a dropped connection then ends
+	// Events with its error, and Stream sends no request but the stream's.
+	NoReconnect bool
+
+	// ResumeAfter is the last event a consumer already has (PositionOf),
+	// for a consumer that restarts: Events first delivers the history
+	// recorded after it, then live events, none twice. It needs
+	// reconnection. The zero Position starts with the events recorded
+	// after the stream opens.
+	ResumeAfter Position
+}
+
+func (p *StreamParams) validate() error {
+	if len(p.EventDeltas) > maxEventDeltas {
+		return apierror.Invalid("event_deltas", "must have at most 100 items")
+	}
+	if !p.ResumeAfter.IsZero() {
+		if p.NoReconnect {
+			return apierror.Invalid("resume_after", "needs reconnection (NoReconnect is set)")
+		}
+		if p.ResumeAfter.EventID == "" {
+			return apierror.Invalid("resume_after.event_id", "is required")
+		}
+	}
+	return nil
+}
+
+// Position is a place in a session's history: an event's id and the time
+// it was recorded. Ids are unique, timestamps are not; a Position without
+// a time makes a resuming stream read the history from its start.
+type Position struct {
+	EventID     string
+	ProcessedAt time.Time
+}
+
+// PositionOf returns the position of ev, to save and later resume after
+// (StreamParams.ResumeAfter).
+func PositionOf(ev PersistedEvent) Position {
+	return Position{EventID: ev.ID(), ProcessedAt: ev.ProcessedAt()}
+}
+
+// IsZero reports whether p names no event.
+func (p Position) IsZero() bool { return p.EventID == "" && p.ProcessedAt.IsZero() }
+
+// EventStream is an open event stream of one session. Range over Events
+// once; Close it when done (closing twice, or after Events ended, is
+// harmless).
+type EventStream struct {
+	ctx    context.Context // the caller's
+	sctx   context.Context // every request of the stream; cancelled by Close
+	cancel context.CancelFunc
+
+	closed  atomic.Bool
+	started atomic.Bool // Events ran, or Close ran first; whoever sets it owns body
+	body    io.ReadCloser
+
+	src    stream.Source
+	follow *stream.Follow[Event] // nil when reconnection is off
+	last   Event                 // where Follow starts: a real event or a *positionEvent
+	resume bool                  // deliver the history after last first
+	// lastTime is the ProcessedAt of the last delivered event that had
+	// one: the window of the history read after a drop.
+	lastTime time.Time
+	// ended is set once a reconnection found the session archived or
+	// terminated and went for the history one last time.
+	ended bool
+}
+
+// Stream opens a session's event stream (SPEC 4.11): GET
+// /v1/sessions/{session_id}/events/stream. It returns once the server has
+// answered with the stream's headers, so events recorded after it returns
+// are delivered (send after Stream returns and the echo is not missed);
+// when connecting fails the error is the API's (*apierror.Error).
+//
+// A connection delivers only the events recorded after it opened; there is
+// no replay and no resume cursor. With reconnection (the default), a
+// dropped connection is replaced: the stream checks that the session still
+// exists and is neither archived nor terminated (else Events ends without
+// an error), opens a new connection, then reads the history recorded since
+// the last event it delivered and delivers what was missed, so that
+// persisted events arrive once each, in order. Previews lost in a drop
+// are not recovered. So that a drop before the first event loses nothing,
+// a stream without ResumeAfter reads one page of history before it
+// connects (the newest event: List with OrderDesc and Limit 1); that is
+// one extra request per Stream call.
+func (s *EventsService) Stream(ctx context.Context, sessionID string, params StreamParams, opts ...option.Option) (*EventStream, error) {
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	es := &EventStream{ctx: ctx, sctx: sctx, cancel: cancel, src: streamSource(sessionID)}
+	if !params.NoReconnect {
+		pos := params.ResumeAfter
+		if pos.IsZero() {
+			page, err := s.List(sctx, sessionID, EventListParams{Order: OrderDesc, Limit: 1}, opts...)
+			if err != nil {
+				cancel()
+				return nil, err
+			}
+			if len(page.Data) > 0 {
+				if ev, ok := page.Data[0].(PersistedEvent); ok {
+					pos = PositionOf(ev)
+				}
+			}
+		} else {
+			es.resume = true
+		}
+		es.lastTime = pos.ProcessedAt
+		es.last = &positionEvent{EventMeta{EventID: pos.EventID, EventProcessedAt: pos.ProcessedAt}}
+		es.follow = s.follower(es, sessionID, params, opts)
+	}
+	body, err := s.connect(sctx, sessionID, params, opts)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	es.body = body
+	return es, nil
+}
+
+// connect opens one connection of the stream.
+func (s *EventsService) connect(ctx context.Context, sessionID string, params StreamParams, opts []option.Option) (io.ReadCloser, error) {
+	req := newRequest(http.MethodGet, "/v1/sessions/{session_id}/events/stream", sessionID)
+	req.Query.Strings("event_deltas", params.EventDeltas)
+	resp, err := pipeline.Stream(ctx, s.p, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
+}
+
+// sessionState is what a reconnection needs to know of the session.
+type sessionState struct {
+	Status     Status     `json:"status"`
+	ArchivedAt *time.Time `json:"archived_at"`
+}
+
+// follower builds the reconnection of es (internal/stream.Follow).
+func (s *EventsService) follower(es *EventStream, sessionID string, params StreamParams, opts []option.Option) *stream.Follow[Event] {
+	return &stream.Follow[Event]{
+		Source:       es.src,
+		MaxEventSize: stream.DefaultMaxEventSize,
+		Decode:       new(streamDecoder).decode,
+		Open: func(ctx context.Context) (io.ReadCloser, error) {
+			req := newRequest(http.MethodGet, "/v1/sessions/{session_id}", sessionID)
+			st, err := pipeline.Do[sessionState](ctx, s.p, req, opts)
+			if err != nil {
+				return nil, err
+			}
+			if st.ArchivedAt != nil || st.Status == StatusTerminated {
+				if es.ended {
+					return nil, stream.ErrEnded
+				}
+				// Nothing live can follow, but what was recorded while
+				// the stream was away (the archive's interrupt, the
+				// termination) must still be delivered: an empty body
+				// makes Follow read the history, then come back here.
+				es.ended = true
+				return io.NopCloser(strings.NewReader("")), nil
+			}
+			return s.connect(ctx, sessionID, params, opts)
+		},
+		Since: func(ctx context.Context, last Event, _ bool) ([]Event, error) {
+			return s.since(ctx, sessionID, last, es.lastTime, opts)
+		},
+		Key:   eventKey,
+		Final: isFinal,
+	}
+}
+
+// since reads the history recorded after last, whose ProcessedAt (or, when
+// it has none, that of the last event before it that had one) is lastTime:
+// the events from lastTime on, oldest first, less those up to and including
+// last. When last is not in that window, the events at lastTime itself are
+// taken as delivered.
+func (s *EventsService) since(ctx context.Context, sessionID string, last Event, lastTime time.Time, opts []option.Option) ([]Event, error) {
+	lastID := eventKey(last)
+	var out []Event
+	found := lastID == ""
+	for ev, err := range s.All(ctx, sessionID, EventListParams{CreatedAtGTE: lastTime, Order: OrderAsc, Limit: maxEventListLimit}, opts...) {
+		if err != nil {
+			return nil, err
+		}
+		if !found && eventKey(ev) == lastID {
+			found = true
+			out = out[:0]
+			continue
+		}
+		out = append(out, ev)
+	}
+	if !found && !lastTime.IsZero() {
+		kept := out[:0]
+		for _, ev := range out {
+			if pe, ok := ev.(PersistedEvent); !ok || pe.ProcessedAt().After(lastTime) {
+				kept = append(kept, ev)
+			}
+		}
+		out = kept
+	}
+	return out, nil
+}
+
+func streamSource(sessionID string) stream.Source {
+	return stream.Source{Method: http.MethodGet, Path: "/v1/sessions/" + sessionID + "/events/stream"}
+}
+
+// eventKey is an event's id; previews have none.
+func eventKey(ev Event) string {
+	if pe, ok := ev.(PersistedEvent); ok {
+		return pe.ID()
+	}
+	return ""
+}
+
+// isFinal reports the events after which nothing can follow.
+func isFinal(ev Event) bool {
+	switch ev.(type) {
+	case *SessionStatusTerminatedEvent, *SessionDeletedEvent:
+		return true
+	}
+	return false
+}
+
+// positionEvent stands for the event a stream starts after, before it has
+// delivered one. It is never yielded.
+type positionEvent struct{ EventMeta }
+
+func (*positionEvent) Type() string { return "" }
+
+// errRangedTwice is yielded by a second range over Events.
+var errRangedTwice = errors.New("sessions: EventStream.Events can be ranged over only once")
+
+// Events yields the stream's events in order: persisted events, previews
+// when asked for, and *UnknownEvent for types this SDK does not know.
+//
+// It ends without an error when the stream is closed, after a
+// session.deleted or session.status_terminated event, and when the session
+// has been archived (after the events the archive caused). It yields an
+// error and ends when ctx ends (ctx's own error), when the server ends the
+// stream with an error event (*apierror.Error), when reconnecting fails
+// (the last failure; a session deleted while the stream was away gives its
+// 404), or, with NoReconnect, when the connection drops. An event that
+// cannot be decoded is yielded as an error and the stream goes on, so a
+// loop that logs errors and continues stops exactly when the stream does.
+//
+// Breaking out of the loop closes the stream. Events can be ranged over
+// once.
+func (es *EventStream) Events() iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		if !es.started.CompareAndSwap(false, true) {
+			if !es.closed.Load() {
+				yield(nil, errRangedTwice)
+			}
+			return
+		}
+		defer es.Close()
+		if es.follow == nil {
+			defer es.body.Close()
+			es.deliver(stream.Read(es.body, stream.DefaultMaxEventSize, es.src, new(streamDecoder).decode), nil, yield)
+			return
+		}
+		var skip map[string]bool
+		if es.resume {
+			history, err := es.follow.Since(es.sctx, es.last, true)
+			if err != nil {
+				es.body.Close()
+				es.fail(err, yield)
+				return
+			}
+			skip = make(map[string]bool, len(history))
+			for _, ev := range history {
+				skip[eventKey(ev)] = true
+				if !es.yieldEvent(ev, yield) || isFinal(ev) {
+					es.body.Close()
+					return
+				}
+			}
+			if n := len(history); n > 0 {
+				es.last = history[n-1]
+			}
+		}
+		es.deliver(es.follow.Events(es.sctx, es.body, es.last, true), skip, yield)
+	}
+}
+
+// deliver passes seq on. skip holds the ids of history already delivered
+// that the first connection may repeat: they come first on it, so skipping
+// stops at the first event not in it.
+func (es *EventStream) deliver(seq iter.Seq2[Event, error], skip map[string]bool, yield func(Event, error) bool) {
+	for ev, err := range seq {
+		if es.closed.Load() {
+			return
+		}
+		if err != nil {
+			if !es.fail(err, yield) {
+				return
+			}
+			continue
+		}
+		if skip != nil {
+			if k := eventKey(ev); k != "" {
+				if skip[k] {
+					continue
+				}
+				skip = nil
+			}
+		}
+		if !es.yieldEvent(ev, yield) {
+			return
+		}
+	}
+}
+
+// yieldEvent yields ev, noting its time for a later reconnection.
+func (es *EventStream) yieldEvent(ev Event, yield func(Event, error) bool) bool {
+	if es.closed.Load() {
+		return false
+	}
+	if pe, ok := ev.(PersistedEvent); ok {
+		if t := pe.ProcessedAt(); !t.IsZero() {
+			es.lastTime = t
+		}
+	}
+	return yield(ev, nil)
+}
+
+// fail yields err, or, when the stream was closed or its context ended,
+// ends quietly or with the context's error. It reports whether to go on.
+func (es *EventStream) fail(err error, yield func(Event, error) bool) bool {
+	switch {
+	case es.closed.Load():
+		return false
+	case es.ctx.Err() != nil:
+		yield(nil, es.ctx.Err())
+		return false
+	}
+	var de *stream.DecodeError
+	return yield(nil, err) && errors.As(err, &de)
+}
+
+// Close ends the stream: a range over Events, even one blocked in another
+// goroutine, ends promptly without an error, and the connection is
+// released. It is safe to call from any goroutine, more than once.
+func (es *EventStream) Close() error {
+	if es.closed.Swap(true) {
+		return nil
+	}
+	es.cancel()
+	if es.started.CompareAndSwap(false, true) { // Events never ran: nobody else will close the body
+		es.body.Close()
+	}
+	return nil
+}
