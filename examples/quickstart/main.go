@@ -1,6 +1,7 @@
 // Command quickstart tours the API: the model catalogue, the organization's
-// workspaces, then an environment, an agent with a custom tool, and a session
-// of that agent.
+// workspaces, then an environment, an agent with a custom tool, a session of
+// that agent, and one conversation turn streamed as it happens: the agent
+// calls the custom tool, the program answers it, and the reply streams in.
 //
 //	go run ./examples/quickstart
 //
@@ -126,6 +127,55 @@ func startSession(ctx context.Context, client *agentplatform.Client) error {
 	fmt.Printf("Session %s %q: %s, agent %s v%d, budget %s\n",
 		session.ID, session.Title, session.Status, session.Agent.ID, session.Agent.Version,
 		session.Budget.MaxListCost)
+	return converse(ctx, client, session.ID, "Where is order 1234?")
+}
+
+// converse sends one message and prints the turn as it streams: previews of
+// the reply as they arrive, and the answer to the agent's custom tool call.
+func converse(ctx context.Context, client *agentplatform.Client, sessionID, text string) error {
+	// Open the stream first: it delivers what happens after it opens.
+	stream, err := client.Sessions.Events.Stream(ctx, sessionID, sessions.StreamParams{
+		EventDeltas: []string{sessions.EventAgentMessage},
+	})
+	if err != nil {
+		return err
+	}
+	defer stream.Close()
+
+	fmt.Printf("\nYou: %s\n", text)
+	if _, err := client.Sessions.Events.Send(ctx, sessionID, sessions.SendParams{
+		Events: []sessions.EventParam{sessions.UserMessage(text)},
+	}); err != nil {
+		return err
+	}
+	for ev, err := range stream.Events() {
+		if err != nil {
+			return err
+		}
+		switch ev := ev.(type) {
+		case *sessions.EventDelta: // a fragment of the reply, as it is written
+			if t, ok := ev.Delta.Content.(sessions.TextBlock); ok {
+				fmt.Print(t.Text)
+			}
+		case *sessions.AgentMessageEvent: // the complete reply
+			fmt.Println()
+		case *sessions.AgentCustomToolUseEvent: // our tool: answer it
+			fmt.Printf("Agent calls %s(%s)\n", ev.Name, ev.Input)
+			result := `{"order_id":"1234","status":"shipped","carrier":"DHL"}`
+			if _, err := client.Sessions.Events.Send(ctx, sessionID, sessions.SendParams{
+				Events: []sessions.EventParam{sessions.CustomToolResult(ev.ID(), result)},
+			}); err != nil {
+				return err
+			}
+			fmt.Print("Agent: ")
+		case *sessions.SessionStatusIdleEvent:
+			if _, waiting := ev.StopReason.(sessions.StopRequiresAction); waiting {
+				continue // the tool answer above resumes the turn
+			}
+			fmt.Println("(the turn ended; the session is idle)")
+			return nil
+		}
+	}
 	return nil
 }
 
