@@ -62,17 +62,25 @@
 // Each user.message or user.define_outcome that starts a turn takes the
 // next queued turn; ScriptAgent queues turns for every new session of an
 // agent (deployment runs included). Steps: Say, SayChunks, Think, UseTool,
-// UseMCPTool, UseCustomTool, Fail, Refuse, Hold (until ReleaseSession or
-// an interrupt), Spawn (a coordinator's child thread), Emit (any event
-// type) and Firehose (load tests); options Verdict, ToolOutput, Tokens and
-// Outcome. Consecutive agent steps up to and including a tool call form
-// one model request. With nothing queued, the agent answers "You said: T"
-// after thinking, and on a session's first turn calls the agent's first
-// custom tool instead, if it has one (script.go has the details, the
-// default token counts included).
+// UseMCPTool, UseCustomTool, Refuse, Hold (until ReleaseSession or an
+// interrupt), Spawn (a coordinator's child thread), Emit (any event type),
+// Firehose (load tests), and the errors of contract 6.6: Fail (retries
+// exhausted: the turn ends), Reschedule (a transient error the server
+// retries at once: session.status_rescheduled, session.status_running, and
+// the turn goes on) and Terminate (unrecoverable: session.status_terminated,
+// and the session accepts no write again); options Verdict, ToolOutput,
+// Tokens and Outcome. Consecutive agent steps up to and including a tool
+// call form one model request; an error step fails the request it is in.
+// With nothing queued, the agent answers "You said: T" after thinking, and
+// on a session's first turn calls the agent's first custom tool instead, if
+// it has one (script.go has the details, the default token counts
+// included). The statuses rescheduling and terminated come only from these
+// steps (rescheduling lasts no time: the retry starts in the same request).
 //
 // Streams are woken by their session's feed (stream_feed.go), ping after
 // WithPingInterval of silence, and end with the session (deleted, archived,
-// terminated). Fault.StreamCutAfter cuts a stream after n events, or ends
-// it with an error frame when the fault has a Status.
+// or right after session.status_terminated; a new stream of an archived or
+// terminated session ends at once). Fault.StreamCutAfter cuts a stream
+// after n events, or ends it with an error frame when the fault has a
+// Status.
 package refserver

@@ -20,7 +20,9 @@ import (
 //
 // Entry points: accept and finish (Send Events, Create Session, deployment
 // runs), release (ReleaseSession), resumeBudget and updated (Update
-// Session), archive and deleted (Archive, Delete Session).
+// Session), archive and deleted (Archive, Delete Session). A terminated
+// session (a Terminate step) is final: Send Events and Update Session
+// refuse it before reaching the engine, and run stops at once.
 
 type engine struct {
 	s          *Server
@@ -229,9 +231,10 @@ func (e *engine) finish() {
 	e.run()
 }
 
-// run advances runnable threads, primary first, until none is runnable.
+// run advances runnable threads, primary first, until none is runnable or
+// a Terminate step ended the session (after which nothing is announced).
 func (e *engine) run() {
-	for {
+	for !e.over() {
 		if e.startable() {
 			e.startTrigger()
 		}
@@ -240,6 +243,9 @@ func (e *engine) run() {
 			break
 		}
 		e.advance(th)
+	}
+	if e.over() {
+		return
 	}
 	e.refreshIdle()
 	e.syncStatus()

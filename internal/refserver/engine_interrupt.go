@@ -2,7 +2,7 @@ package refserver
 
 import "time"
 
-// Interrupts, archive, delete and termination (contract 6.5, 6.9, 2.3).
+// Interrupts, archive, delete and termination (contract 6.5, 6.6, 6.9, 2.3).
 
 // interrupt stops the thread threadID, or every thread when it is empty
 // (threads are never archived here). For each thread it stops: an
@@ -70,18 +70,26 @@ func (e *engine) deleted(now time.Time) {
 	e.feed.close(e.newEvent(e.newID(), "session.deleted", nil))
 }
 
-// terminate ends the session for good: every turn stops without further
-// events, session.status_terminated is recorded, the streams end.
-func (e *engine) terminate(now time.Time) {
-	e.enter(now)
+// terminate follows a terminal session.error (contract 6.6, 6.9): the
+// session ends for good. Every turn stops without further events (a child
+// thread's included), queued input and the active outcome are dropped,
+// usage and stats are settled for the last time (contract 8.1: duration up
+// to the termination), session.status_terminated is recorded, and the
+// streams end right after it (contract 2.3 (b)).
+func (e *engine) terminate() {
 	for _, th := range e.threads {
 		th.turn = nil
 	}
 	e.trigger = nil
-	e.acct.stopActive(now)
+	e.outcome = nil
 	e.announced = false
-	e.emit("session.status_terminated", nil)
+	e.acct.stopActive(e.now)
+	e.acct.touch(e.x, e.now)
 	e.x.status = statusTerminated
-	e.acct.touch(e.x, now)
+	e.emit("session.status_terminated", nil)
 	e.feed.close(nil)
 }
+
+// over reports whether the session is terminated: final, nothing runs or
+// is announced any more.
+func (e *engine) over() bool { return e.x.status == statusTerminated }

@@ -168,7 +168,14 @@ func (e *engine) modelStep(th *thread, st Step) {
 		}
 		e.closeRequest(th)
 	case stepFail:
-		e.failRequest(th, st)
+		e.failRequest(th, st, "exhausted")
+		e.endTurn(th, stopReason{typ: "retries_exhausted"})
+	case stepReschedule:
+		e.failRequest(th, st, "retrying")
+		e.reschedule()
+	case stepTerminate:
+		e.failRequest(th, st, "terminal")
+		e.terminate()
 	}
 	// The agent considers the deliverable ready: its request ends, and the
 	// evaluation follows it.
@@ -277,9 +284,10 @@ func (e *engine) flushPending(th *thread, p pendingEvent) {
 }
 
 // failRequest ends th's open request with an error: no buffered event,
-// span.model_request_end with is_error, session.error (retries exhausted)
-// and the end of the turn (contract 6.6).
-func (e *engine) failRequest(th *thread, st Step) {
+// span.model_request_end with is_error, then session.error with retry
+// (exhausted, retrying or terminal; contract 4.11, 6.6). The caller does
+// what the retry status says follows.
+func (e *engine) failRequest(th *thread, st Step, retry string) {
 	t := th.turn
 	r := t.req
 	t.req = nil
@@ -292,8 +300,20 @@ func (e *engine) failRequest(th *thread, st Step) {
 		msg = "The model request failed."
 	}
 	e.emit("session.error", sessionErrorJSON{Error: sessionErrorDetail{Type: typ, Message: msg,
-		RetryStatus: typeOnly{Type: "exhausted"}}})
-	e.endTurn(th, stopReason{typ: "retries_exhausted"})
+		RetryStatus: typeOnly{Type: retry}}})
+}
+
+// reschedule follows a retrying session.error (contract 6.6, 6.9): the
+// session goes rescheduling, then the retry starts at once (nothing runs in
+// the background) and it is running again; the turn goes on with its next
+// step. The rescheduling instant is not active time (contract 8.1).
+func (e *engine) reschedule() {
+	e.acct.stopActive(e.now)
+	e.x.status = statusRescheduling
+	e.emit("session.status_rescheduled", nil)
+	e.acct.startActive(e.now)
+	e.x.status = statusRunning
+	e.emit("session.status_running", nil)
 }
 
 // endTurn ends th's turn: a child announces its idle state and reports to

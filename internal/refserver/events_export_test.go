@@ -15,14 +15,6 @@ func (s *Server) SubscribersForTest(id string) int {
 	return len(f.subs)
 }
 
-// TerminateSessionForTest ends a session the way a terminal error would:
-// session.status_terminated, then its streams end.
-func (s *Server) TerminateSessionForTest(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sessions.byID[id].eng.terminate(s.now())
-}
-
 // ThreadEventsForTest returns a child thread's own log (what a thread
 // stream will show), oldest first.
 func (s *Server) ThreadEventsForTest(sessionID, threadID string) []json.RawMessage {

@@ -86,6 +86,25 @@ func (f evFixture) logFrom(t *testing.T, sid string, i int) []map[string]any {
 	return l[i:]
 }
 
+// terminate ends a session for good the way the platform does: its next
+// turn hits a terminal error (a Terminate step). It returns the events that
+// turn recorded, from the user.message on.
+func (f sessionFixture) terminate(t *testing.T, sid string) []map[string]any {
+	t.Helper()
+	must(t, f.srv.ScriptSession(sid, []refserver.Step{refserver.Terminate("", "")}))
+	n := len(f.srv.SessionEventsForTest(sid))
+	wantOK(t, f.ma(t, "POST", eventsPath(sid), `{"events":[`+msgEvent("go")+`]}`))
+	var out []map[string]any
+	for _, raw := range f.srv.SessionEventsForTest(sid)[n:] {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatalf("event %s: %v", raw, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 func (f evFixture) script(t *testing.T, sid string, turns ...[]refserver.Step) {
 	t.Helper()
 	must(t, f.srv.ScriptSession(sid, turns...))

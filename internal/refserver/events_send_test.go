@@ -138,7 +138,7 @@ func TestSendEventsStateRules(t *testing.T) {
 	wantOK(t, f.ma(t, "POST", sessionsPath+"/"+sid+"/archive", ""))
 	conflict(f.send(t, sid, msgEvent("x")), "session_id: session `"+sid+"` is archived")
 	done := f.sessionID(t, "")
-	f.srv.TerminateSessionForTest(done)
+	f.terminate(t, done)
 	conflict(f.send(t, done, msgEvent("x")), "session_id: session `"+done+"` is terminated")
 	wantOK(t, f.ma(t, "DELETE", sessionsPath+"/"+done, ""))
 	wantError(t, f.send(t, done, msgEvent("x")), http.StatusNotFound, "not_found_error", "Session `"+done+"` not found.")

@@ -15,13 +15,24 @@ import (
 // below, which the quickstart relies on.
 //
 // Model requests. Consecutive agent steps (Say, SayChunks, Think, the three
-// tool steps, Refuse, Fail, Firehose) up to and including a tool call (or a
-// step with the Outcome option) form one model request: span.model_request_start, the previews of its steps,
-// its buffered events in step order, span.model_request_end. Spawn and Emit
+// tool steps, Refuse, Fail, Reschedule, Terminate, Firehose) up to and
+// including a tool call (or a step with the Outcome option) form one model
+// request: span.model_request_start, the previews of its steps, its
+// buffered events in step order, span.model_request_end. Spawn and Emit
 // close the open request first and are not part of one. Hold pauses where it
 // stands, inside a request or between two: an interrupt during a Hold cuts
 // the open request short (no buffered events, only its span end). A turn's
 // steps continue after a tool result, a confirmation or a release.
+//
+// Errors (contract 6.6, 4.11). Fail, Reschedule and Terminate make the open
+// model request fail where they stand: the steps of that request before
+// them are dropped (their previews were sent; the span end closes them),
+// and span.model_request_end has is_error true and the usage of a failed
+// request. What follows is the session.error's retry_status: exhausted
+// (Fail) ends the turn, retrying (Reschedule) retries at once and goes on
+// with the next step, terminal (Terminate) ends the session for good. The
+// latter two run on the primary thread only (a Spawn's steps cannot use
+// them).
 //
 // Default behaviour with no script, for a user.message with text T (the
 // text blocks joined with "\n"):
@@ -47,9 +58,9 @@ import (
 // Step is one thing the scripted agent does.
 type Step struct {
 	kind    stepKind
-	text    string   // Say, Think, Refuse; Fail's message
+	text    string   // Say, Think, Refuse; the error message of Fail, Reschedule, Terminate
 	chunks  []string // SayChunks; Say is one chunk
-	name    string   // tool name, Spawn's agent name, Emit's type, Fail's error type
+	name    string   // tool name, Spawn's agent name, Emit's type; the error type of Fail, Reschedule, Terminate
 	server  string   // UseMCPTool
 	input   any      // tool input as given
 	payload map[string]any
@@ -74,6 +85,8 @@ const (
 	stepSpawn
 	stepEmit
 	stepFirehose
+	stepReschedule
+	stepTerminate
 	stepSayToolResult // internal: the default turn's reply after a custom tool
 )
 
@@ -206,6 +219,35 @@ func UseCustomTool(name string, input any) Step {
 // "The model request failed.".
 func Fail(errorType, message string) Step {
 	st := newStep(stepFail, nil)
+	st.name, st.text = errorType, message
+	return st
+}
+
+// Reschedule makes the model request hit a transient error that the server
+// retries by itself (contract 6.6): span.model_request_end with is_error,
+// session.error (retry_status retrying), session.status_rescheduled (status
+// "rescheduling"), then at once session.status_running (status "running")
+// and the turn continues with the next step, whose model request is the
+// retry (a new span.model_request_start). With no step after it, the turn
+// ends there (end_turn). Empty values default as Fail's. Primary thread
+// only.
+func Reschedule(errorType, message string) Step {
+	st := newStep(stepReschedule, nil)
+	st.name, st.text = errorType, message
+	return st
+}
+
+// Terminate makes the model request hit an unrecoverable error (contract
+// 6.6): span.model_request_end with is_error, session.error (retry_status
+// terminal), then session.status_terminated, the last event of the
+// session. The session is terminated for good: its turns (child threads'
+// included) stop without further events, the steps after Terminate and the
+// queued turns never run, the open streams end, and every later write is
+// 409 (Send Events, Update Session, resources; archive and delete still
+// work). Usage and stats stop there. Empty values default as Fail's.
+// Primary thread only.
+func Terminate(errorType, message string) Step {
+	st := newStep(stepTerminate, nil)
 	st.name, st.text = errorType, message
 	return st
 }

@@ -82,6 +82,13 @@ func compileStep(st *Step, agent *agentVersion, inChild bool) error {
 		if st.n < 1 {
 			return errors.New("Firehose: n must be at least 1")
 		}
+	case stepReschedule, stepTerminate:
+		// Their events are the session's status (contract 6.6, 6.9); a
+		// child thread's retry or termination has thread-level events of
+		// its own, which the engine does not produce.
+		if inChild {
+			return errors.New("Reschedule and Terminate: only on the primary thread, not in a Spawn")
+		}
 	case stepSpawn:
 		if inChild {
 			return errors.New("Spawn: a child thread cannot spawn (depth limit 1)")

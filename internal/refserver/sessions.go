@@ -67,7 +67,7 @@ func (x *session) running() bool { return x.status == statusRunning || x.status 
 func (x *session) position() position { return position{createdAt: x.createdAt, id: x.id} }
 
 // writable is the 409 for writes to an archived or terminated session
-// (contract 6.7, 6.8): S4, R2, R4, R5 (and, later, Send Events).
+// (contract 6.7, 6.8): S4, R2, R4, R5 and Send Events.
 func (x *session) writable() error {
 	if x.archived() {
 		return stateConflict(errInvalidRequest, "session_id: session `%s` is archived", x.id)

@@ -4,7 +4,8 @@ import "encoding/json"
 
 // Test hooks for package refserver_test (the export_test.go pattern). They
 // set state directly, without the turns that would produce it: a running
-// or terminated status, consumed list cost.
+// or rescheduling status with no turn behind it, consumed list cost. (A
+// terminated session comes from a Terminate step: sessionFixture.terminate.)
 
 // SetSessionStateForTest sets a session's status and consumed list cost
 // (USD minor units).

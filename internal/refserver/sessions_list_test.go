@@ -119,7 +119,7 @@ func TestSessionListFilters(t *testing.T) {
 	f.clock.Advance(time.Second)
 	withStore := f.sessionID(t, `,"resources":[{"type":"memory_store","memory_store_id":"`+store+`"}]`)
 	f.srv.SetSessionStateForTest(a2, "running", 0)
-	f.srv.SetSessionStateForTest(b, "terminated", 0)
+	f.terminate(t, b)
 
 	at := func(d time.Duration) string { return url.QueryEscape(testStart.Add(d).Format(time.RFC3339Nano)) }
 	for query, want := range map[string][]string{

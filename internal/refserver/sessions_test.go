@@ -244,7 +244,7 @@ func TestSessionArchiveAndDelete(t *testing.T) {
 
 	// Terminated sessions: read-only, but archive and delete work.
 	done := f.sessionID(t, "")
-	f.srv.SetSessionStateForTest(done, "terminated", 0)
+	f.terminate(t, done)
 	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+done, `{"metadata":{"a":"b"}}`), "invalid_request_error", "session_id: session `"+done+"` is terminated")
 	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+done+"/resources", `{"type":"file","file_id":"file_2"}`), "invalid_request_error",
 		"session_id: session `"+done+"` is terminated")

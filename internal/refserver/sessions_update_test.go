@@ -132,7 +132,7 @@ func TestSessionUpdateBudget(t *testing.T) {
 		t.Fatalf("budget not removed: %v", got["budget"])
 	}
 	wantInvalid(t, f.ma(t, "POST", path, raise("9000")), "budget: budget_create_only: a budget can only be set when the session is created")
-	f.srv.SetSessionStateForTest(id, "terminated", 1200)
+	f.terminate(t, id)
 	wantConflict(t, f.ma(t, "POST", path, `{"budget":null}`), "invalid_request_error", "session_id: session `"+id+"` is terminated")
 
 	// model_not_budgetable: an agent that can run an unpriced model.

@@ -138,12 +138,14 @@ func TestStreamEnds(t *testing.T) {
 	}
 	wantOK(t, f.ma(t, "GET", eventsPath(sid), "")) // still listed
 
-	// Terminated: session.status_terminated, then the end; new streams end at once.
+	// Terminated (a Terminate step): the stream ends right after
+	// session.status_terminated; new streams end at once.
 	sid = f.sessionID(t, "")
 	s = f.stream(t, sid, "")
-	f.srv.TerminateSessionForTest(sid)
-	if fr := s.next(t); fr.typ != "session.status_terminated" {
-		t.Fatalf("frame %v", fr)
+	f.terminate(t, sid)
+	if types := frameTypes(s.until(t, "session.status_terminated")); !slices.Equal(types, []string{"user.message", "session.status_running",
+		"span.model_request_start", "span.model_request_end", "session.error", "session.status_terminated"}) {
+		t.Fatalf("terminated frames %q", types)
 	}
 	if err := s.wantEnd(t); err != nil {
 		t.Fatalf("end: %v", err)

@@ -96,8 +96,12 @@ func (a *account) settle(now time.Time) {
 	}
 }
 
-// touch brings x.usage and stats up to now.
+// touch brings x.usage and stats up to now. A terminated session's are
+// final: its duration ends at the termination (contract 8.1).
 func (a *account) touch(x *session, now time.Time) {
+	if x.status == statusTerminated {
+		return
+	}
 	a.settle(now)
 	u := &x.usage
 	u.activeSeconds = float64(a.active.Milliseconds()) / 1000
