@@ -14,6 +14,9 @@ type route struct {
 	path   string
 	betas  []string
 	handle func(*call) error
+	// streams, if set, reports whether a request body asks for a stream;
+	// a streaming POST ignores Idempotency-Key (docs/messages-wire.md 1.2).
+	streams func(body []byte) bool
 }
 
 // call is one routed request, as a handler sees it: who is calling, in which

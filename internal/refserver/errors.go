@@ -104,6 +104,10 @@ func writeError(w http.ResponseWriter, requestID string, e *apiError) {
 	if e.shouldRetry != "" {
 		w.Header().Set("x-should-retry", e.shouldRetry)
 	}
+	if rb, ok := w.(*responseBuffer); ok && rb.openAIErrors {
+		writeJSON(w, e.status, openAIError(e.typ, e.message))
+		return
+	}
 	writeJSON(w, e.status, errorBody{
 		Type:      "error",
 		Error:     errorDetail{Type: e.typ, Message: e.message},

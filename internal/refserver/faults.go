@@ -20,13 +20,16 @@ type Fault struct {
 	Delay             time.Duration // wait before answering (or before passing on when Status==0); returns early if the client goes away
 	Drop              bool          // hijack and close the connection without any response
 	DropAfterHandling bool          // run the real handler (state changes happen), then close the connection without sending its response
-	// StreamCutAfter, on a Stream Events request, lets the stream write
-	// that many events (previews included, pings not) and then drops the
+	// StreamCutAfter, on a Stream Events request or a streaming Messages
+	// or chat-completions request, lets the stream write that many events
+	// (previews included, pings and keep-alives not) and then drops the
 	// connection mid-body. With Status also set, the stream instead sends an
 	// `event: error` frame carrying the SPEC 7 body (ErrorType, Message) and
-	// ends cleanly (contract 2.3, "Errors mid-stream"). Drop and Status do
-	// not apply before the handler then. On other requests the fault does
-	// nothing but is still used up, so give it the stream's Path.
+	// ends cleanly (contract 2.3, "Errors mid-stream"; messages-wire.md 8.2;
+	// chat completions send their `data: {"error":…}` frame). A stream
+	// shorter than that ends normally. Drop and Status do not apply before
+	// the handler then. On other requests the fault does nothing but is
+	// still used up, so give it the stream's Path.
 	StreamCutAfter int
 	Times          int // how many matching requests it applies to; 0 means 1 (with StreamCutAfter: that many streams are cut)
 }

@@ -45,6 +45,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// One organization per server; its id never changes after New.
 	w.Header().Set("vendor-organization-id", s.seed.OrganizationID)
 	ex.rb = newResponseBuffer(w)
+	markChatCompletions(r, ex.rb)
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
 
 	body, readErr := readBody(w, r)
@@ -136,7 +137,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 			c.fail(err)
 			return
 		}
-		if r.Method == http.MethodPost {
+		if r.Method == http.MethodPost && (rt.streams == nil || !rt.streams(c.ex.body)) {
 			s.runIdempotent(c, rt.handle)
 			return
 		}

@@ -19,6 +19,9 @@ type responseBuffer struct {
 	status    int
 	body      bytes.Buffer
 	committed bool
+	// openAIErrors: errors on this response take the OpenAI shape
+	// (chat completions, docs/messages-wire.md 9.5).
+	openAIErrors bool
 }
 
 func newResponseBuffer(w http.ResponseWriter) *responseBuffer {

@@ -36,7 +36,8 @@ type Server struct {
 	memory       memoryState
 	sessions     sessionState
 	deployments  deploymentState
-	scripts      scriptState // the scripted agent's queued turns (script.go)
+	scripts      scriptState  // the scripted agent's queued turns (script.go)
+	messages     messageState // the fake model's cache and containers (fakemodel_state.go)
 }
 
 type config struct {
@@ -45,6 +46,7 @@ type config struct {
 	cloud        bool
 	logger       *slog.Logger
 	pingInterval time.Duration
+	thinkingKey  []byte // WithThinkingKey
 }
 
 // Option configures a Server.
@@ -168,5 +170,6 @@ func (s *Server) routes() []route {
 	all = append(all, s.memoryRoutes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)
+	all = append(all, s.messageRoutes()...)
 	return all
 }

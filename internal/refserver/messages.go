@@ -1,0 +1,182 @@
+package refserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+)
+
+// Messages: POST /v1/messages (JSON or a stream) and POST
+// /v1/messages/count_tokens, over the fake model (docs/messages-wire.md;
+// fakemodel.go). No beta is required; authentication, workspace selection,
+// vendor-version and vendor-beta apply as everywhere.
+
+const (
+	pathMessages        = "/v1/messages"
+	pathCountTokens     = "/v1/messages/count_tokens"
+	pathChatCompletions = "/v1/chat/completions"
+)
+
+func (s *Server) messageRoutes() []route {
+	routes := []route{
+		{method: http.MethodPost, path: pathMessages, handle: s.createMessage, streams: bodyStreams},
+		{method: http.MethodPost, path: pathCountTokens, handle: s.countTokens},
+		{method: http.MethodPost, path: pathChatCompletions, handle: s.chatCompletions, streams: bodyStreams},
+	}
+	// Other methods on these paths: 405 (contract 1.1).
+	for _, p := range []string{pathMessages, pathCountTokens, pathChatCompletions} {
+		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			routes = append(routes, route{method: m, path: p, handle: methodNotAllowed})
+		}
+	}
+	return routes
+}
+
+func methodNotAllowed(c *call) error {
+	c.w.Header().Set("Allow", http.MethodPost)
+	return newAPIError(http.StatusMethodNotAllowed, errInvalidRequest, "method: must be POST")
+}
+
+// bodyStreams reports whether a body asks for a stream ("stream": true). A
+// streaming request ignores Idempotency-Key (contract 1.2): a stream is not
+// replayed, a retried stream runs again.
+func bodyStreams(body []byte) bool {
+	if !bytes.Contains(body, []byte(`"stream"`)) {
+		return false
+	}
+	var probe struct {
+		Stream json.RawMessage `json:"stream"`
+	}
+	return json.Unmarshal(body, &probe) == nil && string(probe.Stream) == "true"
+}
+
+// directiveError is the HTTP error of an error directive (10.9).
+func directiveError(typ string) *apiError {
+	e := directiveErrors[typ]
+	return newAPIError(e.status, typ, "%s", e.message)
+}
+
+// resolveGeo is inference_geo as usage reports it: the request's, or the
+// workspace's default (2.1).
+func (s *Server) resolveGeo(r *msgRequest, workspaceID string) string {
+	if r.inferenceGeo != "" {
+		return r.inferenceGeo
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ws := s.workspaces[workspaceID]; ws != nil {
+		return ws.residency.defaultGeo
+	}
+	return "global"
+}
+
+// readMessagesRequest parses and validates a Messages body.
+func (s *Server) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *directives, error) {
+	root, err := parseBody(c.ex.body)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := s.validateMessages(root, ep, c.betas, c.workspaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := r.directives()
+	return r, d, err
+}
+
+func (s *Server) createMessage(c *call) error {
+	r, d, err := s.readMessagesRequest(c, epCreate)
+	if err != nil {
+		return err
+	}
+	geo := s.resolveGeo(r, c.workspaceID)
+	if r.stream && (d.errType == "" || d.errAfter >= 0) {
+		s.streamMessage(c, r, d, geo)
+		return nil
+	}
+	if !s.sleep(c.r.Context(), d.delay, 0, nil) {
+		return nil // the client went away
+	}
+	if d.errType != "" {
+		return directiveError(d.errType)
+	}
+	res := s.runModel(r, c.workspaceID, geo)
+	return c.ok(res.message(s.cfg.ids("msg_")))
+}
+
+type countTokensJSON struct {
+	InputTokens int `json:"input_tokens"`
+}
+
+func (s *Server) countTokens(c *call) error {
+	r, d, err := s.readMessagesRequest(c, epCount)
+	if err != nil {
+		return err
+	}
+	if !s.sleep(c.r.Context(), d.delay, 0, nil) {
+		return nil
+	}
+	if d.errType != "" {
+		return directiveError(d.errType)
+	}
+	return c.ok(countTokensJSON{InputTokens: r.inputTokens(outputCfg{format: r.format()})})
+}
+
+// streamMessage sends the result as server-sent events (contract 5): the
+// 200 and its headers at once, then the frames, each after the delay
+// directive's wait. An error directive with after=n, or a
+// Fault.StreamCutAfter, ends the stream after n events (pings not counted)
+// with an error event; a fault without a Status drops the connection
+// instead.
+func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string) {
+	res := s.runModel(r, c.workspaceID, geo)
+	frames := res.streamFrames(s.cfg.ids("msg_"))
+
+	h := c.w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	c.w.WriteHeader(http.StatusOK)
+	flush(c.w)
+
+	w := &streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.ex.streamFault}
+	ping := func() bool {
+		ok := w.write(pingFrame)
+		w.written--
+		return ok
+	}
+	errorNow := func() bool {
+		if d.errType == "" || w.written != d.errAfter {
+			return false
+		}
+		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: d.errType, Message: directiveErrors[d.errType].message},
+			RequestID: c.ex.requestID})
+		w.write(frame{typ: "error", data: data})
+		return true
+	}
+	if errorNow() {
+		return
+	}
+	for i, fr := range frames {
+		// Keep-alive pings only once message_start is out: the grammar of
+		// 5.3 opens every stream with it.
+		keepAlive := ping
+		if i == 0 {
+			keepAlive = nil
+		}
+		if !s.sleep(c.r.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
+			return
+		}
+		if fr.typ == "ping" {
+			if !ping() {
+				return
+			}
+			continue
+		}
+		// Nothing follows message_stop: an error or a cut due then has
+		// nothing left to replace.
+		last := i == len(frames)-1
+		if !w.write(fr) || !last && (errorNow() || w.cutNow()) {
+			return
+		}
+	}
+}
