@@ -6,6 +6,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/memorystores"
+	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -27,6 +28,7 @@ type Client struct {
 	Models       *models.Service       // the model catalogue
 	Workspaces   *workspaces.Service   // organization workspaces (admin API)
 	Tunnels      *tunnels.Service      // tunnels (research preview)
+	Messages     *messages.Service     // Messages, token counting and chat completions
 
 	pipeline *pipeline.Pipeline
 }
@@ -48,6 +50,7 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		Models:       models.NewService(p),
 		Workspaces:   workspaces.NewService(p),
 		Tunnels:      tunnels.NewService(p),
+		Messages:     messages.NewService(p),
 		pipeline:     p,
 	}, nil
 }

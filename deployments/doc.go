@@ -8,7 +8,7 @@
 //		EnvironmentID: env.ID,
 //		InitialEvents: []sessions.EventParam{sessions.UserMessage("Compile yesterday's orders into report.md.")},
 //		Resources: []sessions.ResourceParam{sessions.RepositoryResourceParam{
-//			URL: "https://github.com/example-org/reports", AuthorizationToken: sessions.Secret(token),
+//			URL: "https://github.com/example-org/reports", AuthorizationToken: param.Secret(token),
 //		}},
 //		Schedule: &deployments.ScheduleParam{Expression: "0 9 * * 1-5", Timezone: "America/Los_Angeles"},
 //	})

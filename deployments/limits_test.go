@@ -109,7 +109,7 @@ func TestCreateLimits(t *testing.T) {
 			p.Resources = []sessions.ResourceParam{sessions.RepositoryResourceParam{URL: repoURL, MountPath: "/" + rep(4096)}}
 		}), "resources[0].mount_path"},
 		{"resource token 4097", create(func(p *deployments.CreateParams) {
-			p.Resources = []sessions.ResourceParam{sessions.RepositoryResourceParam{URL: repoURL, AuthorizationToken: sessions.Secret(rep(4097))}}
+			p.Resources = []sessions.ResourceParam{sessions.RepositoryResourceParam{URL: repoURL, AuthorizationToken: param.Secret(rep(4097))}}
 		}), "resources[0].authorization_token"},
 
 		{"vault_ids 50", create(func(p *deployments.CreateParams) { p.VaultIDs = vaults(50) }), ""},

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 )
 
-// Repository tokens (sessions.Secret) redact themselves when fmt reaches
+// Repository tokens (param.Secret) redact themselves when fmt reaches
 // them, through param.Nullable too. LogValue keeps log/slog JSON handlers
 // from encoding the params with encoding/json, which writes the token as the
 // request body needs it.

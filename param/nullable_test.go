@@ -48,3 +48,13 @@ func TestNullablePrintsThroughTheValuesOwnFormatting(t *testing.T) {
 	require.Equal(t, "<omitted>", fmt.Sprint(param.Nullable[int]{}))
 	require.Equal(t, "7", fmt.Sprint(param.Value(7)))
 }
+
+func TestSecretNeverPrints(t *testing.T) {
+	s := param.Secret("tok_live_canary")
+	out := fmt.Sprintf("%v %+v %#v %s %q %x", s, s, s, s, s, s)
+	require.NotContains(t, out, "canary")
+	require.Equal(t, "", param.Secret("").String(), "an unset secret shows as unset")
+	b, err := json.Marshal(struct{ Token param.Secret }{s})
+	require.NoError(t, err)
+	require.Contains(t, string(b), "tok_live_canary", "the JSON body carries it")
+}

@@ -9,7 +9,7 @@
 //		Resources: []sessions.ResourceParam{
 //			sessions.RepositoryResourceParam{
 //				URL:                "https://github.com/example-org/example-repo",
-//				AuthorizationToken: sessions.Secret(token), // prints as [redacted]
+//				AuthorizationToken: param.Secret(token), // prints as [redacted]
 //				Checkout:           sessions.BranchCheckout{Name: "main"},
 //			},
 //			sessions.MemoryStoreResourceParam{MemoryStoreID: store.ID},

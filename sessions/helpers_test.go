@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/union"
 
 	"github.com/stretchr/testify/require"
 

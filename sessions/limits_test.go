@@ -126,8 +126,8 @@ func TestCreateLimits(t *testing.T) {
 		}), "resources[0].url"},
 		{"repository mount path 4096", create(repo(sessions.RepositoryResourceParam{MountPath: "/" + rep(4095)})), ""},
 		{"repository mount path 4097", create(repo(sessions.RepositoryResourceParam{MountPath: "/" + rep(4096)})), "resources[0].mount_path"},
-		{"token 4096", create(repo(sessions.RepositoryResourceParam{AuthorizationToken: sessions.Secret(rep(4096))})), ""},
-		{"token 4097", create(repo(sessions.RepositoryResourceParam{AuthorizationToken: sessions.Secret(rep(4097))})), "resources[0].authorization_token"},
+		{"token 4096", create(repo(sessions.RepositoryResourceParam{AuthorizationToken: param.Secret(rep(4096))})), ""},
+		{"token 4097", create(repo(sessions.RepositoryResourceParam{AuthorizationToken: param.Secret(rep(4097))})), "resources[0].authorization_token"},
 		{"branch 255", create(repo(sessions.RepositoryResourceParam{Checkout: sessions.BranchCheckout{Name: rep(255)}})), ""},
 		{"branch 256", create(repo(sessions.RepositoryResourceParam{Checkout: sessions.BranchCheckout{Name: rep(256)}})), "resources[0].checkout.name"},
 		{"branch empty", create(repo(sessions.RepositoryResourceParam{Checkout: sessions.BranchCheckout{}})), "resources[0].checkout.name"},
@@ -202,7 +202,7 @@ func TestUpdateAndListLimits(t *testing.T) {
 	}
 	rotate := func(tok string) func() error {
 		return func() error {
-			_, err := f.client.Sessions.Resources.Update(ctx, s.ID, file.ID, sessions.ResourceUpdateParams{AuthorizationToken: sessions.Secret(tok)})
+			_, err := f.client.Sessions.Resources.Update(ctx, s.ID, file.ID, sessions.ResourceUpdateParams{AuthorizationToken: param.Secret(tok)})
 			return err
 		}
 	}

@@ -150,7 +150,7 @@ type ResourceListParams struct {
 type ResourceUpdateParams struct {
 	// AuthorizationToken is the repository's new token, 1 to 4096
 	// characters. Only repository resources have one.
-	AuthorizationToken Secret `json:"authorization_token"`
+	AuthorizationToken param.Secret `json:"authorization_token"`
 }
 
 // Limits of SPEC 8 and docs/managed-agents-wire.md section 11.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -28,7 +29,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 	}
 	require.Contains(t, fmt.Sprintf("%+v", repo), "[redacted]")
 	require.Equal(t, "[redacted]", repo.AuthorizationToken.String())
-	require.Empty(t, sessions.Secret("").String(), "an unset token shows as unset")
+	require.Empty(t, param.Secret("").String(), "an unset token shows as unset")
 
 	var buf bytes.Buffer
 	for _, h := range []slog.Handler{slog.NewTextHandler(&buf, nil), slog.NewJSONHandler(&buf, nil)} {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/param"
 )
 
 // ResourceParam is a resource to mount, as session create and the
@@ -24,7 +25,7 @@ type FileResourceParam struct {
 // RepositoryResourceParam checks out a source-code repository (type
 // "vcs_repository").
 //
-// AuthorizationToken is a Secret: printing the struct with any fmt verb or
+// AuthorizationToken is a param.Secret: printing the struct with any fmt verb or
 // logging it with log/slog shows "[redacted]" in its place; only the JSON
 // request body carries it. The API never returns it.
 type RepositoryResourceParam struct {
@@ -32,7 +33,7 @@ type RepositoryResourceParam struct {
 	// AuthorizationToken lets the platform clone a private repository; 1
 	// to 4096 characters, "" for none. Rotate it with
 	// ResourcesService.Update.
-	AuthorizationToken Secret `json:"authorization_token,omitzero"`
+	AuthorizationToken param.Secret `json:"authorization_token,omitzero"`
 	// Checkout is nil for the repository's default branch.
 	Checkout Checkout `json:"checkout,omitempty"`
 	// MountPath is 1 to 4096 characters; "" means /workspace/<repo-name>.
@@ -68,7 +69,7 @@ func (r RepositoryResourceParam) MarshalJSON() ([]byte, error) {
 func (r RepositoryResourceParam) LogValue() slog.Value {
 	attrs := []slog.Attr{slog.String("type", ResourceTypeRepository), slog.String("url", r.URL)}
 	if r.AuthorizationToken != "" {
-		attrs = append(attrs, slog.String("authorization_token", redacted))
+		attrs = append(attrs, slog.String("authorization_token", r.AuthorizationToken.String()))
 	}
 	if r.Checkout != nil {
 		attrs = append(attrs, slog.Any("checkout", r.Checkout))
@@ -84,48 +85,12 @@ func (r MemoryStoreResourceParam) MarshalJSON() ([]byte, error) {
 	return union.Marshal(ResourceTypeMemoryStore, plain(r))
 }
 
-// Secret is a credential carried in a request body, such as a repository's
-// authorization token. It is a string for JSON only: every fmt verb
-// (%v, %+v, %#v, %s, %q, …) and log/slog show "[redacted]", so a params
-// struct can be printed or logged without leaking it. Convert it with
-// string(s) when the raw value is really wanted.
-type Secret string
-
-const redacted = "[redacted]"
-
-// String returns "[redacted]", or "" for an empty secret, so that an unset
-// token is still visible as unset.
-func (s Secret) String() string {
-	if s == "" {
-		return ""
-	}
-	return redacted
-}
-
-// GoString keeps %#v from printing the value.
-func (s Secret) GoString() string { return fmt.Sprintf("sessions.Secret(%q)", s.String()) }
-
-// Format applies to every verb: fmt calls it before String or GoString.
-func (s Secret) Format(f fmt.State, verb rune) {
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		_, _ = f.Write([]byte(s.GoString()))
-	case verb == 'q':
-		_, _ = fmt.Fprintf(f, "%q", s.String())
-	default:
-		_, _ = f.Write([]byte(s.String()))
-	}
-}
-
-// LogValue keeps log/slog from recording the value.
-func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
-
 // LogValue logs the update with its token redacted.
 func (p ResourceUpdateParams) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("authorization_token", p.AuthorizationToken.String()))
 }
 
-// LogValue logs the params through fmt, where Secret redacts itself: a
+// LogValue logs the params through fmt, where param.Secret redacts itself: a
 // log/slog JSON handler would otherwise encode them with encoding/json,
 // which writes repository tokens as the request body needs them.
 func (p CreateParams) LogValue() slog.Value {

@@ -68,6 +68,7 @@ func TestJoinBetas(t *testing.T) {
 	require.Equal(t, "a", joinBetas("a", nil))
 	require.Equal(t, "b,c", joinBetas("", []string{"b", "c", "b"}))
 	require.Equal(t, "a,b", joinBetas("a", []string{"a", "b"}))
+	require.Equal(t, "a,b,c", joinBetas("a, b", []string{"b", "c,a"}))
 }
 
 func TestRedactJSON(t *testing.T) {

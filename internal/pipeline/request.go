@@ -22,7 +22,7 @@ type Request struct {
 	Path   string // escaped, built with Path and Segment
 	Query  Query
 	Body   any    // marshalled to JSON; nil sends no body
-	Beta   string // the beta value the endpoint requires (SPEC 9), if any
+	Beta   string // the beta value(s) the endpoint requires (SPEC 9), comma-separated, if any
 	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans
 	Stream bool   // the response is an event stream: Accept text/event-stream
 
@@ -110,9 +110,11 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request) (*retryablehtt
 	if cfg.WorkspaceID != "" {
 		h["Vendor-Workspace-Id"] = []string{cfg.WorkspaceID}
 	}
-	if req.Method == http.MethodPost {
+	if req.Method == http.MethodPost && !req.Stream {
 		// One key for every attempt of this call, so that a retry after a lost
-		// response is recognised by the server and not performed twice.
+		// response is recognised by the server and not performed twice. A
+		// streamed response cannot be replayed, so streams carry none
+		// (docs/messages-wire.md 1.2).
 		h["Idempotency-Key"] = []string{rand.Text()}
 	}
 	for k, v := range cfg.Header {
@@ -121,16 +123,19 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request) (*retryablehtt
 	return rreq, nil
 }
 
-// joinBetas merges the endpoint's required beta value with the caller's, in
-// that order and without repeats, as one comma-separated header value.
+// joinBetas merges the endpoint's beta values (one, or several
+// comma-separated) with the caller's, in that order and without repeats, as
+// one comma-separated header value.
 func joinBetas(required string, extra []string) string {
-	if len(extra) == 0 {
-		return required
+	if len(extra) == 0 && !strings.Contains(required, ",") {
+		return required // the common case costs nothing
 	}
-	vals := make([]string, 0, len(extra)+1)
+	vals := make([]string, 0, len(extra)+2)
 	add := func(v string) {
-		if v != "" && !slices.Contains(vals, v) {
-			vals = append(vals, v)
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part != "" && !slices.Contains(vals, part) {
+				vals = append(vals, part)
+			}
 		}
 	}
 	add(required)

@@ -1,0 +1,270 @@
+package messages
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/internal/stream"
+	"github.com/agentplatform/agentplatform-go/option"
+)
+
+var chatSource = stream.Source{Method: http.MethodPost, Path: "/v1/chat/completions"}
+
+// Stream runs a chat completion as a data-only event stream (contract
+// 9.4): POST /v1/chat/completions with "stream": true. Unless
+// params.StreamOptions says otherwise it asks for the usage chunk. Range
+// over Chunks, or call Completion to read the whole stream; Close it when
+// done.
+func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompletionParams, opts ...option.Option) (*ChatCompletionStream, error) {
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
+	req := pipeline.NewRequest(http.MethodPost, "/v1/chat/completions")
+	req.Body = chatBody{p: &params, stream: true}
+	sctx, cancel := context.WithCancel(ctx)
+	resp, err := pipeline.Stream(sctx, s.p, req, opts)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &ChatCompletionStream{ctx: ctx, cancel: cancel, body: resp.Body, header: resp.Header}, nil
+}
+
+// ChatCompletionChunk is one chunk of a streamed completion (object
+// "chat.completion.chunk"). The usage chunk has no choices.
+type ChatCompletionChunk struct {
+	ID      string            `json:"id"`
+	Object  string            `json:"object"`
+	Created int64             `json:"created"`
+	Model   string            `json:"model"`
+	Choices []ChatChunkChoice `json:"choices"`
+	Usage   *ChatUsage        `json:"usage"`
+}
+
+// ChatChunkChoice is the change a chunk makes to the answer.
+type ChatChunkChoice struct {
+	Index        int          `json:"index"`
+	Delta        ChatDelta    `json:"delta"`
+	FinishReason FinishReason `json:"finish_reason"` // "" until the end
+}
+
+// ChatDelta is what a chunk adds: the role (first chunk), text, or tool
+// call pieces.
+type ChatDelta struct {
+	Role      ChatRole            `json:"role"`
+	Content   string              `json:"content"`
+	Refusal   string              `json:"refusal"`
+	ToolCalls []ChatToolCallDelta `json:"tool_calls"`
+}
+
+// ChatToolCallDelta is a piece of tool call Index: the first names it (ID,
+// Type, Function.Name), the following ones add to Function.Arguments.
+type ChatToolCallDelta struct {
+	Index    int              `json:"index"`
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Function ChatFunctionCall `json:"function"`
+}
+
+// ChatCompletionStream is an open streamed completion. Range over Chunks
+// once, or call Completion; Close it when done. Chunks and Completion are
+// for one goroutine; Close may be called from any.
+type ChatCompletionStream struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	body   io.ReadCloser
+	header http.Header
+
+	acc     ChatAccumulator
+	err     error
+	done    bool // [DONE] arrived
+	started atomic.Bool
+	closed  atomic.Bool
+}
+
+// Chunks yields the chunks in order, each applied to the stream's
+// accumulator first. It ends after [DONE] without an error; with an
+// *apierror.Error for a mid-stream error frame (contract 9.5; its request
+// id is the response header's); with an error wrapping io.ErrUnexpectedEOF
+// when the body ends before [DONE]; with the context's error when ctx
+// ends; and quietly after Close.
+func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
+	return func(yield func(*ChatCompletionChunk, error) bool) {
+		if !s.started.CompareAndSwap(false, true) {
+			if !s.closed.Load() {
+				yield(nil, errors.New("agentplatform: chat completion chunks were already read"))
+			}
+			return
+		}
+		defer func() {
+			s.body.Close()
+			s.cancel()
+		}()
+		for data, err := range stream.ReadData(s.body, stream.DefaultMaxEventSize, chatSource) {
+			if err != nil {
+				s.fail(err, yield)
+				return
+			}
+			var w struct {
+				ChatCompletionChunk
+				Error json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(data, &w); err != nil {
+				s.fail(&stream.DecodeError{Type: "chat.completion.chunk", Err: err}, yield)
+				return
+			}
+			if len(w.Error) > 0 && string(w.Error) != "null" {
+				s.fail(apierror.FromStreamEvent(chatSource.Method, chatSource.Path, data), yield)
+				return
+			}
+			chunk := &w.ChatCompletionChunk
+			if err := s.acc.Add(chunk); err != nil {
+				s.fail(err, yield)
+				return
+			}
+			if !yield(chunk, nil) {
+				return
+			}
+		}
+		s.done = s.err == nil && !s.closed.Load()
+	}
+}
+
+func (s *ChatCompletionStream) fail(err error, yield func(*ChatCompletionChunk, error) bool) {
+	switch {
+	case s.closed.Load():
+		return
+	case s.ctx.Err() != nil:
+		err = fmt.Errorf("agentplatform: POST /v1/chat/completions: %w", s.ctx.Err())
+	}
+	var apiErr *apierror.Error
+	if errors.As(err, &apiErr) {
+		if apiErr.RequestID == "" {
+			apiErr.RequestID = s.header.Get("request-id")
+		}
+		apiErr.Header = s.header
+	}
+	s.err = err
+	yield(nil, err)
+}
+
+// Completion reads what is left of the stream, if Chunks was not ranged
+// over, and returns the completion the chunks add up to, in the shape
+// Create returns. If the stream ended early it returns what was
+// accumulated together with the reason (ErrIncomplete when the stream was
+// closed or the loop left before [DONE]).
+func (s *ChatCompletionStream) Completion() (*ChatCompletion, error) {
+	if !s.started.Load() {
+		for range s.Chunks() {
+		}
+	}
+	c := s.acc.Completion()
+	switch {
+	case s.err != nil:
+		return c, s.err
+	case !s.done:
+		return c, ErrIncomplete
+	}
+	return c, nil
+}
+
+// Header is the stream response's headers.
+func (s *ChatCompletionStream) Header() http.Header { return s.header }
+
+// Close ends the stream; see MessageStream.Close.
+func (s *ChatCompletionStream) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	s.cancel()
+	if s.started.CompareAndSwap(false, true) {
+		s.body.Close()
+	}
+	return nil
+}
+
+// ChatAccumulator adds chunks up to a ChatCompletion: text and tool call
+// arguments are concatenated, tool calls gathered by index, and the usage
+// chunk's usage kept. The zero value is ready.
+type ChatAccumulator struct {
+	c       ChatCompletion
+	started bool
+	content []byte
+	calls   []ChatToolCall
+	args    [][]byte
+}
+
+// Add applies a chunk. A tool call index that skips ahead of the calls
+// seen so far (or is negative) is an error wrapping ErrEventOrder.
+func (a *ChatAccumulator) Add(chunk *ChatCompletionChunk) error {
+	if !a.started {
+		a.started = true
+		a.c = ChatCompletion{ID: chunk.ID, Object: "chat.completion", Created: chunk.Created, Model: chunk.Model,
+			Choices: []ChatChoice{{Message: ChatMessage{Role: ChatRoleAssistant}}}}
+	}
+	if chunk.Usage != nil {
+		a.c.Usage = chunk.Usage
+	}
+	for _, ch := range chunk.Choices {
+		if ch.Index != 0 {
+			continue // the platform sends exactly one choice
+		}
+		choice := &a.c.Choices[0]
+		if ch.Delta.Role != "" {
+			choice.Message.Role = ch.Delta.Role
+		}
+		a.content = append(a.content, ch.Delta.Content...)
+		choice.Message.Refusal += ch.Delta.Refusal
+		for _, tc := range ch.Delta.ToolCalls {
+			if tc.Index < 0 || tc.Index > len(a.calls) {
+				return orderError("tool call %d after %d calls", tc.Index, len(a.calls))
+			}
+			if tc.Index == len(a.calls) {
+				a.calls = append(a.calls, ChatToolCall{})
+				a.args = append(a.args, nil)
+			}
+			call := &a.calls[tc.Index]
+			if tc.ID != "" {
+				call.ID = tc.ID
+			}
+			if tc.Type != "" {
+				call.Type = tc.Type
+			}
+			if tc.Function.Name != "" {
+				call.Function.Name = tc.Function.Name
+			}
+			a.args[tc.Index] = append(a.args[tc.Index], tc.Function.Arguments...)
+		}
+		if ch.FinishReason != "" {
+			choice.FinishReason = ch.FinishReason
+		}
+	}
+	return nil
+}
+
+// Completion returns the completion so far, or nil before the first chunk.
+func (a *ChatAccumulator) Completion() *ChatCompletion {
+	if !a.started {
+		return nil
+	}
+	c := a.c
+	c.Choices = []ChatChoice{a.c.Choices[0]}
+	msg := &c.Choices[0].Message
+	msg.Content = string(a.content)
+	if len(a.calls) > 0 {
+		msg.ToolCalls = make([]ChatToolCall, len(a.calls))
+		for i, call := range a.calls {
+			call.Function.Arguments = string(a.args[i])
+			msg.ToolCalls[i] = call
+		}
+	}
+	return &c
+}

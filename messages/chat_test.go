@@ -1,0 +1,216 @@
+package messages_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/messages"
+	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/tool"
+)
+
+func chatPrompt(msgs ...messages.ChatMessage) messages.ChatCompletionParams {
+	return messages.ChatCompletionParams{Model: models.VendorSonnet55, Messages: msgs}
+}
+
+var chatWeather = messages.ChatTool{Function: messages.ChatFunction{Name: "get_weather", Description: "Get the current weather",
+	Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)}}
+
+// TestChatCreate is contract 9.3's example, then a tool call and its
+// answer, in the OpenAI shape.
+func TestChatCreate(t *testing.T) {
+	env, client := newEnv(t)
+	c, err := client.Messages.ChatCompletions.Create(ctx, chatPrompt(messages.ChatSystemMessage("You are terse."), messages.ChatUserMessage("Hello there")))
+	require.NoError(t, err)
+	require.Equal(t, "chat.completion", c.Object)
+	require.Equal(t, models.VendorSonnet55, c.Model)
+	require.Len(t, c.Choices, 1)
+	require.Equal(t, messages.ChatMessage{Role: messages.ChatRoleAssistant, Content: "You said: Hello there"}, c.Choices[0].Message)
+	require.Equal(t, messages.FinishStop, c.Choices[0].FinishReason)
+	require.Equal(t, &messages.ChatUsage{PromptTokens: 14, CompletionTokens: 6, TotalTokens: 20}, c.Usage)
+	reqs := env.Server.Requests()
+	require.NotEmpty(t, reqs[0].Header.Get("Idempotency-Key"), "a non-streamed call has its idempotency key")
+
+	conv := []messages.ChatMessage{messages.ChatUserMessage(`What is the weather in Paris? Use get_weather {"location": "Paris"}`)}
+	p := chatPrompt(conv...)
+	p.Tools = []messages.ChatTool{chatWeather}
+	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	require.NoError(t, err)
+	msg := c.Choices[0].Message
+	require.Equal(t, messages.FinishToolCalls, c.Choices[0].FinishReason)
+	require.Equal(t, "I'll use get_weather.", msg.Content)
+	require.Len(t, msg.ToolCalls, 1)
+	call := msg.ToolCalls[0]
+	require.Equal(t, "function", call.Type)
+	require.Equal(t, "get_weather", call.Function.Name)
+	require.JSONEq(t, `{"location":"Paris"}`, call.Function.Arguments)
+
+	p.Messages = append(conv, msg, messages.ChatToolMessage(call.ID, "15 degrees, sunny"))
+	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	require.NoError(t, err)
+	require.Equal(t, "Result of get_weather: 15 degrees, sunny", c.Choices[0].Message.Content)
+	require.Equal(t, messages.FinishStop, c.Choices[0].FinishReason)
+
+	// Parts, a forced function and parallel_tool_calls map as 9.1 says.
+	p = chatPrompt(messages.ChatMessage{Role: messages.ChatRoleUser, Parts: []messages.ChatContentPart{
+		messages.ChatImagePart{URL: "data:image/png;base64,iVBORw0KGgo=", Detail: "low"}, messages.ChatTextPart{Text: "Hello there"}}})
+	p.Tools = []messages.ChatTool{chatWeather, messages.ChatToolFrom(tool.Must(tool.New("get_time", "Current time.",
+		func(context.Context, struct{}) (tool.Result, error) { return tool.Text("noon"), nil })))}
+	p.ToolChoice = messages.ChatToolChoiceFunction{Name: "get_time"}
+	p.ParallelToolCalls = new(false)
+	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	require.NoError(t, err)
+	require.Equal(t, "", c.Choices[0].Message.Content, "no text before a forced call: content is null")
+	require.Equal(t, "get_time", c.Choices[0].Message.ToolCalls[0].Function.Name)
+	require.Equal(t, "{}", c.Choices[0].Message.ToolCalls[0].Function.Arguments)
+	body := lastBody(t, env)
+	require.Equal(t, map[string]any{"type": "function", "function": map[string]any{"name": "get_time"}}, body["tool_choice"])
+
+	p.ToolChoice = messages.ChatToolChoiceNone
+	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	require.NoError(t, err)
+	require.Equal(t, "You said: Hello there", c.Choices[0].Message.Content)
+	require.Equal(t, "none", lastBody(t, env)["tool_choice"])
+}
+
+// TestChatStream is contract 9.4: data-only chunks, the usage chunk, and
+// [DONE]; the chunks add up to what Create returns.
+func TestChatStream(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    messages.ChatCompletionParams
+	}{
+		{"text", chatPrompt(messages.ChatSystemMessage("You are terse."), messages.ChatUserMessage("Hello there"))},
+		{"tools", func() messages.ChatCompletionParams {
+			p := chatPrompt(messages.ChatUserMessage(`Use get_weather {"location": "Paris"} and get_time`))
+			p.Tools = []messages.ChatTool{chatWeather, {Function: messages.ChatFunction{Name: "get_time"}}}
+			return p
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, client := newEnv(t)
+			created, err := client.Messages.ChatCompletions.Create(ctx, tc.p)
+			require.NoError(t, err)
+			st, err := client.Messages.ChatCompletions.Stream(ctx, tc.p)
+			require.NoError(t, err)
+			defer st.Close()
+			require.Equal(t, map[string]any{"include_usage": true}, lastBody(t, env)["stream_options"])
+			require.Equal(t, true, lastBody(t, env)["stream"])
+			reqs := env.Server.Requests()
+			require.Empty(t, reqs[len(reqs)-1].Header.Values("Idempotency-Key"), "a stream cannot be replayed: no key")
+			chunks := 0
+			var usageChunk bool
+			for chunk, err := range st.Chunks() {
+				require.NoError(t, err)
+				require.Equal(t, "chat.completion.chunk", chunk.Object)
+				if len(chunk.Choices) == 0 {
+					usageChunk = true
+					require.NotNil(t, chunk.Usage)
+				}
+				chunks++
+			}
+			require.True(t, usageChunk)
+			require.Greater(t, chunks, 3)
+			got, err := st.Completion()
+			require.NoError(t, err)
+			if diff := cmp.Diff(created, got, cmpopts.IgnoreFields(messages.ChatCompletion{}, "ID", "Created")); diff != "" {
+				t.Fatalf("(-create +stream):\n%s", diff)
+			}
+			if tc.name == "tools" {
+				calls := got.Choices[0].Message.ToolCalls
+				require.Len(t, calls, 2)
+				require.JSONEq(t, `{"location":"Paris"}`, calls[0].Function.Arguments)
+				require.Equal(t, "{}", calls[1].Function.Arguments, "a call without arguments gets \"{}\"")
+			}
+		})
+	}
+
+	_, client := newEnv(t)
+	p := chatPrompt(messages.ChatUserMessage("Hello there"))
+	p.StreamOptions = &messages.ChatStreamOptions{IncludeUsage: false}
+	st, err := client.Messages.ChatCompletions.Stream(ctx, p)
+	require.NoError(t, err)
+	defer st.Close()
+	c, err := st.Completion()
+	require.NoError(t, err)
+	require.Nil(t, c.Usage)
+	require.Equal(t, "You said: Hello there", c.Choices[0].Message.Content)
+}
+
+// TestChatErrors is contract 9.5: the OpenAI error shape still gives an
+// *apierror.Error with the type, the message and the header's request id,
+// before and during a stream.
+func TestChatErrors(t *testing.T) {
+	env, client := newEnv(t)
+	p := chatPrompt(messages.ChatUserMessage("Hello there"))
+	p.Extra = map[string]json.RawMessage{"n": json.RawMessage("2")}
+	_, err := client.Messages.ChatCompletions.Create(ctx, p)
+	var apiErr *apierror.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, 400, apiErr.StatusCode)
+	require.Equal(t, apierror.TypeInvalidRequest, apiErr.Type)
+	require.Equal(t, "n: must be 1", apiErr.Message)
+	require.NotEmpty(t, apiErr.RequestID)
+	require.Equal(t, 1, env.Count("POST", "/v1/chat/completions"), "a 400 is not retried")
+
+	p = chatPrompt(messages.ChatUserMessage("Hello there"))
+	p.Model = "vendor-unknown-1"
+	_, err = client.Messages.ChatCompletions.Stream(ctx, p)
+	require.ErrorIs(t, err, apierror.ErrNotFound)
+
+	_, err = client.Messages.ChatCompletions.Create(ctx, chatPrompt(messages.ChatUserMessage("Hi [[refserver:error overloaded_error]]")), option.WithMaxRetries(0))
+	require.ErrorIs(t, err, apierror.ErrOverloaded)
+
+	st, err := client.Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("Hello there [[refserver:error overloaded_error after=2]]")))
+	require.NoError(t, err)
+	defer st.Close()
+	n := 0
+	var streamErr error
+	for _, err := range st.Chunks() {
+		if err != nil {
+			streamErr = err
+			continue
+		}
+		n++
+	}
+	require.Equal(t, 2, n)
+	require.ErrorAs(t, streamErr, &apiErr)
+	require.ErrorIs(t, streamErr, apierror.ErrOverloaded)
+	require.Equal(t, "Overloaded", apiErr.Message)
+	require.Equal(t, st.Header().Get("request-id"), apiErr.RequestID)
+	c, err := st.Completion()
+	require.Same(t, streamErr, err)
+	require.NotNil(t, c, "what arrived stays")
+}
+
+func TestChatStreamWithoutDone(t *testing.T) {
+	body := `data: {"id":"msg_1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}` + "\n\n"
+	st, err := recordedData(t, body).Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("x")))
+	require.NoError(t, err)
+	defer st.Close()
+	c, err := st.Completion()
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	require.Equal(t, "Hi", c.Choices[0].Message.Content)
+}
+
+func TestChatStreamToolCallIndexOutOfOrder(t *testing.T) {
+	body := `data: {"id":"msg_1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":"{"}}]},"finish_reason":null}]}` + "\n\ndata: [DONE]\n\n"
+	st, err := recordedData(t, body).Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("x")))
+	require.NoError(t, err)
+	defer st.Close()
+	_, err = st.Completion()
+	require.ErrorIs(t, err, messages.ErrEventOrder)
+
+	var acc messages.ChatAccumulator
+	require.Nil(t, acc.Completion())
+	require.ErrorIs(t, acc.Add(&messages.ChatCompletionChunk{Choices: []messages.ChatChunkChoice{{Delta: messages.ChatDelta{
+		ToolCalls: []messages.ChatToolCallDelta{{Index: 1 << 30}}}}}}), messages.ErrEventOrder, "no huge allocation either")
+}

@@ -1,0 +1,69 @@
+// Package messages runs the model (docs/messages-wire.md): Create, Stream
+// and CountTokens on POST /v1/messages and /v1/messages/count_tokens, the
+// OpenAI-compatible ChatCompletions, and RunTools, a loop that runs client
+// tools for the model.
+//
+//	msg, err := client.Messages.Create(ctx, messages.MessageParams{
+//		Model:     models.VendorSonnet55,
+//		MaxTokens: 1024,
+//		System:    messages.Text("You are terse."),
+//		Messages:  []messages.MessageParam{messages.UserText("Hello there")},
+//	})
+//	fmt.Println(msg.Text(), msg.StopReason, msg.Usage.OutputTokens)
+//
+//	// Streaming: events as they come, and the same Message at the end.
+//	st, err := client.Messages.Stream(ctx, params)
+//	if err != nil { … }
+//	defer st.Close()
+//	for ev, err := range st.Events() {
+//		if err != nil { … } // *apierror.Error for an error event
+//		if d, ok := ev.(messages.ContentBlockDeltaEvent); ok {
+//			if t, ok := d.Delta.(messages.TextDelta); ok {
+//				fmt.Print(t.Text)
+//			}
+//		}
+//	}
+//	msg, err = st.Message() // accumulated; partial (with the error) if the stream broke
+//	ttfc := st.TimeToFirstChunk()
+//
+//	n, err := client.Messages.CountTokens(ctx, params.CountTokensParams())
+//
+//	// Client tools: the loop calls the model, runs the tool calls of each
+//	// turn in parallel, sends the results back, until the model answers.
+//	weather := tool.Must(tool.New("get_weather", "Current weather of a city.",
+//		func(ctx context.Context, in struct{ City string `json:"city"` }) (tool.Result, error) {
+//			return tool.Text("15 degrees, sunny"), nil
+//		}))
+//	res, err := client.Messages.RunTools(ctx, params, []tool.Tool{weather}, messages.ToolLoop{MaxIterations: 5})
+//	fmt.Println(res.Message.Text()) // res.Messages is the whole conversation
+//
+//	// OpenAI-compatible shape.
+//	cc, err := client.Messages.ChatCompletions.Create(ctx, messages.ChatCompletionParams{
+//		Model:    models.VendorSonnet55,
+//		Messages: []messages.ChatMessage{messages.ChatUserMessage("Hello there")},
+//		Tools:    []messages.ChatTool{messages.ChatToolFrom(weather)},
+//	})
+//	cs, err := client.Messages.ChatCompletions.Stream(ctx, chatParams)
+//	for chunk, err := range cs.Chunks() { … }
+//	cc, err = cs.Completion()
+//
+// Unions (ContentBlock, Content, System, Tool, ToolChoice, Thinking,
+// Fallbacks, Source, Citation, StreamEvent, Delta, the server tool result
+// contents, ChatContentPart, ChatToolChoice) are sealed interfaces: switch on the
+// concrete type. Every union decoded from a response has an Unknown
+// variant that keeps the raw JSON of a kind newer than this SDK, so it is
+// never dropped, and a block received can be sent back unchanged.
+// StopReason, ServiceTier, Effort and FinishReason keep unknown values.
+//
+// Requests are checked locally first (max_tokens, sampling ranges,
+// thinking budget, empty messages and content, tool names, stop sequences,
+// …): a broken rule returns an *apierror.ValidationError naming the
+// field by the contract's dotted path ("messages.0.content.1.text",
+// "thinking.enabled.budget_tokens") and nothing is sent. The SDK adds the
+// beta values a request's features need (MCP servers, fallbacks, file
+// sources) to those of option.WithBeta.
+//
+// A stream is never retried once the server has answered 200; Message
+// keeps what arrived before an error. The chat-completions endpoint's
+// OpenAI-shaped errors are *apierror.Error too.
+package messages

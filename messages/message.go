@@ -1,0 +1,179 @@
+package messages
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Role is the author of a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is the model's answer (contract 4): the response of Create, and
+// what a stream accumulates to.
+type Message struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"` // "message"
+	Role  Role   `json:"role"` // "assistant"
+	Model string `json:"model"`
+	// Model is the model that produced the message: the fallback model
+	// when a fallback served the request.
+	Content      []ContentBlock `json:"content"`
+	StopReason   StopReason     `json:"stop_reason"`   // "" only while streaming
+	StopSequence string         `json:"stop_sequence"` // the stop sequence matched; "" when null
+	StopDetails  *StopDetails   `json:"stop_details"`  // set on a refusal, otherwise nil
+	Container    *Container     `json:"container"`     // set when code execution ran
+	Usage        Usage          `json:"usage"`
+}
+
+func (m *Message) UnmarshalJSON(data []byte) error {
+	type plain Message
+	var w struct {
+		plain
+		Content Blocks `json:"content"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*m = Message(w.plain)
+	m.Content = w.Content
+	return nil
+}
+
+// Param returns the message as an assistant message of a request, to carry
+// the conversation on. Its blocks are sent back unchanged.
+func (m *Message) Param() MessageParam {
+	return MessageParam{Role: RoleAssistant, Content: Blocks(m.Content)}
+}
+
+// Text returns the text of the message's text blocks, concatenated.
+func (m *Message) Text() string {
+	var b strings.Builder
+	for _, c := range m.Content {
+		if t, ok := c.(TextBlock); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// ToolUses returns the message's client tool calls, in order.
+func (m *Message) ToolUses() []ToolUseBlock {
+	var out []ToolUseBlock
+	for _, c := range m.Content {
+		if t, ok := c.(ToolUseBlock); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// StopReason says why the model stopped. Unknown values are kept.
+type StopReason string
+
+const (
+	StopEndTurn                    StopReason = "end_turn"
+	StopMaxTokens                  StopReason = "max_tokens"
+	StopSequenceMatched            StopReason = "stop_sequence"
+	StopToolUse                    StopReason = "tool_use"
+	StopPauseTurn                  StopReason = "pause_turn"
+	StopRefusal                    StopReason = "refusal"
+	StopModelContextWindowExceeded StopReason = "model_context_window_exceeded"
+)
+
+// StopDetails explains a refusal (type "refusal").
+type StopDetails struct {
+	Type string `json:"type"`
+	// Category is cyber, bio, frontier_llm, reasoning_extraction,
+	// general_harms, or "" when null; unknown values are kept.
+	Category string `json:"category"`
+	// Explanation is for humans and not stable; "" when null.
+	Explanation string `json:"explanation"`
+	// RecommendedModel is sent only when the request set Fallbacks: a
+	// model to retry directly, or "" when null.
+	RecommendedModel string `json:"recommended_model,omitzero"`
+}
+
+// Container is the code-execution container a request used.
+type Container struct {
+	ID        string    `json:"id"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Usage is the token usage of a request (contract 4.3). The total input is
+// InputTokens + CacheCreationInputTokens + CacheReadInputTokens.
+type Usage struct {
+	// InputTokens are the input tokens neither written to nor read from
+	// the cache.
+	InputTokens              int           `json:"input_tokens"`
+	CacheCreationInputTokens int           `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int           `json:"cache_read_input_tokens"`
+	CacheCreation            CacheCreation `json:"cache_creation"`
+	// OutputTokens counts all output, thinking included.
+	OutputTokens        int                  `json:"output_tokens"`
+	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details"` // nil unless thinking was on
+	ServerToolUse       *ServerToolUsage     `json:"server_tool_use"`       // nil unless a server tool was declared
+	ServiceTier         ServiceTier          `json:"service_tier"`          // the tier that served the request
+	InferenceGeo        string               `json:"inference_geo"`         // where inference ran
+	// Iterations lists each attempt, when the request set Fallbacks.
+	Iterations []UsageIteration `json:"iterations,omitempty"`
+}
+
+// TotalInputTokens is the whole input: uncached, written and read.
+func (u Usage) TotalInputTokens() int {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+}
+
+// CacheCreation splits the tokens written to the cache by lifetime.
+type CacheCreation struct {
+	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens"`
+}
+
+// OutputTokensDetails details the output tokens.
+type OutputTokensDetails struct {
+	ThinkingTokens int `json:"thinking_tokens"`
+}
+
+// ServerToolUsage counts server tool requests.
+type ServerToolUsage struct {
+	WebSearchRequests int `json:"web_search_requests"`
+	WebFetchRequests  int `json:"web_fetch_requests"`
+}
+
+// UsageIteration is one attempt of a request with fallbacks: Type is
+// "message" for a hop that declined, "fallback_message" for the one that
+// served.
+type UsageIteration struct {
+	Type                     string         `json:"type"`
+	Model                    string         `json:"model"`
+	InputTokens              int            `json:"input_tokens"`
+	OutputTokens             int            `json:"output_tokens"`
+	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
+	CacheCreation            *CacheCreation `json:"cache_creation"`
+}
+
+// ServiceTier is a service tier. Requests choose ServiceTierAuto or
+// ServiceTierStandardOnly; usage reports standard, priority or batch.
+// Unknown values are kept.
+type ServiceTier string
+
+const (
+	ServiceTierAuto         ServiceTier = "auto"
+	ServiceTierStandardOnly ServiceTier = "standard_only"
+	ServiceTierStandard     ServiceTier = "standard"
+	ServiceTierPriority     ServiceTier = "priority"
+	ServiceTierBatch        ServiceTier = "batch"
+)
+
+// TokenCount is the answer of CountTokens: the total input tokens Create
+// would report for the same input.
+type TokenCount struct {
+	InputTokens int `json:"input_tokens"`
+}

@@ -1,0 +1,109 @@
+package messages
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/option"
+)
+
+// Beta values the SDK sends by itself when a request uses their feature
+// (contract 7); they are merged with the caller's option.WithBeta values.
+const (
+	BetaMCPClient = "mcp-client-2025-11-20"
+	BetaFallback  = "server-side-fallback-2026-07-01"
+	BetaFiles     = "files-api-2025-04-14"
+)
+
+// Service calls the Messages endpoints. Get one from
+// agentplatform.Client.Messages.
+type Service struct {
+	p *pipeline.Pipeline
+
+	// ChatCompletions is the OpenAI-compatible endpoint.
+	ChatCompletions *ChatCompletionsService
+}
+
+// NewService is used by agentplatform.NewClient.
+func NewService(p *pipeline.Pipeline) *Service {
+	return &Service{p: p, ChatCompletions: &ChatCompletionsService{p: p}}
+}
+
+// Create runs the model and returns its message: POST /v1/messages.
+// params is checked locally first; a broken rule returns an
+// *apierror.ValidationError and nothing is sent.
+func (s *Service) Create(ctx context.Context, params MessageParams, opts ...option.Option) (*Message, error) {
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
+	req := pipeline.NewRequest(http.MethodPost, "/v1/messages")
+	req.Beta = betas(params.Messages, params.MCPServers, params.Fallbacks)
+	req.Body = body{p: &params}
+	return pipeline.Do[Message](ctx, s.p, req, opts)
+}
+
+// CountTokens counts the input tokens of a request without running it:
+// POST /v1/messages/count_tokens. The count is the total input Create
+// would report (uncached, written and read together).
+func (s *Service) CountTokens(ctx context.Context, params CountTokensParams, opts ...option.Option) (*TokenCount, error) {
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
+	req := pipeline.NewRequest(http.MethodPost, "/v1/messages/count_tokens")
+	req.Beta = betas(params.Messages, params.MCPServers, nil)
+	req.Body = &params
+	return pipeline.Do[TokenCount](ctx, s.p, req, opts)
+}
+
+// betas returns the beta values the request's features need, comma
+// separated.
+func betas(msgs []MessageParam, servers []MCPServer, fallbacks Fallbacks) string {
+	var vals []string
+	if len(servers) > 0 {
+		vals = append(vals, BetaMCPClient)
+	}
+	if fallbacks != nil {
+		vals = append(vals, BetaFallback)
+	}
+	if usesFiles(msgs) {
+		vals = append(vals, BetaFiles)
+	}
+	return strings.Join(vals, ",")
+}
+
+// usesFiles reports whether a block of msgs has a file source.
+func usesFiles(msgs []MessageParam) bool {
+	for _, m := range msgs {
+		if blocks, ok := m.Content.(Blocks); ok && blocksUseFiles(blocks) {
+			return true
+		}
+	}
+	return false
+}
+
+func blocksUseFiles(blocks []ContentBlock) bool {
+	for _, b := range blocks {
+		switch b := b.(type) {
+		case ImageBlock:
+			if _, ok := b.Source.(FileSource); ok {
+				return true
+			}
+		case DocumentBlock:
+			if _, ok := b.Source.(FileSource); ok {
+				return true
+			}
+			if cs, ok := b.Source.(ContentSource); ok {
+				if inner, ok := cs.Content.(Blocks); ok && blocksUseFiles(inner) {
+					return true
+				}
+			}
+		case ToolResultBlock:
+			if inner, ok := b.Content.(Blocks); ok && blocksUseFiles(inner) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,199 @@
+package messages
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/tool"
+)
+
+// ToolLoop configures RunTools. The zero value uses the defaults.
+type ToolLoop struct {
+	// MaxIterations bounds the model calls (default 10). When the last
+	// one still asks for tools, RunTools runs them, so that the returned
+	// conversation can be continued, and returns ErrMaxIterations.
+	MaxIterations int
+	// MaxParallel bounds the tool calls of one turn that run at once
+	// (default 8).
+	MaxParallel int
+}
+
+// Defaults of ToolLoop.
+const (
+	DefaultMaxIterations = 10
+	DefaultMaxParallel   = 8
+)
+
+// ErrMaxIterations is returned, wrapped, with the result when the model
+// still asked for tools after ToolLoop.MaxIterations calls.
+var ErrMaxIterations = errors.New("agentplatform: tool loop: maximum iterations reached")
+
+// ToolLoopResult is where a tool loop ended.
+type ToolLoopResult struct {
+	// Message is the model's last message: its final answer, unless the
+	// loop stopped early.
+	Message *Message
+	// Messages is the whole conversation: the request's messages, then
+	// each assistant message and the user message of tool results that
+	// answered it. Append a user message and pass it back as
+	// MessageParams.Messages to go on.
+	Messages []MessageParam
+	// Iterations is the number of model calls made.
+	Iterations int
+}
+
+// RunTools runs a conversation in which the model calls client tools:
+// POST /v1/messages, repeated.
+//
+// The definitions of tools are added to params.Tools (a definition of the
+// same name already there is kept). Each turn, every tool_use block of the
+// model's message is run, in parallel up to loop.MaxParallel, with ctx; the
+// results go back in one user message of tool_result blocks, in the order
+// of the calls. A tool's error or panic becomes an is_error result that the
+// model reads (tool.Tool.Run), as does a call of a tool that is not in
+// tools. The loop ends when a message's stop_reason is not tool_use (an
+// answer, max_tokens, pause_turn, a refusal, …): the result then holds
+// that message and the whole conversation.
+//
+// It ends early with the result so far and an error: the API's error;
+// ErrMaxIterations (wrapped) after loop.MaxIterations calls; or the
+// context's error, promptly, when ctx ends, even during a tool call (the
+// running tools see ctx cancelled; RunTools does not wait for one that
+// ignores it).
+func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []tool.Tool, loop ToolLoop, opts ...option.Option) (*ToolLoopResult, error) {
+	maxIter := loop.MaxIterations
+	if maxIter <= 0 {
+		maxIter = DefaultMaxIterations
+	}
+	parallel := loop.MaxParallel
+	if parallel <= 0 {
+		parallel = DefaultMaxParallel
+	}
+	byName := make(map[string]tool.Tool, len(tools))
+	params.Tools = slices.Clip(params.Tools)
+	for _, t := range tools {
+		if _, dup := byName[t.Name()]; dup {
+			return nil, invalid("tools", "tool names must be unique: "+strconv.Quote(t.Name())+" is repeated")
+		}
+		byName[t.Name()] = t
+		if !slices.ContainsFunc(params.Tools, func(d Tool) bool { c, ok := d.(CustomTool); return ok && c.Name == t.Name() }) {
+			params.Tools = append(params.Tools, FromTool(t))
+		}
+	}
+	res := &ToolLoopResult{Messages: slices.Clone(params.Messages)}
+	for {
+		params.Messages = res.Messages
+		msg, err := s.Create(ctx, params, opts...)
+		if err != nil {
+			return res, err
+		}
+		res.Iterations++
+		res.Message = msg
+		res.Messages = append(res.Messages, msg.Param())
+		calls := msg.ToolUses()
+		if msg.StopReason != StopToolUse || len(calls) == 0 {
+			return res, nil
+		}
+		results, err := runCalls(ctx, calls, byName, parallel)
+		if err != nil {
+			return res, err
+		}
+		res.Messages = append(res.Messages, UserBlocks(results...))
+		if res.Iterations >= maxIter {
+			return res, fmt.Errorf("%w (%d)", ErrMaxIterations, maxIter)
+		}
+	}
+}
+
+// runCalls runs the calls of one turn, at most parallel at once, and
+// returns their results in order, or the context's error as soon as ctx
+// ends.
+func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.Tool, parallel int) ([]ContentBlock, error) {
+	results := make([]ContentBlock, len(calls))
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		t, ok := byName[call.Name]
+		if !ok {
+			results[i] = resultBlock(call.ID, tool.Errorf("tool %q does not exist; the available tools are: %s", call.Name, toolNames(byName)))
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("agentplatform: tool loop: %w", ctx.Err())
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			results[i] = resultBlock(call.ID, runTool(ctx, t, call))
+		})
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("agentplatform: tool loop: %w", ctx.Err())
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("agentplatform: tool loop: %w", err)
+	}
+	return results, nil
+}
+
+// runTool runs one call. tool.Tool.Run already turns panics into error
+// results; this guard covers a zero tool.Tool, whose use would otherwise
+// crash the process from a goroutine.
+func runTool(ctx context.Context, t tool.Tool, call ToolUseBlock) (res tool.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = tool.Errorf("tool %s panicked: %v\n%s", call.Name, p, debug.Stack())
+		}
+	}()
+	return t.Run(ctx, call.Input)
+}
+
+func toolNames(byName map[string]tool.Tool) string {
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// resultBlock turns a tool's result into the tool_result block that
+// answers call id. Empty text blocks are left out (the API refuses them);
+// a result with no content is an empty result.
+func resultBlock(id string, r tool.Result) ContentBlock {
+	var blocks Blocks
+	for _, b := range r.Content {
+		switch b := b.(type) {
+		case tool.TextBlock:
+			if b.Text != "" {
+				blocks = append(blocks, TextBlock{Text: b.Text})
+			}
+		case tool.ImageBlock:
+			blocks = append(blocks, ImageBlock{Source: Base64Source{MediaType: b.MediaType, Data: base64.StdEncoding.EncodeToString(b.Data)}})
+		}
+	}
+	out := ToolResultBlock{ToolUseID: id, IsError: r.IsError}
+	if len(blocks) > 0 {
+		out.Content = blocks
+	}
+	return out
+}

@@ -1,0 +1,206 @@
+package messages_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/messages"
+	"github.com/agentplatform/agentplatform-go/tool"
+)
+
+type weatherInput struct {
+	Location string `json:"location"`
+}
+
+var weather = tool.Must(tool.New("get_weather", "Get the current weather.",
+	func(_ context.Context, in weatherInput) (tool.Result, error) {
+		return tool.Text("15 degrees, sunny in " + in.Location), nil
+	}))
+
+// toolResults returns the tool_result blocks of the conversation.
+func toolResults(conv []messages.MessageParam) []messages.ToolResultBlock {
+	var out []messages.ToolResultBlock
+	for _, m := range conv {
+		if blocks, ok := m.Content.(messages.Blocks); ok && m.Role == messages.RoleUser {
+			for _, b := range blocks {
+				if r, ok := b.(messages.ToolResultBlock); ok {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func resultText(r messages.ToolResultBlock) string {
+	var b strings.Builder
+	for _, c := range r.Content.(messages.Blocks) {
+		b.WriteString(c.(messages.TextBlock).Text)
+	}
+	return b.String()
+}
+
+func TestRunToolsAnswers(t *testing.T) {
+	env, client := newEnv(t)
+	res, err := client.Messages.RunTools(ctx, prompt(`What is the weather in Paris? Use get_weather {"location": "Paris"}`),
+		[]tool.Tool{weather}, messages.ToolLoop{})
+	require.NoError(t, err)
+	require.Equal(t, 2, res.Iterations)
+	require.Equal(t, "Result of get_weather: 15 degrees, sunny in Paris", res.Message.Text())
+	require.Equal(t, messages.StopEndTurn, res.Message.StopReason)
+	require.Len(t, res.Messages, 4, "user, the call, its result, the answer")
+	require.Equal(t, res.Message.Param(), res.Messages[3])
+	results := toolResults(res.Messages)
+	require.Len(t, results, 1)
+	require.False(t, results[0].IsError)
+	require.Equal(t, res.Messages[1].Content.(messages.Blocks)[1].(messages.ToolUseBlock).ID, results[0].ToolUseID)
+	var first map[string]any
+	require.NoError(t, json.Unmarshal(env.Server.Requests()[0].Body, &first))
+	require.Equal(t, "get_weather", first["tools"].([]any)[0].(map[string]any)["name"], "the tool's definition is sent")
+}
+
+// TestRunToolsRunsATurnsCallsInParallel: two tools that can only finish
+// when both run at once, each waiting for the other.
+func TestRunToolsRunsATurnsCallsInParallel(t *testing.T) {
+	_, client := newEnv(t)
+	meet := func(wait time.Duration) []tool.Tool {
+		a, b := make(chan struct{}), make(chan struct{})
+		mk := func(name string, mine, theirs chan struct{}) tool.Tool {
+			return tool.Must(tool.New(name, "Meets the other one.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+				close(mine)
+				select {
+				case <-theirs:
+					return tool.Text("met"), nil
+				case <-time.After(wait):
+					return tool.Result{}, errors.New("alone")
+				}
+			}))
+		}
+		return []tool.Tool{mk("ping_a", a, b), mk("ping_b", b, a)}
+	}
+	res, err := client.Messages.RunTools(ctx, prompt("Use ping_a and ping_b"), meet(5*time.Second), messages.ToolLoop{})
+	require.NoError(t, err)
+	results := toolResults(res.Messages)
+	require.Len(t, results, 2)
+	for _, r := range results {
+		require.False(t, r.IsError)
+		require.Equal(t, "met", resultText(r))
+	}
+	require.Equal(t, "Result of ping_a: met\nResult of ping_b: met", res.Message.Text())
+
+	// MaxParallel bounds it: one at a time, the first waits alone.
+	res, err = client.Messages.RunTools(ctx, prompt("Use ping_a and ping_b"), meet(100*time.Millisecond), messages.ToolLoop{MaxParallel: 1})
+	require.NoError(t, err)
+	results = toolResults(res.Messages)
+	require.True(t, results[0].IsError)
+	require.Equal(t, "alone", resultText(results[0]))
+}
+
+func TestRunToolsTurnsFailuresIntoErrorResults(t *testing.T) {
+	_, client := newEnv(t)
+	fail := tool.Must(tool.New("fail", "Fails.", func(context.Context, struct{}) (tool.Result, error) {
+		return tool.Result{}, errors.New("disk full")
+	}))
+	crash := tool.Must(tool.New("crash", "Panics.", func(context.Context, struct{}) (tool.Result, error) {
+		panic("oh no")
+	}))
+	p := prompt(`Use fail, crash, get_weather {"location": 7} and ghost`)
+	p.Tools = []messages.Tool{messages.CustomTool{Name: "ghost", Description: "Declared, never implemented.", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	res, err := client.Messages.RunTools(ctx, p, []tool.Tool{fail, crash, weather}, messages.ToolLoop{})
+	require.NoError(t, err)
+	results := toolResults(res.Messages)
+	require.Len(t, results, 4)
+	for _, r := range results {
+		require.True(t, r.IsError, resultText(r))
+	}
+	require.Equal(t, "disk full", resultText(results[0]))
+	require.Contains(t, resultText(results[1]), "tool crash panicked: oh no")
+	require.Contains(t, resultText(results[2]), "input does not match the schema")
+	require.Contains(t, resultText(results[3]), `tool "ghost" does not exist; the available tools are: crash, fail, get_weather`)
+	require.Contains(t, res.Message.Text(), "Error from fail: disk full")
+	require.Contains(t, res.Message.Text(), `Error from ghost: tool "ghost" does not exist`)
+}
+
+// TestRunToolsStopsAtMaxIterations: the last turn's tools still run, so
+// that the conversation can go on from where it stopped.
+func TestRunToolsStopsAtMaxIterations(t *testing.T) {
+	_, client := newEnv(t)
+	p := prompt(`Use get_weather {"location": "Paris"}`)
+	res, err := client.Messages.RunTools(ctx, p, []tool.Tool{weather}, messages.ToolLoop{MaxIterations: 1})
+	require.ErrorIs(t, err, messages.ErrMaxIterations)
+	require.Equal(t, 1, res.Iterations)
+	require.Equal(t, messages.StopToolUse, res.Message.StopReason)
+	require.Len(t, res.Messages, 3)
+	require.Len(t, toolResults(res.Messages), 1)
+
+	p.Messages = res.Messages
+	res, err = client.Messages.RunTools(ctx, p, []tool.Tool{weather}, messages.ToolLoop{MaxIterations: 1})
+	require.NoError(t, err)
+	require.Equal(t, "Result of get_weather: 15 degrees, sunny in Paris", res.Message.Text())
+}
+
+// TestRunToolsCancelledMidTool: RunTools returns the context's error
+// promptly, and the running tool sees its context cancelled.
+func TestRunToolsCancelledMidTool(t *testing.T) {
+	_, client := newEnv(t)
+	started := make(chan struct{})
+	var sawCancel atomic.Bool
+	stopped := make(chan struct{})
+	wait := tool.Must(tool.New("wait", "Waits.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		defer close(stopped)
+		close(started)
+		<-ctx.Done()
+		sawCancel.Store(true)
+		return tool.Result{}, ctx.Err()
+	}))
+	cctx, cancel := context.WithCancel(ctx)
+	go func() {
+		<-started
+		cancel()
+	}()
+	began := time.Now()
+	res, err := client.Messages.RunTools(cctx, prompt("Use wait"), []tool.Tool{wait}, messages.ToolLoop{})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Less(t, time.Since(began), 2*time.Second)
+	require.Equal(t, 1, res.Iterations)
+	<-stopped
+	require.True(t, sawCancel.Load())
+
+	// Cancelled before: the first call fails at once.
+	_, err = client.Messages.RunTools(cctx, prompt("Use wait"), []tool.Tool{wait}, messages.ToolLoop{})
+	require.ErrorIs(t, err, context.Canceled)
+
+	// A tool that ignores its context does not hold RunTools up.
+	release := make(chan struct{})
+	stubborn := tool.Must(tool.New("stubborn", "Ignores cancellation.", func(context.Context, struct{}) (tool.Result, error) {
+		<-release
+		return tool.Text("late"), nil
+	}))
+	cctx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	began = time.Now()
+	_, err = client.Messages.RunTools(cctx, prompt("Use stubborn"), []tool.Tool{stubborn}, messages.ToolLoop{})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, time.Since(began), 2*time.Second)
+	close(release)
+}
+
+func TestRunToolsKeepsACallersDefinition(t *testing.T) {
+	env, client := newEnv(t)
+	p := prompt(`Use get_weather {"location": "Oslo"}`)
+	p.Tools = []messages.Tool{messages.CustomTool{Name: "get_weather", Description: "My own words.", InputSchema: weather.InputSchema()}}
+	res, err := client.Messages.RunTools(ctx, p, []tool.Tool{weather}, messages.ToolLoop{})
+	require.NoError(t, err)
+	require.Equal(t, "Result of get_weather: 15 degrees, sunny in Oslo", res.Message.Text())
+	tools := lastBody(t, env)["tools"].([]any)
+	require.Len(t, tools, 1)
+	require.Equal(t, "My own words.", tools[0].(map[string]any)["description"])
+	require.Len(t, p.Tools, 1, "the caller's params are not changed")
+}
