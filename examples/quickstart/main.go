@@ -2,6 +2,7 @@
 // workspaces, then an environment, an agent with a custom tool, a session of
 // that agent, and one conversation turn streamed as it happens: the agent
 // calls the custom tool, the program answers it, and the reply streams in.
+// Last, one Messages call, streamed.
 //
 //	go run ./examples/quickstart
 //
@@ -23,6 +24,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -74,7 +76,41 @@ func run() error {
 		fmt.Printf("  %-32s %-20s data stored in %s, inference default %s\n",
 			ws.ID, ws.Name, ws.DataResidency.WorkspaceGeo, ws.DataResidency.DefaultInferenceGeo)
 	}
-	return startSession(ctx, client)
+	if err := startSession(ctx, client); err != nil {
+		return err
+	}
+	return streamMessage(ctx, client)
+}
+
+// streamMessage makes one Messages call and prints the reply as it streams.
+func streamMessage(ctx context.Context, client *agentplatform.Client) error {
+	stream, err := client.Messages.Stream(ctx, messages.MessageParams{
+		Model:     models.VendorHaiku55,
+		MaxTokens: 256,
+		Messages:  []messages.MessageParam{messages.UserText("Say hello in five words.")},
+	})
+	if err != nil {
+		return err
+	}
+	defer stream.Close()
+	fmt.Print("\nMessages API, streamed: ")
+	for ev, err := range stream.Events() {
+		if err != nil {
+			return err
+		}
+		if d, ok := ev.(messages.ContentBlockDeltaEvent); ok {
+			if t, ok := d.Delta.(messages.TextDelta); ok {
+				fmt.Print(t.Text)
+			}
+		}
+	}
+	msg, err := stream.Message()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n(%s, %d input and %d output tokens, first chunk after %s)\n",
+		msg.StopReason, msg.Usage.InputTokens, msg.Usage.OutputTokens, stream.TimeToFirstChunk().Round(time.Microsecond))
+	return nil
 }
 
 // startSession creates what a session needs (an environment and an agent)
