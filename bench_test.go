@@ -9,6 +9,10 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -148,5 +152,45 @@ func (r *rawClient) get(b *testing.B, ctx context.Context, path string, out any)
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkTracingOverhead is the per-call cost of tracing (SPEC 6.3), on the
+// canned-response server so that only the client is measured: no tracing
+// configured (the global provider, recording nothing), an explicit noop
+// provider, and a recording SDK provider with a no-op exporter.
+func BenchmarkTracingOverhead(b *testing.B) {
+	env := reftest.New(b)
+	ctx := context.Background()
+	m, err := env.Client(b).Models.Get(ctx, models.VendorOpus55)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := json.Marshal(m)
+	canned := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Request-Id", "req_canned")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(canned.Close)
+	recording := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+	b.Cleanup(func() { _ = recording.Shutdown(ctx) })
+	for _, tc := range []struct {
+		name string
+		opts []option.Option
+	}{
+		{"tracing=none", nil},
+		{"tracing=noop", []option.Option{option.WithTracerProvider(noop.NewTracerProvider())}},
+		{"tracing=sdk", []option.Option{option.WithTracerProvider(recording)}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			client := env.Client(b, append(tc.opts, option.WithBaseURL(canned.URL), option.WithMaxRetries(0))...)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := client.Models.Get(ctx, models.VendorOpus55); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

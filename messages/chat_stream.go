@@ -30,12 +30,12 @@ func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompleti
 	req := pipeline.NewRequest(http.MethodPost, "/v1/chat/completions")
 	req.Body = chatBody{p: &params, stream: true}
 	sctx, cancel := context.WithCancel(ctx)
-	resp, err := pipeline.Stream(sctx, s.p, req, opts)
+	resp, span, err := pipeline.Stream(sctx, s.p, req, opts)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	return &ChatCompletionStream{ctx: ctx, cancel: cancel, body: resp.Body, header: resp.Header}, nil
+	return &ChatCompletionStream{ctx: ctx, cancel: cancel, body: pipeline.NewTracedBody(sctx, resp.Body, span), header: resp.Header}, nil
 }
 
 // ChatCompletionChunk is one chunk of a streamed completion (object
@@ -144,6 +144,9 @@ func (s *ChatCompletionStream) fail(err error, yield func(*ChatCompletionChunk, 
 		return
 	case s.ctx.Err() != nil:
 		err = fmt.Errorf("agentplatform: POST /v1/chat/completions: %w", s.ctx.Err())
+	}
+	if tb, ok := s.body.(*pipeline.TracedBody); ok {
+		tb.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
 	}
 	var apiErr *apierror.Error
 	if errors.As(err, &apiErr) {

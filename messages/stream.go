@@ -39,12 +39,12 @@ func (s *Service) Stream(ctx context.Context, params MessageParams, opts ...opti
 	req.Body = body{p: &params, stream: true}
 	sctx, cancel := context.WithCancel(ctx)
 	start := time.Now()
-	resp, err := pipeline.Stream(sctx, s.p, req, opts)
+	resp, span, err := pipeline.Stream(sctx, s.p, req, opts)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	return &MessageStream{ctx: ctx, cancel: cancel, body: resp.Body, header: resp.Header, start: start}, nil
+	return &MessageStream{ctx: ctx, cancel: cancel, body: pipeline.NewTracedBody(sctx, resp.Body, span), header: resp.Header, start: start}, nil
 }
 
 // MessageStream is an open message stream. Range over Events once, or call
@@ -125,6 +125,9 @@ func (s *MessageStream) fail(err error, yield func(StreamEvent, error) bool) {
 		return
 	case s.ctx.Err() != nil:
 		err = fmt.Errorf("agentplatform: POST /v1/messages: %w", s.ctx.Err())
+	}
+	if tb, ok := s.body.(*pipeline.TracedBody); ok {
+		tb.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
 	}
 	var apiErr *apierror.Error
 	if errors.As(err, &apiErr) {

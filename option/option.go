@@ -6,6 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
@@ -179,4 +182,45 @@ func WithResponseInto(dst **http.Response) Option {
 // sent.
 func WithInsecureHTTP() Option {
 	return func(c *pipeline.Config) error { c.AllowInsecure = true; return nil }
+}
+
+// WithTracerProvider sends the SDK's spans (SPEC 6.3) to tp. The default is
+// the global provider (otel.GetTracerProvider), which records nothing until
+// the application sets one; then tracing costs one no-op span per call.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(c *pipeline.Config) error {
+		if tp == nil {
+			return apierror.Invalid("tracer_provider", "must not be nil")
+		}
+		c.TracerProvider = tp
+		return nil
+	}
+}
+
+// WithPropagator sets how trace context is written into request headers.
+// The default is the global propagator, or W3C trace context when the
+// application has set none: requests always carry traceparent when there
+// is a trace to continue.
+func WithPropagator(p propagation.TextMapPropagator) Option {
+	return func(c *pipeline.Config) error {
+		if p == nil {
+			return apierror.Invalid("propagator", "must not be nil")
+		}
+		c.Propagator = p
+		return nil
+	}
+}
+
+// WithContentCapture turns content mode on or off: prompts, outputs, system
+// instructions and tool arguments recorded on spans as GenAI messages. It
+// is off by default, or on when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
+// is true. Credentials are never recorded either way.
+func WithContentCapture(on bool) Option {
+	return func(c *pipeline.Config) error { c.CaptureContent = on; return nil }
+}
+
+// WithConversationID sets gen_ai.conversation.id on the call's spans,
+// replacing the thread id the SDK would record.
+func WithConversationID(id string) Option {
+	return func(c *pipeline.Config) error { c.ConversationID = id; return nil }
 }

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
 )
@@ -63,6 +66,12 @@ type Config struct {
 	Middleware     []Middleware
 	ResponseInto   **http.Response
 	AllowInsecure  bool
+
+	// Tracing (SPEC 6.3): nil provider and propagator mean the globals.
+	TracerProvider trace.TracerProvider
+	Propagator     propagation.TextMapPropagator
+	CaptureContent bool   // content mode; default from OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
+	ConversationID string // replaces gen_ai.conversation.id
 }
 
 // SetBaseURL validates and stores the base URL.
@@ -85,6 +94,7 @@ func defaultConfig() Config {
 		MaxRetries:     DefaultMaxRetries,
 		RequestTimeout: DefaultRequestTimeout,
 		MaxRetryWait:   DefaultMaxRetryWait,
+		CaptureContent: captureContentFromEnv(),
 	}
 	_ = c.SetBaseURL(DefaultBaseURL)
 	return c

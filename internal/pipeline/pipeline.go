@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
@@ -20,6 +21,7 @@ type Pipeline struct {
 	cfg      Config
 	attempts *http.Client    // built for cfg; calls whose options change it build their own
 	owned    *http.Transport // the default transport, when the caller gave no HTTP client
+	tracer   trace.Tracer    // of cfg.TracerProvider, or of the global provider
 }
 
 // New reads the environment (VENDOR_BASE_URL, VENDOR_API_KEY,
@@ -46,6 +48,7 @@ func New(opts []Option) (*Pipeline, error) {
 		p.cfg.HTTPClient = &http.Client{Transport: p.owned}
 	}
 	p.attempts = newAttemptClient(&p.cfg)
+	p.tracer = tracerFor(p.cfg.TracerProvider)
 	return p, nil
 }
 
@@ -83,27 +86,42 @@ func (p *Pipeline) callConfig(opts []Option) (*Config, *http.Client, error) {
 }
 
 // send runs req with retries and returns a response with status < 400, whose
-// body the caller must close, or an error: *apierror.Error for any other
-// status, *apierror.ValidationError for refused input, else a wrapped
-// transport or context error.
-func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, error) {
+// body the caller must close, together with the call's span, which the
+// caller ends. On failure the span is already ended and the error is
+// *apierror.Error for any other status, *apierror.ValidationError for
+// refused input, else a wrapped transport or context error. Calls refused
+// before anything is sent have no span.
+func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, Span, error) {
 	cfg, attempts, err := p.callConfig(opts)
 	if err != nil {
-		return nil, err
+		return nil, Span{}, err
 	}
 	if req.err != nil {
-		return nil, req.err
+		return nil, Span{}, req.err
 	}
 	if cfg.Credentials == nil {
-		return nil, errNoCredentials
+		return nil, Span{}, errNoCredentials
 	}
 	if cfg.baseInsecure && !cfg.AllowInsecure {
-		return nil, errInsecureBaseURL
+		return nil, Span{}, errInsecureBaseURL
 	}
-	rreq, err := buildRequest(ctx, cfg, req)
+	query := req.Query.Encode()
+	ctx, span := p.startSpan(ctx, cfg, req, query)
+	resp, err := p.attempt(ctx, cfg, attempts, req, query, span)
+	if err != nil {
+		span.End(ctx, err)
+		return nil, Span{}, err
+	}
+	return resp, span, nil
+}
+
+// attempt builds the request and runs its attempts.
+func (p *Pipeline) attempt(ctx context.Context, cfg *Config, attempts *http.Client, req *Request, query string, span Span) (*http.Response, error) {
+	rreq, err := buildRequest(ctx, cfg, req, query)
 	if err != nil {
 		return nil, err
 	}
+	inject(ctx, cfg, rreq.Header)
 	if err := cfg.Credentials.Authorize(ctx, rreq.Request); err != nil {
 		return nil, fmt.Errorf("agentplatform: %s %s: credentials: %w", req.Method, req.Path, err)
 	}
@@ -120,7 +138,11 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http
 	if cfg.Logger != nil {
 		rc.Backoff = loggingBackoff(ctx, cfg.Logger, req)
 	}
+	if span.st != nil {
+		rc.RequestLogHook = func(_ retryablehttp.Logger, _ *http.Request, attempt int) { span.st.attempts = attempt }
+	}
 	resp, err := rc.Do(rreq)
+	span.response(resp)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -154,32 +176,44 @@ func transportError(ctx context.Context, req *Request, err error) error {
 	return fmt.Errorf("agentplatform: %s %s: %w", req.Method, req.Path, err)
 }
 
-// Do sends req and decodes a successful JSON body into a new T.
+// Do sends req and decodes a successful JSON body into a new T. The call's
+// span ends after req.Result has annotated it with the decoded value.
 func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*T, error) {
-	resp, err := p.send(ctx, req, opts)
+	resp, span, err := p.send(ctx, req, opts)
 	if err != nil {
 		return nil, err
 	}
 	out := new(T)
 	if err := decodeJSON(resp, out); err != nil {
-		return nil, fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
+		err = fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
+		span.End(ctx, err)
+		return nil, err
 	}
+	if req.Result != nil && span.Recording() {
+		req.Result(span, out)
+	}
+	span.End(ctx, nil)
 	return out, nil
 }
 
 // Stream sends req and returns the response of an event stream with its body
-// unread; the caller reads and closes it. Retries cover only getting the
-// response headers. A 2xx answer that is not an event stream (a proxy's page)
-// is an error, since reading it as one would silently yield nothing.
-func Stream(ctx context.Context, p *Pipeline, req *Request, opts []Option) (*http.Response, error) {
+// unread, and the call's span: the caller reads and closes the body, and
+// ends the span when the stream ends (Span.End with the stream's error, or
+// Span.EndUnset when the application closed it early). Retries cover only
+// getting the response headers. A 2xx answer that is not an event stream (a
+// proxy's page) is an error, since reading it as one would silently yield
+// nothing.
+func Stream(ctx context.Context, p *Pipeline, req *Request, opts []Option) (*http.Response, Span, error) {
 	req.Stream = true
-	resp, err := p.send(ctx, req, opts)
+	resp, span, err := p.send(ctx, req, opts)
 	if err != nil {
-		return nil, err
+		return nil, Span{}, err
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		resp.Body.Close()
-		return nil, fmt.Errorf("agentplatform: %s %s: expected an event stream, got Content-Type %q", req.Method, req.Path, ct)
+		err := fmt.Errorf("agentplatform: %s %s: expected an event stream, got Content-Type %q", req.Method, req.Path, ct)
+		span.End(ctx, err)
+		return nil, Span{}, err
 	}
-	return resp, nil
+	return resp, span, nil
 }

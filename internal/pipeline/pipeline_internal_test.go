@@ -94,3 +94,31 @@ func TestNewRequestEscapesAndRefusesEmptyParameters(t *testing.T) {
 	r = NewRequest("GET", "/v1/models", "extra")
 	require.Error(t, r.err)
 }
+
+func TestSpanNamesFollowTheRoute(t *testing.T) {
+	for _, tc := range []struct{ method, route, want string }{
+		{"POST", "/v1/messages", "messages.create"},
+		{"POST", "/v1/messages/count_tokens", "messages.count_tokens"},
+		{"POST", "/v1/chat/completions", "chat.completions.create"},
+		{"GET", "/v1/models", "models.list"},
+		{"GET", "/v1/models/{model_id}", "models.retrieve"},
+		{"POST", "/v1/organizations/workspaces/{workspace_id}/archive", "organizations.workspaces.archive"},
+		{"GET", "/v1/agents/{agent_id}/versions", "agents.versions.list"},
+		{"POST", "/v1/agents/{agent_id}", "agents.update"},
+		{"DELETE", "/v1/environments/{environment_id}", "environments.delete"},
+		{"POST", "/v1/sessions", "sessions.create"},
+		{"POST", "/v1/sessions/{session_id}/events", "sessions.events.send"},
+		{"GET", "/v1/sessions/{session_id}/events", "sessions.events.list"},
+		{"GET", "/v1/sessions/{session_id}/events/stream", "sessions.events.stream"},
+		{"POST", "/v1/sessions/{session_id}/resources", "sessions.resources.add"},
+		{"POST", "/v1/sessions/{session_id}/resources/{resource_id}", "sessions.resources.update"},
+		{"POST", "/v1/deployments/{deployment_id}/run", "deployments.run"},
+		{"POST", "/v1/deployments/{deployment_id}/unpause", "deployments.unpause"},
+		{"GET", "/v1/deployment_runs", "deployment_runs.list"},
+		{"GET", "/v1/memory_stores", "memory_stores.list"},
+		{"POST", "/v1/memory_stores/{memory_store_id}/memories", "memory_stores.memories.create"},
+		{"POST", "/v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", "memory_stores.memory_versions.redact"},
+	} {
+		require.Equal(t, tc.want, opName(tc.method, tc.route), "%s %s", tc.method, tc.route)
+	}
+}

@@ -26,6 +26,18 @@ type Request struct {
 	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans
 	Stream bool   // the response is an event stream: Accept text/event-stream
 
+	// Op names the call's span, "vendor."+Op; empty means the name the
+	// route implies (docs/tracing.md), e.g. "sessions.events.send".
+	Op string
+	// SessionID and ThreadID are the session and thread the call acts on,
+	// for vendor.session.id and gen_ai.conversation.id.
+	SessionID, ThreadID string
+	// Annotate adds request attributes to a recording span; Result adds
+	// response attributes from the decoded value (Do only). Both run only
+	// when the span records.
+	Annotate func(Span)
+	Result   func(Span, any)
+
 	err error // a refused path parameter, reported by send before anything is sent
 }
 
@@ -72,10 +84,10 @@ var (
 )
 
 // buildRequest turns req into the first attempt's request, without credentials.
-func buildRequest(ctx context.Context, cfg *Config, req *Request) (*retryablehttp.Request, error) {
+func buildRequest(ctx context.Context, cfg *Config, req *Request, query string) (*retryablehttp.Request, error) {
 	u := cfg.baseURL + req.Path
-	if q := req.Query.Encode(); q != "" {
-		u += "?" + q
+	if query != "" {
+		u += "?" + query
 	}
 	var body any // untyped nil unless there is a body: a typed nil []byte would send an empty chunked body
 	if req.Body != nil {

@@ -57,7 +57,11 @@ func Read[E any](r io.Reader, maxEventSize int, src Source, decode Decoder[E]) i
 			case "", "ping":
 				continue
 			case "error":
-				yield(zero, apierror.FromStreamEvent(src.Method, src.Path, bytesOf(ev.Data)))
+				err := apierror.FromStreamEvent(src.Method, src.Path, bytesOf(ev.Data))
+				if f, ok := r.(failer); ok {
+					f.Fail(err) // the body's span records how the stream ended
+				}
+				yield(zero, err)
 				return
 			}
 			v, err := decode(ev.Type, bytesOf(ev.Data))
@@ -73,6 +77,10 @@ func Read[E any](r io.Reader, maxEventSize int, src Source, decode Decoder[E]) i
 		}
 	}
 }
+
+// failer is a body that records the error a stream ended with, such as the
+// traced body of internal/pipeline.
+type failer interface{ Fail(error) }
 
 // bytesOf views s as bytes without copying. go-sse hands data over as a
 // string; decoders only read it (encoding/json copies what it keeps), so

@@ -1,0 +1,59 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+// TracedBody is an event stream's body that ends the stream's span when it
+// is closed: OK when the stream was read to its end, ERROR when a read
+// failed or the stream reported an error (Fail), unset when the application
+// closed it before the end (SPEC 6.3).
+type TracedBody struct {
+	io.ReadCloser
+	ctx  context.Context
+	span Span
+	err  error
+	eof  bool
+}
+
+// NewTracedBody wraps a stream's body; ctx is the stream's context.
+func NewTracedBody(ctx context.Context, body io.ReadCloser, span Span) *TracedBody {
+	return &TracedBody{ReadCloser: body, ctx: ctx, span: span}
+}
+
+func (b *TracedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case errors.Is(err, io.EOF):
+		b.eof = true
+	case err != nil && b.err == nil:
+		b.err = err
+	}
+	return n, err
+}
+
+// Fail records that the stream ended in an error it carried (an error event).
+func (b *TracedBody) Fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+// Span is the stream's span, for attributes known only as it is read.
+func (b *TracedBody) Span() Span { return b.span }
+
+// Close closes the body and ends the span.
+func (b *TracedBody) Close() error {
+	err := b.ReadCloser.Close()
+	switch {
+	case b.err != nil:
+		b.span.End(b.ctx, b.err)
+	case b.eof:
+		b.span.End(b.ctx, nil)
+	default:
+		b.span.EndUnset()
+	}
+	return err
+}

@@ -1,0 +1,195 @@
+package agentplatform_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/tracing"
+)
+
+// recorder returns a tracer provider that keeps every ended span.
+func recorder(t *testing.T) (*sdktrace.TracerProvider, *tracetest.SpanRecorder) {
+	t.Helper()
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp, rec
+}
+
+// attrs flattens a span's attributes for assertions.
+func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
+	m := map[attribute.Key]attribute.Value{}
+	for _, kv := range s.Attributes() {
+		m[kv.Key] = kv.Value
+	}
+	return m
+}
+
+func onlySpan(t *testing.T, rec *tracetest.SpanRecorder) sdktrace.ReadOnlySpan {
+	t.Helper()
+	spans := rec.Ended()
+	require.Len(t, spans, 1)
+	return spans[0]
+}
+
+func TestClientSpanOfACall(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, rec := recorder(t)
+	client := env.Client(t, option.WithTracerProvider(tp))
+	var resp *http.Response
+	_, err := client.Models.Get(context.Background(), models.VendorOpus55, option.WithResponseInto(&resp))
+	require.NoError(t, err)
+
+	span := onlySpan(t, rec)
+	require.Equal(t, "vendor.models.retrieve", span.Name())
+	require.Equal(t, trace.SpanKindClient, span.SpanKind())
+	require.Equal(t, tracing.SDKScope, span.InstrumentationScope().Name)
+	require.Equal(t, codes.Ok, span.Status().Code)
+	a := attrs(span)
+	require.Equal(t, "vendor", a[tracing.GenAIProviderName].AsString())
+	require.Equal(t, "GET", a[tracing.HTTPRequestMethod].AsString())
+	require.Equal(t, "/v1/models/{model_id}", a[tracing.HTTPRoute].AsString(), "the template, not the path")
+	require.Equal(t, "/v1/models/vendor-opus-5-5", a[tracing.URLPath].AsString())
+	require.Equal(t, attribute.INT64, a[tracing.HTTPResponseStatus].Type())
+	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
+	require.Equal(t, attribute.INT64, a[tracing.ServerPort].Type())
+	require.Equal(t, "127.0.0.1", a[tracing.ServerAddress].AsString())
+	require.Equal(t, "http", a[tracing.URLScheme].AsString())
+	require.Equal(t, env.URL+"/v1/models/vendor-opus-5-5", a[tracing.URLFull].AsString())
+	require.NotContains(t, a, tracing.URLQuery, "no query parameters: absent")
+	require.Equal(t, resp.Header.Get("request-id"), a[tracing.RequestID].AsString())
+	require.Equal(t, env.Seed.OrganizationID, a[tracing.OrganizationID].AsString())
+	require.Equal(t, env.Seed.DefaultWorkspaceID, a[tracing.WorkspaceID].AsString())
+	require.NotContains(t, a, tracing.SessionID)
+	require.NotContains(t, a, tracing.HTTPRequestResends)
+
+	rec.Reset()
+	_, err = client.Models.List(context.Background(), models.ListParams{Limit: 2})
+	require.NoError(t, err)
+	a = attrs(onlySpan(t, rec))
+	require.Equal(t, "limit=2", a[tracing.URLQuery].AsString())
+	require.Equal(t, env.URL+"/v1/models?limit=2", a[tracing.URLFull].AsString())
+}
+
+func TestOneSpanCoversRetries(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, rec := recorder(t)
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Times: 2})
+	_, err := env.Client(t, option.WithTracerProvider(tp)).Models.List(context.Background(), models.ListParams{})
+	require.NoError(t, err)
+	a := attrs(onlySpan(t, rec))
+	require.EqualValues(t, 2, a[tracing.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
+}
+
+func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, rec := recorder(t)
+	client := env.Client(t, option.WithTracerProvider(tp), option.WithMaxRetries(0))
+
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 429})
+	_, err := client.Models.List(context.Background(), models.ListParams{})
+	require.Error(t, err)
+	span := onlySpan(t, rec)
+	require.Equal(t, codes.Error, span.Status().Code)
+	require.Equal(t, "rate_limit_error", attrs(span)[tracing.ErrorType].AsString())
+	require.EqualValues(t, 429, attrs(span)[tracing.HTTPResponseStatus].AsInt64())
+
+	rec.Reset()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Drop: true})
+	_, err = client.Models.List(context.Background(), models.ListParams{}, reftest.FreshConnections())
+	require.Error(t, err)
+	span = onlySpan(t, rec)
+	require.Equal(t, codes.Error, span.Status().Code)
+	require.Equal(t, "connection_error", attrs(span)[tracing.ErrorType].AsString())
+	require.NotContains(t, attrs(span), tracing.HTTPResponseStatus, "no response: absent")
+
+	rec.Reset()
+	ctx, cancel := context.WithCancel(context.Background())
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err = client.Models.List(ctx, models.ListParams{})
+	require.ErrorIs(t, err, context.Canceled)
+	span = onlySpan(t, rec)
+	require.Equal(t, codes.Unset, span.Status().Code, "the application cancelled")
+	require.NotContains(t, attrs(span), tracing.ErrorType)
+
+	rec.Reset()
+	_, err = client.Environments.Create(context.Background(), environments.CreateParams{})
+	require.Error(t, err)
+	require.Empty(t, rec.Ended(), "a call refused locally sends nothing and has no span")
+}
+
+func TestTraceparentIsAlwaysPropagated(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, _ := recorder(t)
+	client := env.Client(t, option.WithTracerProvider(tp))
+	_, err := client.Models.List(context.Background(), models.ListParams{})
+	require.NoError(t, err)
+	got := last(t, env, "GET", modelsPath).Header.Get("traceparent")
+	require.Regexp(t, `^00-[0-9a-f]{32}-[0-9a-f]{16}-01$`, got, "W3C trace context without any global propagator")
+
+	// A noop provider still passes on the application's own trace context.
+	parent := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
+	ctx := trace.ContextWithSpanContext(context.Background(), parent)
+	_, err = env.Client(t, option.WithTracerProvider(noop.NewTracerProvider())).Models.List(ctx, models.ListParams{})
+	require.NoError(t, err)
+	require.Equal(t, "00-01000000000000000000000000000000-0200000000000000-01",
+		last(t, env, "GET", modelsPath).Header.Get("traceparent"))
+
+	// With no trace at all, nothing is sent.
+	_, err = env.Client(t, option.WithTracerProvider(noop.NewTracerProvider())).Models.List(context.Background(), models.ListParams{})
+	require.NoError(t, err)
+	require.Empty(t, last(t, env, "GET", modelsPath).Header.Values("traceparent"))
+}
+
+func TestPerCallTracerProviderAndConversationID(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	clientTP, clientRec := recorder(t)
+	callTP, callRec := recorder(t)
+	client := env.Client(t, option.WithTracerProvider(clientTP))
+	_, err := client.Models.List(context.Background(), models.ListParams{},
+		option.WithTracerProvider(callTP), option.WithConversationID("conv-42"))
+	require.NoError(t, err)
+	require.Empty(t, clientRec.Ended())
+	require.Equal(t, "conv-42", attrs(onlySpan(t, callRec))[tracing.GenAIConversationID].AsString())
+}
+
+func TestNoSecretReachesASpan(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	const canary = "sk-vendor-api03-CANARY-span"
+	tp, rec := recorder(t)
+	key, err := env.Server.CreateAPIKey(refserver.KeySpec{Kind: refserver.PersonalKey, OwnerID: env.Seed.UserID})
+	require.NoError(t, err)
+	client := env.Client(t, option.WithTracerProvider(tp))
+	_, _ = client.Models.List(context.Background(), models.ListParams{}, option.WithAPIKey(canary))
+	_, _ = client.Models.List(context.Background(), models.ListParams{}, option.WithAPIKey(key.Secret))
+	require.Len(t, rec.Ended(), 2)
+	for _, s := range rec.Ended() {
+		for _, kv := range s.Attributes() {
+			require.NotContains(t, kv.Value.Emit(), canary)
+			require.NotContains(t, kv.Value.Emit(), key.Secret)
+		}
+	}
+}
