@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	sse "github.com/tmaxmax/go-sse"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -212,4 +215,50 @@ func BenchmarkStreamAccumulate(b *testing.B) {
 			b.ReportMetric(rate/baselineRate, "x-baseline")
 		}
 	})
+}
+
+// BenchmarkCreateTracing is the per-call cost of the Messages span
+// attributes (SPEC 6.3) on a recorded response, so that only the client
+// is measured: no tracing configured, an explicit noop provider (these two
+// must cost the same, and build nothing), a recording provider, and one in
+// content mode.
+func BenchmarkCreateTracing(b *testing.B) {
+	body, _ := json.Marshal(map[string]any{"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant",
+		"model": "vendor-sonnet-5-5", "content": []any{map[string]any{"type": "text", "text": "You said: Hello there", "citations": nil}},
+		"stop_reason": "end_turn", "stop_sequence": nil, "stop_details": nil, "container": nil,
+		"usage": map[string]any{"input_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+			"cache_creation": map[string]any{"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}, "output_tokens": 6,
+			"output_tokens_details": nil, "server_tool_use": nil, "service_tier": "standard", "inference_geo": "global"}})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	recording := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+	defer func() { _ = recording.Shutdown(context.Background()) }()
+	params := prompt("Hello there")
+	for _, tc := range []struct {
+		name string
+		opts []option.Option
+	}{
+		{"tracing=none", nil},
+		{"tracing=noop", []option.Option{option.WithTracerProvider(noop.NewTracerProvider())}},
+		{"tracing=sdk", []option.Option{option.WithTracerProvider(recording)}},
+		{"tracing=sdk+content", []option.Option{option.WithTracerProvider(recording), option.WithContentCapture(true)}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			client, err := agentplatform.NewClient(append([]option.Option{option.WithBaseURL(srv.URL), option.WithAPIKey("key"),
+				option.WithMaxRetries(0)}, tc.opts...)...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer client.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := client.Messages.Create(context.Background(), params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

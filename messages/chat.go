@@ -28,6 +28,7 @@ func (s *ChatCompletionsService) Create(ctx context.Context, params ChatCompleti
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/chat/completions")
 	req.Body = chatBody{p: &params}
+	req.Result = chatResult
 	return pipeline.Do[ChatCompletion](ctx, s.p, req, opts)
 }
 

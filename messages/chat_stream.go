@@ -35,7 +35,8 @@ func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompleti
 		cancel()
 		return nil, err
 	}
-	return &ChatCompletionStream{ctx: ctx, cancel: cancel, body: pipeline.NewTracedBody(sctx, resp.Body, span), header: resp.Header}, nil
+	tb := pipeline.NewTracedBody(sctx, resp.Body, span)
+	return &ChatCompletionStream{ctx: ctx, cancel: cancel, body: tb, traced: tb, header: resp.Header}, nil
 }
 
 // ChatCompletionChunk is one chunk of a streamed completion (object
@@ -81,6 +82,7 @@ type ChatCompletionStream struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	body   io.ReadCloser
+	traced *pipeline.TracedBody // body, when it is traced
 	header http.Header
 
 	acc     ChatAccumulator
@@ -105,6 +107,7 @@ func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
 			return
 		}
 		defer func() {
+			s.end()
 			s.body.Close()
 			s.cancel()
 		}()
@@ -135,6 +138,25 @@ func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
 			}
 		}
 		s.done = s.err == nil && !s.closed.Load()
+	}
+}
+
+// end records how the stream ended on its span, before the body's Close
+// ends the span: a stream that reached [DONE] is complete.
+func (s *ChatCompletionStream) end() {
+	if s.traced == nil {
+		return
+	}
+	switch {
+	case s.done:
+		s.traced.Finish()
+	case s.err == nil:
+		s.traced.Abandon() // closed, or the loop left: unset
+	}
+	if span := s.traced.Span(); span.Recording() {
+		if c := s.acc.Completion(); c != nil {
+			chatResult(span, c)
+		}
 	}
 }
 

@@ -40,7 +40,8 @@ func (s *Service) Create(ctx context.Context, params MessageParams, opts ...opti
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/messages")
 	req.Beta = betas(params.Messages, params.MCPServers, params.Fallbacks)
-	req.Body = body{p: &params}
+	req.Body = body{p: &params} // its AnnotateSpan records the request attributes
+	req.Result = createResult
 	return pipeline.Do[Message](ctx, s.p, req, opts)
 }
 
@@ -53,7 +54,8 @@ func (s *Service) CountTokens(ctx context.Context, params CountTokensParams, opt
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/messages/count_tokens")
 	req.Beta = betas(params.Messages, params.MCPServers, nil)
-	req.Body = &params
+	req.Body = (*countTokensBody)(&params) // the same JSON, and AnnotateSpan
+	req.Result = countTokensResult
 	return pipeline.Do[TokenCount](ctx, s.p, req, opts)
 }
 

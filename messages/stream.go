@@ -14,6 +14,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
 	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 var createSource = stream.Source{Method: http.MethodPost, Path: "/v1/messages"}
@@ -44,7 +45,8 @@ func (s *Service) Stream(ctx context.Context, params MessageParams, opts ...opti
 		cancel()
 		return nil, err
 	}
-	return &MessageStream{ctx: ctx, cancel: cancel, body: pipeline.NewTracedBody(sctx, resp.Body, span), header: resp.Header, start: start}, nil
+	tb := pipeline.NewTracedBody(sctx, resp.Body, span)
+	return &MessageStream{ctx: ctx, cancel: cancel, body: tb, traced: tb, span: span, header: resp.Header, start: start}, nil
 }
 
 // MessageStream is an open message stream. Range over Events once, or call
@@ -55,7 +57,13 @@ type MessageStream struct {
 	ctx    context.Context // the caller's
 	cancel context.CancelFunc
 	body   io.ReadCloser
+	traced *pipeline.TracedBody // body, when it is traced
 	header http.Header
+
+	// span is the stream's span; blockAt, kept only while it records, is
+	// when each content block started, for the tool spans.
+	span    pipeline.Span
+	blockAt []time.Time
 
 	acc   Accumulator
 	err   error // why the stream ended early, set before Events returns
@@ -103,6 +111,9 @@ func (s *MessageStream) Events() iter.Seq2[StreamEvent, error] {
 			if _, ok := ev.(ContentBlockDeltaEvent); ok && s.first.Load() == 0 {
 				s.first.Store(max(int64(time.Since(s.start)), 1))
 			}
+			if s.span.Recording() {
+				s.note(ev)
+			}
 			if !yield(ev, nil) {
 				return
 			}
@@ -126,8 +137,8 @@ func (s *MessageStream) fail(err error, yield func(StreamEvent, error) bool) {
 	case s.ctx.Err() != nil:
 		err = fmt.Errorf("agentplatform: POST /v1/messages: %w", s.ctx.Err())
 	}
-	if tb, ok := s.body.(*pipeline.TracedBody); ok {
-		tb.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
+	if s.traced != nil {
+		s.traced.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
 	}
 	var apiErr *apierror.Error
 	if errors.As(err, &apiErr) {
@@ -147,8 +158,48 @@ func (s *MessageStream) release() {
 	if s.acc.Done() && !s.closed.Load() {
 		_, _ = io.CopyN(io.Discard, s.body, 4<<10)
 	}
+	s.end()
 	s.body.Close()
 	s.cancel()
+}
+
+// note keeps when each content block started (recording spans only).
+func (s *MessageStream) note(ev StreamEvent) {
+	switch ev := ev.(type) {
+	case MessageStartEvent:
+		now := time.Now()
+		for range ev.Message.Content {
+			s.blockAt = append(s.blockAt, now)
+		}
+	case ContentBlockStartEvent:
+		s.blockAt = append(s.blockAt, time.Now())
+	}
+}
+
+// end records how the stream ended on its span, before the body's Close
+// ends the span (SPEC 6.3): a stream that reached message_stop is
+// complete, and the response attributes and tool spans come from the
+// message accumulated, whole or not.
+func (s *MessageStream) end() {
+	if s.traced == nil {
+		return
+	}
+	switch {
+	case s.acc.Done():
+		s.traced.Finish()
+	case s.err == nil:
+		s.traced.Abandon() // closed, or the loop left: unset
+	}
+	if !s.span.Recording() {
+		return
+	}
+	if m := s.acc.Message(); m != nil {
+		annotateMessage(s.span, m)
+		recordServerTools(s.span, m, s.blockAt, time.Now())
+	}
+	if d := s.TimeToFirstChunk(); d > 0 {
+		s.span.SetAttributes(tracing.GenAITimeToFirstChunk.Float64(d.Seconds()))
+	}
 }
 
 // Message reads what is left of the stream, if Events was not ranged

@@ -10,9 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/genai"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
+	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // ToolLoop configures RunTools. The zero value uses the defaults.
@@ -102,7 +106,7 @@ func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []to
 		if msg.StopReason != StopToolUse || len(calls) == 0 {
 			return res, nil
 		}
-		results, err := runCalls(ctx, calls, byName, parallel)
+		results, err := runCalls(ctx, calls, byName, parallel, s.toolTracer(opts))
 		if err != nil {
 			return res, err
 		}
@@ -116,7 +120,7 @@ func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []to
 // runCalls runs the calls of one turn, at most parallel at once, and
 // returns their results in order, or the context's error as soon as ctx
 // ends.
-func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.Tool, parallel int) ([]ContentBlock, error) {
+func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.Tool, parallel int, tr toolTracer) ([]ContentBlock, error) {
 	results := make([]ContentBlock, len(calls))
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
@@ -133,7 +137,7 @@ func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.
 		}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			results[i] = resultBlock(call.ID, runTool(ctx, t, call))
+			results[i] = tr.run(ctx, t, call)
 		})
 	}
 	done := make(chan struct{})
@@ -150,6 +154,51 @@ func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.
 		return nil, fmt.Errorf("agentplatform: tool loop: %w", err)
 	}
 	return results, nil
+}
+
+// toolTracer starts the span of a client tool call: the loop's options
+// choose the tracer provider and content mode, as for its model calls.
+type toolTracer func(ctx context.Context, name string) (context.Context, pipeline.Span)
+
+func (s *Service) toolTracer(opts []option.Option) toolTracer {
+	return func(ctx context.Context, name string) (context.Context, pipeline.Span) {
+		return s.p.StartInternal(ctx, name, opts)
+	}
+}
+
+// run runs one call in its vendor.custom_tool_use span (SPEC 6.3;
+// docs/tracing.md), the parent of any span the tool starts, and returns
+// its tool_result block. The span is ERROR (tool_error) when the result is
+// an error, unset when ctx ended first.
+func (tr toolTracer) run(ctx context.Context, t tool.Tool, call ToolUseBlock) ContentBlock {
+	ctx, span := tr(ctx, spanCustomToolUse+call.Name)
+	if span.Recording() {
+		span.SetAttributes(
+			tracing.GenAIOperationName.String(opExecuteTool),
+			tracing.GenAIToolName.String(call.Name),
+			tracing.GenAIToolCallID.String(call.ID),
+			tracing.GenAIToolType.String(toolFunction),
+		)
+	}
+	res := runTool(ctx, t, call)
+	block := resultBlock(call.ID, res)
+	if span.ContentCapture() {
+		var c content
+		c.set(tracing.GenAIToolCallArguments, rawTree(call.Input))
+		if obj, ok := wireTree(block).(genai.Object); ok {
+			c.set(tracing.GenAIToolCallResult, genai.ToolResponse(obj, genai.Options{}))
+		}
+		c.record(span)
+	}
+	switch {
+	case ctx.Err() != nil:
+		span.EndUnsetAt(time.Time{})
+	case res.IsError:
+		span.Finish(toolErrorType, time.Time{})
+	default:
+		span.Finish("", time.Time{})
+	}
+	return block
 }
 
 // runTool runs one call. tool.Tool.Run already turns panics into error

@@ -58,6 +58,8 @@ func (s *EventsService) Send(ctx context.Context, sessionID string, params SendP
 	}
 	req := newRequest(http.MethodPost, "/v1/sessions/{session_id}/events", sessionID)
 	req.Body = &params
+	req.ThreadID = threadOf(params.Events)
+	req.Result = eventsSent
 	page, err := pipeline.Do[eventPage](ctx, s.p, req, opts)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,10 @@
 package sessions
 
-import "github.com/agentplatform/agentplatform-go/internal/pipeline"
+import (
+	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+)
 
 // Beta is the vendor-beta value these endpoints require; the SDK sends it.
 const Beta = "managed-agents-2026-04-01"
@@ -29,9 +33,17 @@ func NewService(p *pipeline.Pipeline) *Service {
 type ResourcesService struct{ p *pipeline.Pipeline }
 
 // newRequest starts a request that carries Beta: every endpoint of this
-// package requires it.
+// package requires it. A request on one session's path (get, update,
+// archive, delete, its events and resources) names that session on its
+// span, vendor.session.id (SPEC 6.3).
 func newRequest(method, route string, params ...string) *pipeline.Request {
 	req := pipeline.NewRequest(method, route, params...)
 	req.Beta = Beta
+	if len(params) > 0 && strings.HasPrefix(route, sessionRoute) {
+		req.SessionID = params[0]
+	}
 	return req
 }
+
+// sessionRoute is the route prefix of the calls that act on one session.
+const sessionRoute = "/v1/sessions/{session_id}"

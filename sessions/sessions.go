@@ -19,6 +19,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 	}
 	req := newRequest(http.MethodPost, "/v1/sessions")
 	req.Body = &params
+	req.Result = sessionCreated
 	return pipeline.Do[Session](ctx, s.p, req, opts)
 }
 

@@ -146,7 +146,6 @@ func (s *EventsService) Stream(ctx context.Context, sessionID string, params Str
 func (s *EventsService) connect(ctx context.Context, sessionID string, params StreamParams, opts []option.Option) (io.ReadCloser, error) {
 	req := newRequest(http.MethodGet, "/v1/sessions/{session_id}/events/stream", sessionID)
 	req.Query.Strings("event_deltas", params.EventDeltas)
-	req.SessionID = sessionID
 	resp, span, err := pipeline.Stream(ctx, s.p, req, opts)
 	if err != nil {
 		return nil, err

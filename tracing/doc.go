@@ -15,4 +15,12 @@
 // With no provider set the cost is one no-op span per call. Requests always
 // carry traceparent when there is a trace to continue, even when the
 // application set no propagator. No credential reaches an attribute.
+//
+// Content mode records prompts, outputs, stop sequences and tool arguments
+// and results as JSON strings in the OpenTelemetry GenAI message format;
+// an attribute over 64 KiB is shortened inside its JSON, which stays
+// valid, and the span gets vendor.content.truncated. Messages responses
+// add a vendor.tool_use or vendor.mcp_tool_use child span per server or MCP
+// tool call, and the tool loop a vendor.custom_tool_use span per client
+// tool it runs.
 package tracing

@@ -200,6 +200,9 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 	if req.Annotate != nil {
 		req.Annotate(s)
 	}
+	if a, ok := req.Body.(SpanAnnotator); ok {
+		a.AnnotateSpan(s)
+	}
 	return ctx, s
 }
 

@@ -16,6 +16,7 @@ type TracedBody struct {
 	span Span
 	err  error
 	eof  bool
+	left bool // Abandon: the application left before the stream's end
 }
 
 // NewTracedBody wraps a stream's body; ctx is the stream's context.
@@ -34,6 +35,16 @@ func (b *TracedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Finish records that the stream reached its end (message_stop, [DONE]),
+// so that Close ends the span OK even if what follows in the body is not
+// read.
+func (b *TracedBody) Finish() { b.eof, b.left = true, false }
+
+// Abandon records that the application left the stream before its end
+// (message_stop, [DONE]), so that Close leaves the span unset even if the
+// body happened to be read to EOF ahead of the events consumed.
+func (b *TracedBody) Abandon() { b.left = true }
+
 // Fail records that the stream ended in an error it carried (an error event).
 func (b *TracedBody) Fail(err error) {
 	if b.err == nil {
@@ -50,7 +61,7 @@ func (b *TracedBody) Close() error {
 	switch {
 	case b.err != nil:
 		b.span.End(b.ctx, b.err)
-	case b.eof:
+	case b.eof && !b.left:
 		b.span.End(b.ctx, nil)
 	default:
 		b.span.EndUnset()

@@ -115,12 +115,12 @@ func (v *agentVersion) sameDefinition(w *agentVersion) bool {
 
 func (s *Server) agentRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/v1/agents", betas: maBetas, handle: s.createAgent},
-		{method: http.MethodGet, path: "/v1/agents", betas: maBetas, handle: s.listAgents},
-		{method: http.MethodGet, path: "/v1/agents/{agent_id}", betas: maBetas, handle: s.getAgent},
-		{method: http.MethodPost, path: "/v1/agents/{agent_id}", betas: maBetas, handle: s.updateAgent},
-		{method: http.MethodPost, path: "/v1/agents/{agent_id}/archive", betas: maBetas, handle: s.archiveAgent},
-		{method: http.MethodGet, path: "/v1/agents/{agent_id}/versions", betas: maBetas, handle: s.listAgentVersions},
+		{method: http.MethodPost, path: "/v1/agents", op: "agents.create", betas: maBetas, handle: s.createAgent},
+		{method: http.MethodGet, path: "/v1/agents", op: "agents.list", betas: maBetas, handle: s.listAgents},
+		{method: http.MethodGet, path: "/v1/agents/{agent_id}", op: "agents.retrieve", betas: maBetas, handle: s.getAgent},
+		{method: http.MethodPost, path: "/v1/agents/{agent_id}", op: "agents.update", betas: maBetas, handle: s.updateAgent},
+		{method: http.MethodPost, path: "/v1/agents/{agent_id}/archive", op: "agents.archive", betas: maBetas, handle: s.archiveAgent},
+		{method: http.MethodGet, path: "/v1/agents/{agent_id}/versions", op: "agents.versions.list", betas: maBetas, handle: s.listAgentVersions},
 	}
 }
 

@@ -6,12 +6,15 @@ import (
 	"time"
 )
 
-// route is one endpoint: its ServeMux pattern parts, the beta values of which
-// the request must send at least one (nil: none), and its handler. Whether it
-// belongs to the admin API follows from its path.
+// route is one endpoint: its ServeMux pattern parts, its operation, the beta
+// values of which the request must send at least one (nil: none), and its
+// handler. Whether it belongs to the admin API follows from its path.
 type route struct {
 	method string
 	path   string
+	// op names the request's SERVER span, vendor.<op> (docs/tracing.md);
+	// "" for the routes the API emits no span for.
+	op     string
 	betas  []string
 	handle func(*call) error
 	// streams, if set, reports whether a request body asks for a stream;
@@ -46,6 +49,7 @@ func (c *call) fail(err error) {
 		c.s.cfg.logger.Error("handler error", "request_id", c.ex.requestID, "error", err)
 		ae = newAPIError(http.StatusInternalServerError, errAPI, "Internal server error.")
 	}
+	c.ex.errType = ae.typ
 	writeError(c.w, c.ex.requestID, ae)
 }
 

@@ -74,17 +74,17 @@ func (d *deployment) position() position { return position{createdAt: d.createdA
 func (s *Server) deploymentRoutes() []route {
 	const one = "/v1/deployments/{deployment_id}"
 	return []route{
-		{method: http.MethodPost, path: "/v1/deployments", betas: maBetas, handle: s.createDeployment},
-		{method: http.MethodGet, path: "/v1/deployments", betas: maBetas, handle: s.listDeployments},
-		{method: http.MethodGet, path: one, betas: maBetas, handle: s.getDeployment},
-		{method: http.MethodPost, path: one, betas: maBetas, handle: s.updateDeployment},
-		{method: http.MethodPost, path: one + "/pause", betas: maBetas, handle: s.pauseDeployment},
-		{method: http.MethodPost, path: one + "/unpause", betas: maBetas, handle: s.unpauseDeployment},
-		{method: http.MethodPost, path: one + "/archive", betas: maBetas, handle: s.archiveDeployment},
-		{method: http.MethodPost, path: one + "/run", betas: maBetas, handle: s.runDeploymentNow},
+		{method: http.MethodPost, path: "/v1/deployments", op: "deployments.create", betas: maBetas, handle: s.createDeployment},
+		{method: http.MethodGet, path: "/v1/deployments", op: "deployments.list", betas: maBetas, handle: s.listDeployments},
+		{method: http.MethodGet, path: one, op: "deployments.retrieve", betas: maBetas, handle: s.getDeployment},
+		{method: http.MethodPost, path: one, op: "deployments.update", betas: maBetas, handle: s.updateDeployment},
+		{method: http.MethodPost, path: one + "/pause", op: "deployments.pause", betas: maBetas, handle: s.pauseDeployment},
+		{method: http.MethodPost, path: one + "/unpause", op: "deployments.unpause", betas: maBetas, handle: s.unpauseDeployment},
+		{method: http.MethodPost, path: one + "/archive", op: "deployments.archive", betas: maBetas, handle: s.archiveDeployment},
+		{method: http.MethodPost, path: one + "/run", op: "deployments.run", betas: maBetas, handle: s.runDeploymentNow},
 
-		{method: http.MethodGet, path: "/v1/deployment_runs", betas: maBetas, handle: s.listDeploymentRuns},
-		{method: http.MethodGet, path: "/v1/deployment_runs/{deployment_run_id}", betas: maBetas, handle: s.getDeploymentRun},
+		{method: http.MethodGet, path: "/v1/deployment_runs", op: "deployment_runs.list", betas: maBetas, handle: s.listDeploymentRuns},
+		{method: http.MethodGet, path: "/v1/deployment_runs/{deployment_run_id}", op: "deployment_runs.retrieve", betas: maBetas, handle: s.getDeploymentRun},
 	}
 }
 

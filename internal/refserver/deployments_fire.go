@@ -25,6 +25,7 @@ func (s *Server) runDeploymentNow(c *call) error {
 	if err != nil {
 		return err
 	}
+	defer c.parentTurns()()
 	return c.ok(s.runDeploymentLocked(d, c.now(), false).view())
 }
 

@@ -34,11 +34,22 @@
 // Responses are buffered until the handler returns (see responseBuffer);
 // every error is the SPEC 7 body.
 //
+// # Spans
+//
+// WithSpanExporter makes the server emit the API spans of SPEC 6.3
+// (tracing*.go): a SERVER span vendor.<operation> per request to a route
+// that names an operation (docs/tracing.md), parented by the request's
+// traceparent; vendor.model_request and tool spans under
+// vendor.messages.create; vendor.session.turn with its model requests and
+// tool runs. Spans are exported synchronously, so a client that has read a
+// response finds the spans that response ended. WithContentCapture adds
+// message content.
+//
 // # Adding an endpoint
 //
 // An endpoint family is one file: a routes method returning its route
-// table (method, path pattern, required beta values, handler) added to
-// Server.routes, handlers of the form func(*call) error, and the stored
+// table (method, path pattern, operation, required beta values, handler)
+// added to Server.routes, handlers of the form func(*call) error, and the stored
 // and wire forms of its objects. Shared helpers do the rest: decodeStrict
 // and optional for bodies, checkLength and the query readers for rules,
 // paginateByID and paginateByCursor for lists, apiError constructors for

@@ -222,6 +222,7 @@ func (e *engine) finish() {
 		}
 		if e.budgetReached() {
 			t.wait = waitBudget
+			e.endTurnSpan(th, "budget_reached", false)
 			e.announceThreadIdle(th, stopReason{typ: "budget_reached"})
 			continue
 		}
@@ -280,6 +281,7 @@ func (e *engine) startTrigger() {
 		task = tr.outcome
 	}
 	e.primary.turn = &turn{steps: steps, task: task}
+	e.startTurnSpan(e.primary, nil)
 	e.markRunning(e.primary)
 }
 

@@ -35,12 +35,14 @@ func (e *engine) stopThread(th *thread) {
 	}
 	if r := t.req; r != nil {
 		t.req = nil
+		r.span.cancel()
 		e.endSpan(th, r, false, r.usage(false))
 	}
 	if c := t.call; c != nil {
 		t.call = nil
 		e.closeCall(th, c)
 	}
+	e.endTurnSpan(th, endTurn.typ, true)
 	th.turn = nil
 	th.lastStop = endTurn
 	if th.child {
@@ -59,6 +61,7 @@ func (e *engine) archive(now time.Time) {
 			e.x.status = statusIdle
 		}
 	}
+	e.endTurnSpans() // turns left waiting on the client never continue
 	e.acct.touch(e.x, now)
 	e.feed.close(nil)
 }
@@ -67,6 +70,7 @@ func (e *engine) archive(now time.Time) {
 // is not listed (the session is gone).
 func (e *engine) deleted(now time.Time) {
 	e.enter(now)
+	e.endTurnSpans()
 	e.feed.close(e.newEvent(e.newID(), "session.deleted", nil))
 }
 
@@ -78,6 +82,7 @@ func (e *engine) deleted(now time.Time) {
 // streams end right after it (contract 2.3 (b)).
 func (e *engine) terminate() {
 	for _, th := range e.threads {
+		e.endTurnSpan(th, "", true)
 		th.turn = nil
 	}
 	e.trigger = nil

@@ -220,6 +220,7 @@ func (e *engine) deliver(th *thread, c *toolCall) {
 	if c.output.text != "" {
 		content = textContent(c.output.text)
 	}
+	e.toolSpan(th, c)
 	e.recordResult(th, c, content, c.output.isError)
 }
 

@@ -34,8 +34,9 @@ type modelRequest struct {
 	tokensSet bool
 	call      *toolCall
 	eval      *outcomeVerdict
-	refused   bool    // Refuse: the turn ends with stop reason refusal
-	refusal   *string // its explanation, null when empty
+	refused   bool       // Refuse: the turn ends with stop reason refusal
+	refusal   *string    // its explanation, null when empty
+	span      *modelSpan // its vendor.model_request span (tracing_engine.go); nil when not traced
 }
 
 // pendingEvent is a buffered event: its id is known (previews announce it)
@@ -112,6 +113,7 @@ func (e *engine) advance(th *thread) {
 					return
 				}
 				t.req = &modelRequest{startID: e.emitOn(th, "span.model_request_start", nil).id}
+				t.req.span = e.startModelSpan(th)
 			}
 			t.pc++
 			e.modelStep(th, st)
@@ -256,6 +258,7 @@ func (e *engine) endSpan(th *thread, r *modelRequest, isError bool, usage tokenC
 	e.emitOn(th, "span.model_request_end", spanEndJSON{ModelRequestStartID: r.startID, IsError: isError,
 		ModelUsage: usage.view(model.speed)})
 	e.charge(model, usage)
+	r.span.end(usage)
 }
 
 // flushPending records one buffered event of th's request.
@@ -291,11 +294,13 @@ func (e *engine) failRequest(th *thread, st Step, retry string) {
 	t := th.turn
 	r := t.req
 	t.req = nil
-	e.endSpan(th, r, true, r.usage(true))
 	typ, msg := st.name, st.text
 	if typ == "" {
 		typ = "unknown_error"
 	}
+	r.span.fail(typ)
+	th.span.sessionError(typ, retry)
+	e.endSpan(th, r, true, r.usage(true))
 	if msg == "" {
 		msg = "The model request failed."
 	}
@@ -319,6 +324,7 @@ func (e *engine) reschedule() {
 // endTurn ends th's turn: a child announces its idle state and reports to
 // the coordinator; the session goes idle when nothing runs any more.
 func (e *engine) endTurn(th *thread, reason stopReason) {
+	e.endTurnSpan(th, reason.typ, false)
 	th.turn = nil
 	th.lastStop = reason
 	if th.child {

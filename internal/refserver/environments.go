@@ -71,12 +71,12 @@ func (e *environment) view() environmentJSON {
 
 func (s *Server) environmentRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/v1/environments", betas: maBetas, handle: s.createEnvironment},
-		{method: http.MethodGet, path: "/v1/environments", betas: maBetas, handle: s.listEnvironments},
-		{method: http.MethodGet, path: "/v1/environments/{environment_id}", betas: maBetas, handle: s.getEnvironment},
-		{method: http.MethodPost, path: "/v1/environments/{environment_id}", betas: maBetas, handle: s.updateEnvironment},
-		{method: http.MethodDelete, path: "/v1/environments/{environment_id}", betas: maBetas, handle: s.deleteEnvironment},
-		{method: http.MethodPost, path: "/v1/environments/{environment_id}/archive", betas: maBetas, handle: s.archiveEnvironment},
+		{method: http.MethodPost, path: "/v1/environments", op: "environments.create", betas: maBetas, handle: s.createEnvironment},
+		{method: http.MethodGet, path: "/v1/environments", op: "environments.list", betas: maBetas, handle: s.listEnvironments},
+		{method: http.MethodGet, path: "/v1/environments/{environment_id}", op: "environments.retrieve", betas: maBetas, handle: s.getEnvironment},
+		{method: http.MethodPost, path: "/v1/environments/{environment_id}", op: "environments.update", betas: maBetas, handle: s.updateEnvironment},
+		{method: http.MethodDelete, path: "/v1/environments/{environment_id}", op: "environments.delete", betas: maBetas, handle: s.deleteEnvironment},
+		{method: http.MethodPost, path: "/v1/environments/{environment_id}/archive", op: "environments.archive", betas: maBetas, handle: s.archiveEnvironment},
 	}
 }
 

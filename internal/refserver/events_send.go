@@ -14,9 +14,9 @@ import (
 func (s *Server) eventRoutes() []route {
 	const events = "/v1/sessions/{session_id}/events"
 	return []route{
-		{method: http.MethodPost, path: events, betas: maBetas, handle: s.sendEvents},
-		{method: http.MethodGet, path: events, betas: maBetas, handle: s.listEvents},
-		{method: http.MethodGet, path: events + "/stream", betas: maBetas, handle: s.streamEvents},
+		{method: http.MethodPost, path: events, op: "sessions.events.send", betas: maBetas, handle: s.sendEvents},
+		{method: http.MethodGet, path: events, op: "sessions.events.list", betas: maBetas, handle: s.listEvents},
+		{method: http.MethodGet, path: events + "/stream", op: "sessions.events.stream", betas: maBetas, handle: s.streamEvents},
 	}
 }
 
@@ -55,6 +55,7 @@ func (s *Server) sendEvents(c *call) error {
 	if err := x.eng.check(params); err != nil {
 		return err
 	}
+	defer c.traceSessionEvents(x, params)()
 	echoes := s.acceptEventsLocked(x, params, c.now())
 	x.eng.finish()
 	return c.ok(eventsJSON{Data: mapSlice(echoes, (*sessionEvent).view)})

@@ -239,6 +239,7 @@ func (s *Server) runModel(r *msgRequest, workspace, geo string) *modelResult {
 		total := r.inputTokens(a.output)
 		cu := s.usePromptCache(workspace, a.model.ID, r, r.segments())
 		written := cu.write5m + cu.write1h
+		span := r.span.startAttempt(r, a)
 		res := g.attempt(a)
 		usage := msgUsageJSON{
 			InputTokens:              total - cu.read - written,
@@ -256,6 +257,7 @@ func (s *Server) runModel(r *msgRequest, workspace, geo string) *modelResult {
 			usage.ServerToolUse = &msgServerToolUseJSON{WebSearchRequests: res.searches}
 		}
 		last := k == len(attempts)-1
+		span.done(usage, res.refused && !last)
 		if r.fallbacks != nil {
 			typ := "message"
 			if k > 0 && (last || !res.refused) {

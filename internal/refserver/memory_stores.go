@@ -104,22 +104,22 @@ func (s *Server) memoryRoutes() []route {
 	b := memoryBetas
 	const store = "/v1/memory_stores/{memory_store_id}"
 	return []route{
-		{method: http.MethodPost, path: "/v1/memory_stores", betas: b, handle: s.createMemoryStore},
-		{method: http.MethodGet, path: "/v1/memory_stores", betas: b, handle: s.listMemoryStores},
-		{method: http.MethodGet, path: store, betas: b, handle: s.getMemoryStore},
-		{method: http.MethodPost, path: store, betas: b, handle: s.updateMemoryStore},
-		{method: http.MethodPost, path: store + "/archive", betas: b, handle: s.archiveMemoryStore},
-		{method: http.MethodDelete, path: store, betas: b, handle: s.deleteMemoryStore},
+		{method: http.MethodPost, path: "/v1/memory_stores", op: "memory_stores.create", betas: b, handle: s.createMemoryStore},
+		{method: http.MethodGet, path: "/v1/memory_stores", op: "memory_stores.list", betas: b, handle: s.listMemoryStores},
+		{method: http.MethodGet, path: store, op: "memory_stores.retrieve", betas: b, handle: s.getMemoryStore},
+		{method: http.MethodPost, path: store, op: "memory_stores.update", betas: b, handle: s.updateMemoryStore},
+		{method: http.MethodPost, path: store + "/archive", op: "memory_stores.archive", betas: b, handle: s.archiveMemoryStore},
+		{method: http.MethodDelete, path: store, op: "memory_stores.delete", betas: b, handle: s.deleteMemoryStore},
 
-		{method: http.MethodPost, path: store + "/memories", betas: b, handle: s.createMemory},
-		{method: http.MethodGet, path: store + "/memories", betas: b, handle: s.listMemories},
-		{method: http.MethodGet, path: store + "/memories/{memory_id}", betas: b, handle: s.getMemory},
-		{method: http.MethodPost, path: store + "/memories/{memory_id}", betas: b, handle: s.updateMemory},
-		{method: http.MethodDelete, path: store + "/memories/{memory_id}", betas: b, handle: s.deleteMemory},
+		{method: http.MethodPost, path: store + "/memories", op: "memory_stores.memories.create", betas: b, handle: s.createMemory},
+		{method: http.MethodGet, path: store + "/memories", op: "memory_stores.memories.list", betas: b, handle: s.listMemories},
+		{method: http.MethodGet, path: store + "/memories/{memory_id}", op: "memory_stores.memories.retrieve", betas: b, handle: s.getMemory},
+		{method: http.MethodPost, path: store + "/memories/{memory_id}", op: "memory_stores.memories.update", betas: b, handle: s.updateMemory},
+		{method: http.MethodDelete, path: store + "/memories/{memory_id}", op: "memory_stores.memories.delete", betas: b, handle: s.deleteMemory},
 
-		{method: http.MethodGet, path: store + "/memory_versions", betas: b, handle: s.listMemoryVersions},
-		{method: http.MethodGet, path: store + "/memory_versions/{memory_version_id}", betas: b, handle: s.getMemoryVersion},
-		{method: http.MethodPost, path: store + "/memory_versions/{memory_version_id}/redact", betas: b, handle: s.redactMemoryVersion},
+		{method: http.MethodGet, path: store + "/memory_versions", op: "memory_stores.memory_versions.list", betas: b, handle: s.listMemoryVersions},
+		{method: http.MethodGet, path: store + "/memory_versions/{memory_version_id}", op: "memory_stores.memory_versions.retrieve", betas: b, handle: s.getMemoryVersion},
+		{method: http.MethodPost, path: store + "/memory_versions/{memory_version_id}/redact", op: "memory_stores.memory_versions.redact", betas: b, handle: s.redactMemoryVersion},
 	}
 }
 

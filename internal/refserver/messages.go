@@ -19,11 +19,14 @@ const (
 
 func (s *Server) messageRoutes() []route {
 	routes := []route{
-		{method: http.MethodPost, path: pathMessages, handle: s.createMessage, streams: bodyStreams},
+		{method: http.MethodPost, path: pathMessages, op: opMessagesCreate, handle: s.createMessage, streams: bodyStreams},
+		// SPEC 6.3: vendor.messages.count_tokens and chat completions are
+		// SDK spans only; the API emits no span for them (no op).
 		{method: http.MethodPost, path: pathCountTokens, handle: s.countTokens},
 		{method: http.MethodPost, path: pathChatCompletions, handle: s.chatCompletions, streams: bodyStreams},
 	}
-	// Other methods on these paths: 405 (contract 1.1).
+	// Other methods on these paths: 405 (contract 1.1), with no span: they
+	// name no operation.
 	for _, p := range []string{pathMessages, pathCountTokens, pathChatCompletions} {
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 			routes = append(routes, route{method: m, path: p, handle: methodNotAllowed})
@@ -89,6 +92,7 @@ func (s *Server) createMessage(c *call) error {
 	if err != nil {
 		return err
 	}
+	c.traceMessages(r)
 	geo := s.resolveGeo(r, c.workspaceID)
 	if r.stream && (d.errType == "" || d.errAfter >= 0) {
 		s.streamMessage(c, r, d, geo)
@@ -98,10 +102,13 @@ func (s *Server) createMessage(c *call) error {
 		return nil // the client went away
 	}
 	if d.errType != "" {
+		r.span.failedAttempt(r, d.errType)
 		return directiveError(d.errType)
 	}
 	res := s.runModel(r, c.workspaceID, geo)
-	return c.ok(res.message(s.cfg.ids("msg_")))
+	msg := res.message(s.cfg.ids("msg_"))
+	r.span.response(res, msg.ID)
+	return c.ok(msg)
 }
 
 type countTokensJSON struct {
@@ -130,7 +137,9 @@ func (s *Server) countTokens(c *call) error {
 // instead.
 func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string) {
 	res := s.runModel(r, c.workspaceID, geo)
-	frames := res.streamFrames(s.cfg.ids("msg_"))
+	id := s.cfg.ids("msg_")
+	r.span.response(res, id)
+	frames := res.streamFrames(id)
 
 	h := c.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
@@ -150,6 +159,7 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 		}
 		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: d.errType, Message: directiveErrors[d.errType].message},
 			RequestID: c.ex.requestID})
+		c.ex.errType = d.errType
 		w.write(frame{typ: "error", data: data})
 		return true
 	}

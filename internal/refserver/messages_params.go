@@ -184,6 +184,8 @@ type msgRequest struct {
 	stream        bool
 	fallbacks     *fallbackSpec
 
+	span *messageSpan // vendor.messages.create's span state (tracing_messages.go); nil: none
+
 	// computed once, by the fake model
 	sigKey     []byte
 	dirs       *directives

@@ -25,6 +25,13 @@ type exchange struct {
 	// streamFault is a Fault.StreamCutAfter that matched this request,
 	// for the stream handler to apply.
 	streamFault *Fault
+
+	started time.Time
+	// errType is the SPEC 7 type of the error answered, in the body or in a
+	// stream's error event; span is the request's SERVER span (tracing.go),
+	// nil when there is none.
+	errType string
+	span    *requestSpan
 }
 
 type exchangeKey struct{}
@@ -40,13 +47,14 @@ func exchangeFrom(ctx context.Context) *exchange {
 // (serveRoute) or to the JSON 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	started := time.Now()
-	ex := &exchange{requestID: s.cfg.ids("req_")}
+	ex := &exchange{requestID: s.cfg.ids("req_"), started: started}
 	w.Header().Set("request-id", ex.requestID)
 	// One organization per server; its id never changes after New.
 	w.Header().Set("vendor-organization-id", s.seed.OrganizationID)
 	ex.rb = newResponseBuffer(w)
 	markChatCompletions(r, ex.rb)
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
+	defer s.endRequestSpan(r, ex) // after the response is committed or dropped
 
 	body, readErr := readBody(w, r)
 	s.requests.add(r, body, s.cfg.clock.Now())
@@ -86,6 +94,7 @@ func (s *Server) dispatch(r *http.Request, ex *exchange) {
 		if v == http.ErrAbortHandler || ex.rb.committed {
 			// Nothing clean can be sent any more: abort the connection,
 			// which net/http does quietly for ErrAbortHandler.
+			ex.dropped = true
 			panic(http.ErrAbortHandler)
 		}
 		s.cfg.logger.Error("handler panic", "request_id", ex.requestID, "method", r.Method, "path", r.URL.Path,
@@ -133,6 +142,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 	admin := isAdminPath(rt.path)
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, w: w, r: r, ex: exchangeFrom(r.Context())}
+		c.startSpan(rt, false)
 		if err := s.prepareCall(c, rt, admin); err != nil {
 			c.fail(err)
 			return
@@ -151,6 +161,7 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 		return err
 	}
 	c.caller = caller
+	c.startSpan(rt, true)
 	wsID, err := s.selectWorkspace(caller, c.r.Header.Get(headerWorkspaceID))
 	if err != nil {
 		return err

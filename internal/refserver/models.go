@@ -9,8 +9,8 @@ import (
 
 func (s *Server) modelRoutes() []route {
 	return []route{
-		{method: http.MethodGet, path: "/v1/models", handle: s.listModels},
-		{method: http.MethodGet, path: "/v1/models/{model_id}", handle: s.getModel},
+		{method: http.MethodGet, path: "/v1/models", op: "models.list", handle: s.listModels},
+		{method: http.MethodGet, path: "/v1/models/{model_id}", op: "models.retrieve", handle: s.getModel},
 	}
 }
 

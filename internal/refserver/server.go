@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -38,6 +40,8 @@ type Server struct {
 	deployments  deploymentState
 	scripts      scriptState  // the scripted agent's queued turns (script.go)
 	messages     messageState // the fake model's cache and containers (fakemodel_state.go)
+
+	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
 }
 
 type config struct {
@@ -46,7 +50,9 @@ type config struct {
 	cloud        bool
 	logger       *slog.Logger
 	pingInterval time.Duration
-	thinkingKey  []byte // WithThinkingKey
+	thinkingKey  []byte                // WithThinkingKey
+	spanExporter sdktrace.SpanExporter // WithSpanExporter; nil: no spans (tracing.go)
+	content      bool                  // WithContentCapture
 }
 
 // Option configures a Server.
@@ -126,6 +132,7 @@ func New(opts ...Option) *Server {
 		tunnels:         map[string]*tunnel{},
 		tunnelDomains:   map[string]bool{},
 	}
+	s.trace = newServerTracing(cfg)
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {

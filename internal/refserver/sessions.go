@@ -92,18 +92,18 @@ func (s *Server) sessionRoutes() []route {
 	const one = "/v1/sessions/{session_id}"
 	const res = one + "/resources"
 	return append([]route{
-		{method: http.MethodPost, path: "/v1/sessions", betas: maBetas, handle: s.createSession},
-		{method: http.MethodGet, path: "/v1/sessions", betas: maBetas, handle: s.listSessions},
-		{method: http.MethodGet, path: one, betas: maBetas, handle: s.getSession},
-		{method: http.MethodPost, path: one, betas: maBetas, handle: s.updateSession},
-		{method: http.MethodPost, path: one + "/archive", betas: maBetas, handle: s.archiveSession},
-		{method: http.MethodDelete, path: one, betas: maBetas, handle: s.deleteSession},
+		{method: http.MethodPost, path: "/v1/sessions", op: "sessions.create", betas: maBetas, handle: s.createSession},
+		{method: http.MethodGet, path: "/v1/sessions", op: "sessions.list", betas: maBetas, handle: s.listSessions},
+		{method: http.MethodGet, path: one, op: "sessions.retrieve", betas: maBetas, handle: s.getSession},
+		{method: http.MethodPost, path: one, op: "sessions.update", betas: maBetas, handle: s.updateSession},
+		{method: http.MethodPost, path: one + "/archive", op: "sessions.archive", betas: maBetas, handle: s.archiveSession},
+		{method: http.MethodDelete, path: one, op: "sessions.delete", betas: maBetas, handle: s.deleteSession},
 
-		{method: http.MethodGet, path: res, betas: maBetas, handle: s.listSessionResources},
-		{method: http.MethodPost, path: res, betas: maBetas, handle: s.addSessionResource},
-		{method: http.MethodGet, path: res + "/{resource_id}", betas: maBetas, handle: s.getSessionResource},
-		{method: http.MethodPost, path: res + "/{resource_id}", betas: maBetas, handle: s.updateSessionResource},
-		{method: http.MethodDelete, path: res + "/{resource_id}", betas: maBetas, handle: s.deleteSessionResource},
+		{method: http.MethodGet, path: res, op: "sessions.resources.list", betas: maBetas, handle: s.listSessionResources},
+		{method: http.MethodPost, path: res, op: "sessions.resources.add", betas: maBetas, handle: s.addSessionResource},
+		{method: http.MethodGet, path: res + "/{resource_id}", op: "sessions.resources.retrieve", betas: maBetas, handle: s.getSessionResource},
+		{method: http.MethodPost, path: res + "/{resource_id}", op: "sessions.resources.update", betas: maBetas, handle: s.updateSessionResource},
+		{method: http.MethodDelete, path: res + "/{resource_id}", op: "sessions.resources.delete", betas: maBetas, handle: s.deleteSessionResource},
 	}, s.eventRoutes()...)
 }
 

@@ -207,6 +207,7 @@ func (s *Server) createSession(c *call) error {
 	if err != nil {
 		return err
 	}
+	defer c.traceSessionCreated(x)()
 	// The response is the state right after acceptance: running when the
 	// initial events start a turn (contract 6.3), whatever that turn does
 	// next, which runs now, inside this request.

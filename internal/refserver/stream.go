@@ -167,6 +167,7 @@ func (w *streamWriter) cutNow() bool {
 			msg = defaultFaultMessage(w.cut.Status)
 		}
 		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: typ, Message: msg}, RequestID: w.c.ex.requestID})
+		w.c.ex.errType = typ
 		w.write(frame{typ: "error", data: data})
 		return true
 	}

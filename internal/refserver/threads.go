@@ -23,6 +23,11 @@ type thread struct {
 	lastStop stopReason
 	// lastText is the text of its last agent.message: a child's report.
 	lastText string
+	// span is the vendor.session.turn span of its turn while it runs or
+	// waits on the client; inputFrom is where the session log holds its
+	// next turn's input (tracing_engine.go).
+	span      *turnSpan
+	inputFrom int
 }
 
 // running reports whether the thread is in a turn that is not waiting on
@@ -127,6 +132,7 @@ func (e *engine) spawn(parent *thread, st Step) {
 	e.emit("agent.thread_message_sent", threadMessageSentJSON{ToSessionThreadID: child.id, ToAgentName: &child.name,
 		Content: textContent(task)})
 	child.turn = &turn{steps: st.steps, task: task}
+	e.startTurnSpan(child, parent)
 	e.markRunning(child)
 	e.advance(child)
 }

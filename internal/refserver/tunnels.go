@@ -13,10 +13,10 @@ import (
 func (s *Server) tunnelRoutes() []route {
 	beta := []string{betaMCPTunnels}
 	return []route{
-		{method: http.MethodPost, path: "/v1/tunnels", betas: beta, handle: s.createTunnel},
-		{method: http.MethodGet, path: "/v1/tunnels", betas: beta, handle: s.listTunnels},
-		{method: http.MethodGet, path: "/v1/tunnels/{tunnel_id}", betas: beta, handle: s.getTunnel},
-		{method: http.MethodPost, path: "/v1/tunnels/{tunnel_id}/archive", betas: beta, handle: s.archiveTunnel},
+		{method: http.MethodPost, path: "/v1/tunnels", op: "tunnels.create", betas: beta, handle: s.createTunnel},
+		{method: http.MethodGet, path: "/v1/tunnels", op: "tunnels.list", betas: beta, handle: s.listTunnels},
+		{method: http.MethodGet, path: "/v1/tunnels/{tunnel_id}", op: "tunnels.retrieve", betas: beta, handle: s.getTunnel},
+		{method: http.MethodPost, path: "/v1/tunnels/{tunnel_id}/archive", op: "tunnels.archive", betas: beta, handle: s.archiveTunnel},
 	}
 }
 

@@ -12,11 +12,11 @@ import (
 
 func (s *Server) workspaceRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/v1/organizations/workspaces", handle: s.createWorkspace},
-		{method: http.MethodGet, path: "/v1/organizations/workspaces", handle: s.listWorkspaces},
-		{method: http.MethodGet, path: "/v1/organizations/workspaces/{workspace_id}", handle: s.getWorkspace},
-		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}", handle: s.updateWorkspace},
-		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}/archive", handle: s.archiveWorkspace},
+		{method: http.MethodPost, path: "/v1/organizations/workspaces", op: "organizations.workspaces.create", handle: s.createWorkspace},
+		{method: http.MethodGet, path: "/v1/organizations/workspaces", op: "organizations.workspaces.list", handle: s.listWorkspaces},
+		{method: http.MethodGet, path: "/v1/organizations/workspaces/{workspace_id}", op: "organizations.workspaces.retrieve", handle: s.getWorkspace},
+		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}", op: "organizations.workspaces.update", handle: s.updateWorkspace},
+		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}/archive", op: "organizations.workspaces.archive", handle: s.archiveWorkspace},
 	}
 }
 

@@ -1,0 +1,277 @@
+package refserver
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	sdkresource "go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/tracing"
+)
+
+// The API's spans (SPEC 6.3; docs/tracing.md): one SERVER span per request
+// to a route with an operation, named vendor.<op>, whose parent is the
+// request's traceparent; vendor.messages.create's model attempts and tool
+// uses (tracing_messages.go); turns, their model requests and tool runs
+// (tracing_engine.go); content mode (tracing_content.go).
+//
+// Without WithSpanExporter nothing here runs: Server.trace is nil, and
+// every hook returns after one nil check.
+
+// opMessagesCreate is the one operation whose span needs an authenticated
+// request (SPEC 6.3).
+const opMessagesCreate = "messages.create"
+
+// WithSpanExporter makes the server emit its API spans to exp, exported
+// synchronously (each span is exported when it ends, before the response
+// that ends it is sent), with resource service.name=vendor-platform and
+// instrumentation scope com.vendor.platform. The server never shuts exp
+// down. Without this option the server builds no span.
+func WithSpanExporter(exp sdktrace.SpanExporter) Option {
+	return func(cfg *config) { cfg.spanExporter = exp }
+}
+
+// WithContentCapture turns content mode on or off for the API spans (off by
+// default): system instructions, input and output messages on
+// vendor.messages.create and vendor.session.turn, in the OpenTelemetry GenAI
+// message format, shortened to a bounded size with vendor.content.truncated
+// set when they do not fit.
+func WithContentCapture(on bool) Option {
+	return func(cfg *config) { cfg.content = on }
+}
+
+// SpanExporter returns the exporter given with WithSpanExporter, or nil.
+func (s *Server) SpanExporter() sdktrace.SpanExporter { return s.cfg.spanExporter }
+
+// serverTracing is the server's tracer and span settings.
+type serverTracing struct {
+	tracer  trace.Tracer
+	content bool
+	cloud   bool // the cloud-hosted edition: no server.address, server.port, url.full
+	// turnParent is the span of the request that parents the turns started
+	// now (parentTurns), nil outside one. Guarded by Server.mu.
+	turnParent trace.Span
+}
+
+func newServerTracing(cfg config) *serverTracing {
+	if cfg.spanExporter == nil {
+		return nil
+	}
+	tp := sdktrace.NewTracerProvider(
+		sdktrace.WithSyncer(cfg.spanExporter),
+		sdktrace.WithResource(sdkresource.NewWithAttributes(semconv.SchemaURL,
+			semconv.ServiceNameKey.String(tracing.APIServiceName))),
+	)
+	return &serverTracing{tracer: tp.Tracer(tracing.APIScope), content: cfg.content, cloud: cfg.cloud}
+}
+
+// requestSpan is the SERVER span of one request.
+type requestSpan struct {
+	span trace.Span
+	ctx  context.Context // carries span: the parent of its children
+	// msg is the vendor.messages.create state (tracing_messages.go), nil
+	// on other operations.
+	msg *messageSpan
+}
+
+// startSpan starts the request's span, once: before authentication for
+// every traced route (authenticated false), after it for
+// vendor.messages.create, which covers authenticated requests only.
+func (c *call) startSpan(rt route, authenticated bool) {
+	t := c.s.trace
+	if t == nil || rt.op == "" || c.ex.span != nil || rt.op == opMessagesCreate && !authenticated {
+		return
+	}
+	c.ex.span = t.startRequest(c.r, rt, c.ex)
+}
+
+func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *requestSpan {
+	parent := propagation.TraceContext{}.Extract(context.Background(), propagation.HeaderCarrier(r.Header))
+	ctx, span := t.tracer.Start(parent, "vendor."+rt.op,
+		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.started))
+	rs := &requestSpan{span: span, ctx: ctx}
+	if !span.IsRecording() {
+		return rs
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	attrs := make([]attribute.KeyValue, 0, 16)
+	attrs = append(attrs,
+		tracing.GenAIProviderName.String(tracing.ProviderVendor),
+		tracing.RequestID.String(ex.requestID),
+		tracing.HTTPRequestMethod.String(r.Method),
+		tracing.HTTPRoute.String(rt.path),
+		tracing.URLScheme.String(scheme),
+		tracing.URLPath.String(r.URL.EscapedPath()),
+	)
+	if r.URL.RawQuery != "" {
+		attrs = append(attrs, tracing.URLQuery.String(r.URL.RawQuery))
+	}
+	if !t.cloud {
+		host, port := hostPort(r.Host, scheme)
+		full := scheme + "://" + r.Host + r.URL.EscapedPath()
+		if r.URL.RawQuery != "" {
+			full += "?" + r.URL.RawQuery
+		}
+		attrs = append(attrs, tracing.ServerAddress.String(host), tracing.ServerPort.Int(port), tracing.URLFull.String(full))
+	}
+	if id := r.PathValue("session_id"); id != "" {
+		attrs = append(attrs, tracing.SessionID.String(id))
+	}
+	span.SetAttributes(attrs...)
+	return rs
+}
+
+// hostPort splits a Host header; the port defaults to the scheme's.
+func hostPort(hostHeader, scheme string) (string, int) {
+	host, p, err := net.SplitHostPort(hostHeader)
+	if err != nil {
+		host = strings.Trim(hostHeader, "[]")
+	} else if port, err := strconv.Atoi(p); err == nil {
+		return host, port
+	}
+	if scheme == "https" {
+		return host, 443
+	}
+	return host, 80
+}
+
+// spanOutcome is how a span ends: OK, ERROR with errType, or unset.
+type spanOutcome struct {
+	errType string
+	unset   bool
+}
+
+func endWith(span trace.Span, o spanOutcome) {
+	switch {
+	case o.errType != "":
+		span.SetAttributes(tracing.ErrorType.String(o.errType))
+		span.SetStatus(codes.Error, o.errType)
+	case !o.unset:
+		span.SetStatus(codes.Ok, "")
+	}
+	span.End()
+}
+
+// endRequestSpan ends the request's span once its response is committed
+// or dropped. The status is the one sent with the headers (a stream's
+// too); absent when nothing was sent. OK for a 2xx; ERROR with the error
+// type answered (in the body or in a stream's error event), or api_error
+// when the server ended the request without an error response (a dropped
+// connection, SPEC 7); unset when the client went away.
+func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
+	rs := ex.span
+	if rs == nil {
+		return
+	}
+	var o spanOutcome
+	status := ex.rb.statusCode()
+	switch {
+	case ex.dropped:
+		o.errType = errAPI
+	case r.Context().Err() != nil:
+		o.unset = true
+	case ex.errType != "":
+		o.errType = ex.errType
+	case status >= 400:
+		o.errType = errorTypeForStatus(status)
+	}
+	rs.msg.finish(ex, o)
+	if rs.span.IsRecording() {
+		attrs := []attribute.KeyValue{tracing.OrganizationID.String(s.seed.OrganizationID)}
+		if ws := ex.rb.Header().Get(headerWorkspaceID); ws != "" {
+			attrs = append(attrs, tracing.WorkspaceID.String(ws))
+		}
+		if ex.rb.committed {
+			attrs = append(attrs, tracing.HTTPResponseStatus.Int(status))
+		}
+		rs.span.SetAttributes(attrs...)
+	}
+	endWith(rs.span, o)
+}
+
+// recording returns the request's span when it records attributes.
+func (c *call) recording() trace.Span {
+	if c.ex.span == nil || !c.ex.span.span.IsRecording() {
+		return nil
+	}
+	return c.ex.span.span
+}
+
+func noop() {}
+
+// parentTurns makes the request's span the parent of the turns started
+// until the returned function runs (SPEC 6.3: events.send, update, and
+// create with initial events parent the turns they start). Call it with
+// Server.mu held and run the result before unlocking:
+//
+//	defer c.parentTurns()()
+func (c *call) parentTurns() func() {
+	t := c.s.trace
+	if t == nil || c.ex.span == nil {
+		return noop
+	}
+	prev := t.turnParent
+	t.turnParent = c.ex.span.span
+	return func() { t.turnParent = prev }
+}
+
+// traceSessionCreated adds what vendor.sessions.create knows once the
+// session exists, and parents the turn its initial events start.
+func (c *call) traceSessionCreated(x *session) func() {
+	if span := c.recording(); span != nil {
+		span.SetAttributes(
+			tracing.SessionID.String(x.id),
+			tracing.GenAIAgentID.String(x.agent.agent.id),
+			tracing.GenAIAgentName.String(x.agent.name),
+			tracing.GenAIRequestModel.String(x.agent.model.id),
+			tracing.SessionEnvironmentID.String(x.environmentID),
+		)
+	}
+	return c.parentTurns()
+}
+
+// traceSessionEvents adds gen_ai.conversation.id when the events name a
+// thread (docs/tracing.md: an interrupt of one thread, an answer to a
+// child thread's call; the first one named), and parents the turns the
+// events start.
+func (c *call) traceSessionEvents(x *session, params []eventParam) func() {
+	if span := c.recording(); span != nil {
+		if id := namedThread(x.eng, params); id != "" {
+			span.SetAttributes(tracing.GenAIConversationID.String(id))
+		}
+	}
+	return c.parentTurns()
+}
+
+func namedThread(e *engine, params []eventParam) string {
+	for _, p := range params {
+		f := fieldsOf(p)
+		switch p.typ {
+		case eventInterrupt:
+			if f.SessionThreadID != nil && *f.SessionThreadID != "" {
+				return *f.SessionThreadID
+			}
+		case eventConfirmation, eventToolResult, eventCustomResult:
+			id := f.ToolUseID
+			if p.typ == eventCustomResult {
+				id = f.CustomToolUseID
+			}
+			if call := e.callByID[id]; call != nil && call.thread.child {
+				return call.thread.id
+			}
+		}
+	}
+	return ""
+}

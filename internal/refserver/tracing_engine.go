@@ -1,0 +1,354 @@
+package refserver
+
+import (
+	"context"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/tracing"
+)
+
+// The engine's spans (SPEC 6.3), all INTERNAL, all built under Server.mu:
+//
+//   - vendor.session.turn: from the moment a thread enters running for a
+//     turn until the turn ends, in whatever request that happens: waiting
+//     for the client (a custom tool result, a confirmation) continues the
+//     same span. A pause at the budget ends it (stop reason
+//     budget_reached); the resume starts a new one, parented by the Update
+//     Session that resumed it. A turn's parent is the request that started
+//     it (parentTurns), or the coordinator's turn for a child thread, or
+//     none (a turn started outside a request: a scheduled deployment, a
+//     release). OK when it ends, ERROR with the error.type of the
+//     session.error that ended it (exhausted or terminal; a retried one
+//     does not), unset when interrupted or abandoned (archive, delete,
+//     another thread's terminal error).
+//   - vendor.model_request: one per model request, under its turn.
+//   - vendor.tool_use <tool>, vendor.mcp_tool_use <tool>: one per tool the
+//     server runs (agent toolset and MCP; not the client-run ones), under
+//     the turn.
+
+// turnSpan is a thread's vendor.session.turn span.
+type turnSpan struct {
+	span    trace.Span
+	ctx     context.Context
+	errType string // the session.error that ends the turn
+	// Where the turn's events start (content mode) in the session log and
+	// the thread's own log; task is a child's input when it starts fresh.
+	fromEvents, fromLog int
+	task                string
+}
+
+// startTurnSpan starts th's turn span; from is the thread whose turn
+// spawned it, nil for a turn started by a request or outside one.
+func (e *engine) startTurnSpan(th, from *thread) {
+	t := e.s.trace
+	if t == nil {
+		return
+	}
+	e.endTurnSpan(th, "", true) // never open here; a leak would be worse
+	ctx := context.Background()
+	if from != nil && from.span != nil {
+		ctx = from.span.ctx
+	} else if t.turnParent != nil {
+		ctx = trace.ContextWithSpan(ctx, t.turnParent)
+	}
+	ctx, span := t.tracer.Start(ctx, "vendor.session.turn", trace.WithSpanKind(trace.SpanKindInternal))
+	ts := &turnSpan{span: span, ctx: ctx, fromEvents: len(e.x.events), fromLog: len(th.log)}
+	if fresh := th.turn.pc == 0; fresh && th.child {
+		ts.task = th.turn.task // sent on the coordinator's log
+	} else if fresh {
+		ts.fromEvents = th.inputFrom // what was sent since its last turn
+	}
+	th.span = ts
+	if !span.IsRecording() {
+		return
+	}
+	v := e.agentOf(th)
+	attrs := []attribute.KeyValue{
+		tracing.GenAIProviderName.String(tracing.ProviderVendor),
+		tracing.GenAIOperationName.String("invoke_agent"),
+		tracing.GenAIAgentName.String(th.name),
+		tracing.GenAIRequestModel.String(e.modelOf(th).id),
+		tracing.SessionID.String(e.x.id),
+		tracing.GenAIConversationID.String(th.id),
+	}
+	if !(th.child && th.name == advisorAgentName) { // the advisor is no agent of its own
+		attrs = append(attrs, tracing.GenAIAgentID.String(v.agent.id))
+	}
+	if v.description != nil && *v.description != "" {
+		attrs = append(attrs, tracing.GenAIAgentDescription.String(*v.description))
+	}
+	span.SetAttributes(attrs...)
+}
+
+// endTurnSpan ends th's turn span, if any: stop is its stop reason ("" for
+// none), cancelled leaves the status unset unless a session.error ended it.
+func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
+	ts := th.span
+	if ts == nil {
+		return
+	}
+	th.span = nil
+	if stop != "budget_reached" { // a paused turn has not taken its input yet
+		th.inputFrom = len(e.x.events)
+	}
+	if ts.span.IsRecording() {
+		var attrs []attribute.KeyValue
+		if stop != "" {
+			attrs = append(attrs, tracing.SessionTurnStopReason.String(stop))
+		}
+		if e.s.trace.content {
+			attrs = append(attrs, e.turnContent(th, ts)...)
+		}
+		ts.span.SetAttributes(attrs...)
+	}
+	endWith(ts.span, spanOutcome{errType: ts.errType, unset: cancelled})
+}
+
+// endTurnSpans ends the turns that can never continue (an archived or
+// deleted session's waiting turns), status unset.
+func (e *engine) endTurnSpans() {
+	for _, th := range e.threads {
+		e.endTurnSpan(th, "", true)
+	}
+}
+
+// sessionError records the session.error of a failed model request: it
+// ends the turn unless the server retries it.
+func (ts *turnSpan) sessionError(typ, retry string) {
+	if ts != nil && retry != "retrying" {
+		ts.errType = typ
+	}
+}
+
+// modelSpan is a model request's vendor.model_request span.
+type modelSpan struct {
+	span      trace.Span
+	errType   string
+	cancelled bool
+}
+
+func (e *engine) startModelSpan(th *thread) *modelSpan {
+	t := e.s.trace
+	if t == nil {
+		return nil
+	}
+	ctx := context.Background()
+	if th.span != nil {
+		ctx = th.span.ctx
+	}
+	_, span := t.tracer.Start(ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
+	if span.IsRecording() {
+		span.SetAttributes(
+			tracing.GenAIProviderName.String(tracing.ProviderVendor),
+			tracing.GenAIOperationName.String("chat"),
+			tracing.GenAIRequestModel.String(e.modelOf(th).id),
+		)
+	}
+	return &modelSpan{span: span}
+}
+
+// fail marks the request failed with errType; cancel marks it cut short by
+// an interrupt. end ends it with its usage.
+func (ms *modelSpan) fail(errType string) {
+	if ms != nil {
+		ms.errType = errType
+	}
+}
+
+func (ms *modelSpan) cancel() {
+	if ms != nil {
+		ms.cancelled = true
+	}
+}
+
+func (ms *modelSpan) end(u tokenCount) {
+	if ms == nil {
+		return
+	}
+	if ms.span.IsRecording() {
+		ms.span.SetAttributes(
+			tracing.UsageInputTokens.Int64(u.input+u.cacheCreation+u.cacheRead),
+			tracing.UsageOutputTokens.Int64(u.output),
+			tracing.UsageCacheWrite.Int64(u.cacheCreation),
+			tracing.UsageCacheRead.Int64(u.cacheRead),
+		)
+	}
+	endWith(ms.span, spanOutcome{errType: ms.errType, unset: ms.cancelled})
+}
+
+// toolSpan records a tool the server runs for th: failed when its output
+// is an error.
+func (e *engine) toolSpan(th *thread, c *toolCall) {
+	t := e.s.trace
+	if t == nil {
+		return
+	}
+	ctx := context.Background()
+	if th.span != nil {
+		ctx = th.span.ctx
+	}
+	name := "vendor.tool_use " + c.name
+	if c.kind == toolMCP {
+		name = "vendor.mcp_tool_use " + c.name
+	}
+	_, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	if span.IsRecording() {
+		span.SetAttributes(toolAttrs(c.name, c.id)...)
+		if t.content {
+			result := jarr()
+			if c.output.text != "" {
+				result.push(textPart(c.output.text))
+			}
+			var ca contentAttrs
+			ca.add(tracing.GenAIToolCallArguments, orEmpty(e.toolInput(th, c)))
+			ca.add(tracing.GenAIToolCallResult, result)
+			span.SetAttributes(ca.kvs()...)
+		}
+	}
+	var o spanOutcome
+	if c.output.isError {
+		o.errType = toolErrorType
+	}
+	endWith(span, o)
+}
+
+// toolInput is the input of c, read from its tool-use event, the latest of
+// th's log with that id (recorded in the request that just ended).
+func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
+	log := e.x.events
+	if th.child {
+		log = th.log
+	}
+	for i := len(log) - 1; i >= 0; i-- {
+		if log[i].id == c.id {
+			if n, err := parseJSON(log[i].raw); err == nil {
+				return n.get("input")
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// turnContent is the turn's content (tracing_content.go), read from the
+// session's events: the agent's system prompt; as input, what reached the
+// thread since its previous turn ended (user and system messages, an
+// outcome's description, child reports, tool answers; for a child thread,
+// the task it was given); as output, one assistant message per model
+// request (its messages and tool calls; thinking is not shown on
+// managed-agent spans) and one tool message per result of a tool the
+// server ran.
+func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
+	var ca contentAttrs
+	if sys := e.agentOf(th).system; sys != nil && *sys != "" {
+		ca.add(tracing.GenAISystemInstructions, jarr().push(textPart(*sys)))
+	}
+	tr := transcript{in: jarr(), out: jarr()}
+	if ts.task != "" {
+		tr.in.push(genaiMessage("user", jarr().push(textPart(ts.task))))
+	}
+	if th.child {
+		// Its answers are on the session log, its own events on its log.
+		tr.scan(e.x.events[ts.fromEvents:], th.id, true, false)
+		tr.scan(th.log[ts.fromLog:], "", false, true)
+	} else {
+		tr.scan(e.x.events[ts.fromEvents:], "", true, true)
+	}
+	tr.close()
+	ca.add(tracing.GenAIInputMessages, tr.in)
+	ca.add(tracing.GenAIOutputMessages, tr.out)
+	return ca.kvs()
+}
+
+// transcript builds a turn's input and output messages.
+type transcript struct {
+	in, out *jnode
+	cur     *jnode // the open assistant message
+	curCall bool   // it holds a tool call
+}
+
+// scan reads events of one thread (thread: its session_thread_id, "" for
+// the primary; "" with a thread's own log, which holds nothing else).
+func (tr *transcript) scan(events []*sessionEvent, thread string, user, agent bool) {
+	for _, ev := range events {
+		side, ok := transcriptTypes[ev.typ]
+		if !ok || side == sideUser && !user || side == sideAgent && !agent {
+			continue
+		}
+		n, err := parseJSON(ev.raw)
+		if err != nil || jstrOf(n.get("session_thread_id")) != thread {
+			continue
+		}
+		switch ev.typ {
+		case eventUserMessage:
+			tr.in.push(genaiMessage("user", genaiParts(n.get("content"), false)))
+		case eventSystemMessage:
+			tr.in.push(genaiMessage("system", genaiParts(n.get("content"), false)))
+		case eventDefineOutcome:
+			tr.in.push(genaiMessage("user", jarr().push(textPart(jstrOf(n.get("description"))))))
+		case "agent.thread_message_received":
+			tr.in.push(genaiMessage("user", genaiParts(n.get("content"), false)))
+		case eventCustomResult:
+			tr.in.push(genaiMessage("tool", jarr().push(toolResponsePart(jstrOf(n.get("custom_tool_use_id")), genaiParts(n.get("content"), false)))))
+		case eventToolResult:
+			tr.in.push(genaiMessage("tool", jarr().push(toolResponsePart(jstrOf(n.get("tool_use_id")), genaiParts(n.get("content"), false)))))
+		case "span.model_request_start":
+			tr.close()
+		case "agent.message":
+			for _, p := range genaiParts(n.get("content"), false).arr {
+				tr.assistant(p, false)
+			}
+		case "agent.tool_use", "agent.custom_tool_use":
+			tr.assistant(toolCallPart(jstrOf(n.get("id")), jstrOf(n.get("name")), n.get("input")), true)
+		case "agent.mcp_tool_use":
+			tr.assistant(toolCallPart(jstrOf(n.get("id")), jstrOf(n.get("name")), n.get("input")).
+				set("vendor_mcp_server_name", jstr(jstrOf(n.get("mcp_server_name")))), true)
+		case "agent.tool_result", "agent.mcp_tool_result":
+			id := jstrOf(n.get("tool_use_id"))
+			if ev.typ == "agent.mcp_tool_result" {
+				id = jstrOf(n.get("mcp_tool_use_id"))
+			}
+			tr.close()
+			tr.out.push(genaiMessage("tool", jarr().push(toolResponsePart(id, genaiParts(n.get("content"), false)))))
+		}
+	}
+}
+
+// transcriptTypes are the events a transcript reads: the input a thread
+// receives, and what its agent does.
+var transcriptTypes = map[string]uint8{
+	eventUserMessage: sideUser, eventSystemMessage: sideUser, eventCustomResult: sideUser, eventToolResult: sideUser,
+	eventDefineOutcome: sideUser, "agent.thread_message_received": sideUser,
+	"span.model_request_start": sideAgent, "agent.message": sideAgent, "agent.tool_use": sideAgent,
+	"agent.custom_tool_use": sideAgent, "agent.mcp_tool_use": sideAgent, "agent.tool_result": sideAgent,
+	"agent.mcp_tool_result": sideAgent,
+}
+
+const (
+	sideUser uint8 = iota + 1
+	sideAgent
+)
+
+func (tr *transcript) assistant(part *jnode, call bool) {
+	if tr.cur == nil {
+		tr.cur = genaiMessage("assistant", jarr())
+		tr.out.push(tr.cur)
+	}
+	tr.cur.get("parts").push(part)
+	tr.curCall = tr.curCall || call
+}
+
+// close ends the open assistant message with its finish reason.
+func (tr *transcript) close() {
+	if tr.cur == nil {
+		return
+	}
+	reason := "stop"
+	if tr.curCall {
+		reason = "tool_call"
+	}
+	tr.cur.set("finish_reason", jstr(reason))
+	tr.cur, tr.curCall = nil, false
+}

@@ -1,0 +1,279 @@
+package refserver
+
+import (
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/tracing"
+)
+
+// vendor.messages.create on the API side (SPEC 6.3): the request span of an
+// authenticated POST /v1/messages carries the request and response
+// attributes; its children are one vendor.model_request per model attempt
+// (the requested model, then each fallback hop) and one tool span per
+// server or MCP tool use in the response. Chat completions share the fake
+// model but get no span: their msgRequest has no messageSpan.
+
+// messageSpan is the span state of one Messages request.
+type messageSpan struct {
+	rs      *requestSpan
+	tracer  trace.Tracer
+	content bool
+	// serving is the attempt whose answer is sent: it ends with the
+	// response (a stream's error event fails it), after the others.
+	serving *modelAttempt
+}
+
+// modelAttempt is one vendor.model_request of a Messages request.
+type modelAttempt struct {
+	ms    *messageSpan
+	span  trace.Span
+	model string
+}
+
+// traceMessages records a valid request's attributes on its span and
+// enables the model-attempt and tool spans.
+func (c *call) traceMessages(r *msgRequest) {
+	span := c.recording()
+	if span == nil {
+		return
+	}
+	ms := &messageSpan{rs: c.ex.span, tracer: c.s.trace.tracer, content: c.s.trace.content}
+	c.ex.span.msg, r.span = ms, ms
+	attrs := make([]attribute.KeyValue, 0, 16)
+	attrs = append(attrs,
+		tracing.GenAIOperationName.String("chat"),
+		tracing.GenAIRequestModel.String(r.modelID),
+		tracing.GenAIRequestMaxTokens.Int(r.maxTokens),
+		tracing.GenAIRequestStream.Bool(r.stream),
+	)
+	if r.temperature != nil {
+		attrs = append(attrs, tracing.GenAIRequestTemperature.Float64(*r.temperature))
+	}
+	if r.topP != nil {
+		attrs = append(attrs, tracing.GenAIRequestTopP.Float64(*r.topP))
+	}
+	if r.topK != nil {
+		attrs = append(attrs, tracing.GenAIRequestTopK.Int(*r.topK))
+	}
+	if r.output.effort != "" {
+		attrs = append(attrs, tracing.GenAIRequestReasoningLevel.String(r.output.effort))
+	}
+	if r.format() != nil {
+		attrs = append(attrs, tracing.GenAIOutputType.String("json"))
+	}
+	if r.serviceTier != "" {
+		attrs = append(attrs, tracing.RequestServiceTier.String(r.serviceTier))
+	}
+	if r.thinking != nil {
+		attrs = append(attrs, tracing.ThinkingType.String(r.thinking.typ))
+		if r.thinking.typ == "enabled" {
+			attrs = append(attrs, tracing.ThinkingBudgetTokens.Int(r.thinking.budget))
+		}
+	}
+	if ms.content {
+		var ca contentAttrs
+		if sys := r.root.get("system"); !sys.isNull() {
+			ca.add(tracing.GenAISystemInstructions, genaiParts(sys, true))
+		}
+		ca.add(tracing.GenAIInputMessages, genaiInputMessages(r.root.get("messages")))
+		if len(r.stopSequences) > 0 { // a JSON string, as all content (docs/tracing.md)
+			stops := jarr()
+			for _, s := range r.stopSequences {
+				stops.push(jstr(s))
+			}
+			ca.add(tracing.GenAIRequestStopSequences, stops)
+		}
+		attrs = append(attrs, ca.kvs()...)
+	}
+	span.SetAttributes(attrs...)
+}
+
+// startAttempt starts the vendor.model_request of attempt a. The model is
+// named as the response would name it: the requested string for the first
+// attempt, the hop's model after.
+func (ms *messageSpan) startAttempt(r *msgRequest, a attempt) *modelAttempt {
+	if ms == nil {
+		return nil
+	}
+	model := a.model.ID
+	if a.first {
+		model = r.modelID
+	}
+	_, span := ms.tracer.Start(ms.rs.ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
+	span.SetAttributes(tracing.GenAIProviderName.String(tracing.ProviderVendor), tracing.GenAIRequestModel.String(model))
+	return &modelAttempt{ms: ms, span: span, model: model}
+}
+
+// done records the attempt's result. An attempt that handed off to the
+// next hop (a refusal) ends now; the serving one ends with the response.
+func (at *modelAttempt) done(u msgUsageJSON, handedOff bool) {
+	if at == nil {
+		return
+	}
+	at.span.SetAttributes(append(msgUsageAttrs(u), tracing.GenAIResponseModel.String(at.model))...)
+	if handedOff {
+		endWith(at.span, spanOutcome{})
+		return
+	}
+	at.ms.serving = at
+}
+
+// failedAttempt records an attempt that failed before answering (an error
+// directive answered with an HTTP error).
+func (ms *messageSpan) failedAttempt(r *msgRequest, errType string) {
+	if ms == nil {
+		return
+	}
+	_, span := ms.tracer.Start(ms.rs.ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
+	span.SetAttributes(tracing.GenAIProviderName.String(tracing.ProviderVendor), tracing.GenAIRequestModel.String(r.modelID))
+	endWith(span, spanOutcome{errType: errType})
+}
+
+// finish ends the serving attempt with the response: failed by an error
+// event the stream sent, unset when the client went away.
+func (ms *messageSpan) finish(ex *exchange, o spanOutcome) {
+	if ms == nil || ms.serving == nil {
+		return
+	}
+	ao := spanOutcome{unset: o.unset}
+	if !o.unset {
+		ao.errType = ex.errType
+	}
+	endWith(ms.serving.span, ao)
+	ms.serving = nil
+}
+
+// response records the message's attributes on the request span, and one
+// tool span per server or MCP tool use.
+func (ms *messageSpan) response(res *modelResult, id string) {
+	if ms == nil {
+		return
+	}
+	attrs := append(msgUsageAttrs(res.usage),
+		tracing.GenAIResponseID.String(id),
+		tracing.GenAIResponseModel.String(res.model),
+		tracing.MessageStopReason.String(res.stopReason),
+		tracing.ResponseServiceTier.String(res.usage.ServiceTier),
+	)
+	if ms.content {
+		parts := jarr()
+		for _, b := range res.content {
+			if p := genaiPart(b.node(false), true); p != nil {
+				parts.push(p)
+			}
+		}
+		out := jarr().push(jobj().set("role", jstr("assistant")).set("parts", parts).
+			set("finish_reason", jstr(genaiFinishReason(res.stopReason))))
+		var ca contentAttrs
+		ca.add(tracing.GenAIOutputMessages, out)
+		attrs = append(attrs, ca.kvs()...)
+	}
+	ms.rs.span.SetAttributes(attrs...)
+	for _, b := range res.content {
+		if b.typ == "server_tool_use" || b.typ == "mcp_tool_use" {
+			ms.toolSpan(b, res.content)
+		}
+	}
+}
+
+// toolSpan records one server or MCP tool use of the response (it has no
+// duration: the fake model answers at once): failed when its result block
+// says so, unset when the message holds no result (pause_turn).
+func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
+	name := "vendor.tool_use " + use.name
+	if use.typ == "mcp_tool_use" {
+		name = "vendor.mcp_tool_use " + use.name
+	}
+	_, span := ms.tracer.Start(ms.rs.ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	span.SetAttributes(toolAttrs(use.name, use.id)...)
+	var result *jnode
+	for _, b := range content {
+		if b.raw == nil {
+			continue
+		}
+		if n, err := parseJSON(b.raw); err == nil && jstrOf(n.get("tool_use_id")) == use.id {
+			result = n
+			break
+		}
+	}
+	if ms.content {
+		var ca contentAttrs
+		ca.add(tracing.GenAIToolCallArguments, orEmpty(use.input))
+		if result != nil {
+			ca.add(tracing.GenAIToolCallResult, orNull(toolResponse(result, true)))
+		}
+		span.SetAttributes(ca.kvs()...)
+	}
+	o := spanOutcome{unset: result == nil}
+	if result != nil {
+		o.errType = toolResultError(result)
+	}
+	endWith(span, o)
+}
+
+func orEmpty(input *jnode) *jnode {
+	if input.isNull() {
+		return jobj()
+	}
+	return input
+}
+
+// toolResultError is the error.type of a failed tool result block: the
+// error_code of its content, else tool_error for is_error; "" when it
+// succeeded (docs/tracing.md).
+func toolResultError(n *jnode) string {
+	if code := jstrOf(n.get("content").get("error_code")); code != "" {
+		return code
+	}
+	if e := n.get("is_error"); e != nil && e.kind == jBool && e.b {
+		return toolErrorType
+	}
+	return ""
+}
+
+// toolErrorType is the error.type of a tool call whose result is an error
+// without a code.
+const toolErrorType = "tool_error"
+
+// toolAttrs are a tool span's attributes (docs/tracing.md: server and MCP
+// tools are extension tools).
+func toolAttrs(name, callID string) []attribute.KeyValue {
+	return []attribute.KeyValue{
+		tracing.GenAIProviderName.String(tracing.ProviderVendor),
+		tracing.GenAIOperationName.String("execute_tool"),
+		tracing.GenAIToolName.String(name),
+		tracing.GenAIToolCallID.String(callID),
+		tracing.GenAIToolType.String("extension"),
+	}
+}
+
+// msgUsageAttrs is a Messages usage object as span attributes; input
+// tokens include cache reads and writes (SPEC 6.3).
+func msgUsageAttrs(u msgUsageJSON) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{
+		tracing.UsageInputTokens.Int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
+		tracing.UsageOutputTokens.Int(u.OutputTokens),
+		tracing.UsageCacheWrite.Int(u.CacheCreationInputTokens),
+		tracing.UsageCacheRead.Int(u.CacheReadInputTokens),
+		tracing.UsageEphemeral5m.Int(u.CacheCreation.Ephemeral5m),
+		tracing.UsageEphemeral1h.Int(u.CacheCreation.Ephemeral1h),
+	}
+	if u.OutputTokensDetails != nil {
+		attrs = append(attrs, tracing.UsageReasoningOutput.Int(u.OutputTokensDetails.ThinkingTokens))
+	}
+	// Compaction iterations (docs/tracing.md; the fake model never
+	// compacts, so this stays for parity with the SDK).
+	compacted, in, out := false, 0, 0
+	for _, it := range u.Iterations {
+		if it.Type == "compaction" {
+			compacted = true
+			in += it.InputTokens + it.CacheCreationInputTokens + it.CacheReadInputTokens
+			out += it.OutputTokens
+		}
+	}
+	if compacted {
+		attrs = append(attrs, tracing.UsageCompactionIn.Int(in), tracing.UsageCompactionOut.Int(out))
+	}
+	return attrs
+}
