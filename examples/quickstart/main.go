@@ -30,6 +30,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/workspaces"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 func main() {
@@ -43,13 +44,15 @@ func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	opts, stop, err := connect()
+	traces := newSpans()
+	opts, stop, err := connect(traces)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	defer traces.summary(ctx)
 
-	client, err := agentplatform.NewClient(opts...)
+	client, err := agentplatform.NewClient(append(opts, option.WithTracerProvider(traces.tp))...)
 	if err != nil {
 		return err
 	}
@@ -217,12 +220,13 @@ func converse(ctx context.Context, client *agentplatform.Client, sessionID, text
 
 // connect returns the client options: the environment's credentials when
 // VENDOR_API_KEY is set, else those of a reference server started here.
-func connect() ([]option.Option, func(), error) {
+func connect(traces *spans) ([]option.Option, func(), error) {
 	if os.Getenv("VENDOR_API_KEY") != "" {
 		fmt.Println("Using the API at", envOr("VENDOR_BASE_URL", "https://api.vendor.com"))
 		return nil, func() {}, nil
 	}
-	srv := refserver.New()
+	traces.api = tracetest.NewInMemoryExporter()
+	srv := refserver.New(refserver.WithSpanExporter(traces.api))
 	url, stop, err := srv.Start("127.0.0.1:0")
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the reference server: %w", err)
