@@ -266,3 +266,14 @@ func TestParse(t *testing.T) {
 	require.Equal(t, "x", o.String("text"))
 	require.Nil(t, o.Get("nope"))
 }
+
+// TestRepeatedKeys: a member that repeats counts with its last value, as
+// encoding/json (and the API) reads it; a vendor part keeps every member.
+func TestRepeatedKeys(t *testing.T) {
+	o := parse(t, `{"type":"text","text":"first","text":"last"}`).(Object)
+	require.Equal(t, "last", o.String("text"))
+	p, _ := BlockPart(o, Options{})
+	require.Equal(t, `{"type":"text","content":"last"}`, encode(t, p))
+	p, _ = BlockPart(parse(t, `{"type":"image","type":"document","n":1,"n":2}`).(Object), Options{})
+	require.Equal(t, `{"type":"vendor_document","n":1,"n":2}`, encode(t, p))
+}

@@ -19,11 +19,12 @@ type Member struct {
 	Value any
 }
 
-// Get returns the value of key, or nil.
+// Get returns the value of key, or nil. When a key repeats, the last one
+// counts, as encoding/json and the reference server's parser read it.
 func (o Object) Get(key string) any {
-	for _, m := range o {
-		if m.Key == key {
-			return m.Value
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].Key == key {
+			return o[i].Value
 		}
 	}
 	return nil

@@ -135,6 +135,14 @@ func (n *jnode) get(key string) *jnode {
 
 func (n *jnode) isNull() bool { return n == nil || n.kind == jNull }
 
+// jstrOf is a string node's value, "" for anything else.
+func jstrOf(n *jnode) string {
+	if n == nil || n.kind != jString {
+		return ""
+	}
+	return n.str
+}
+
 // without returns a shallow copy of an object without the given keys.
 func (n *jnode) without(keys ...string) *jnode {
 	out := &jnode{kind: jObject}

@@ -6,6 +6,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
@@ -197,12 +198,12 @@ func (e *engine) toolSpan(th *thread, c *toolCall) {
 	if span.IsRecording() {
 		span.SetAttributes(toolAttrs(c.name, c.id)...)
 		if t.content {
-			result := jarr()
+			result := []any{}
 			if c.output.text != "" {
-				result.push(textPart(c.output.text))
+				result = genai.Parts(c.output.text, agentContent)
 			}
 			var ca contentAttrs
-			ca.add(tracing.GenAIToolCallArguments, orEmpty(e.toolInput(th, c)))
+			ca.add(tracing.GenAIToolCallArguments, genaiTree(orEmpty(e.toolInput(th, c))))
 			ca.add(tracing.GenAIToolCallResult, result)
 			span.SetAttributes(ca.kvs()...)
 		}
@@ -243,11 +244,11 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 	var ca contentAttrs
 	if sys := e.agentOf(th).system; sys != nil && *sys != "" {
-		ca.add(tracing.GenAISystemInstructions, jarr().push(textPart(*sys)))
+		ca.add(tracing.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
 	}
-	tr := transcript{in: jarr(), out: jarr()}
+	tr := transcript{out: []any{}}
 	if ts.task != "" {
-		tr.in.push(genaiMessage("user", jarr().push(textPart(ts.task))))
+		tr.input("user", ts.task)
 	}
 	if th.child {
 		// Its answers are on the session log, its own events on its log.
@@ -257,16 +258,18 @@ func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 		tr.scan(e.x.events[ts.fromEvents:], "", true, true)
 	}
 	tr.close()
-	ca.add(tracing.GenAIInputMessages, tr.in)
+	ca.add(tracing.GenAIInputMessages, genai.InputMessages(tr.in, agentContent))
 	ca.add(tracing.GenAIOutputMessages, tr.out)
 	return ca.kvs()
 }
 
-// transcript builds a turn's input and output messages.
+// transcript builds a turn's messages from its events, as Messages content
+// that internal/genai maps: the input as {role, content} messages; the
+// output as GenAI messages, each assistant message mapped when it closes.
 type transcript struct {
-	in, out *jnode
-	cur     *jnode // the open assistant message
-	curCall bool   // it holds a tool call
+	in, out []any
+	blocks  []any // the open assistant message's content
+	call    bool  // it holds a tool call
 }
 
 // scan reads events of one thread (thread: its session_thread_id, "" for
@@ -277,43 +280,47 @@ func (tr *transcript) scan(events []*sessionEvent, thread string, user, agent bo
 		if !ok || side == sideUser && !user || side == sideAgent && !agent {
 			continue
 		}
-		n, err := parseJSON(ev.raw)
-		if err != nil || jstrOf(n.get("session_thread_id")) != thread {
+		v, err := genai.Parse(ev.raw)
+		n, _ := v.(genai.Object)
+		if err != nil || n.String("session_thread_id") != thread {
 			continue
 		}
 		switch ev.typ {
-		case eventUserMessage:
-			tr.in.push(genaiMessage("user", genaiParts(n.get("content"), false)))
+		case eventUserMessage, "agent.thread_message_received":
+			tr.input("user", n.Get("content"))
 		case eventSystemMessage:
-			tr.in.push(genaiMessage("system", genaiParts(n.get("content"), false)))
+			tr.input("system", n.Get("content"))
 		case eventDefineOutcome:
-			tr.in.push(genaiMessage("user", jarr().push(textPart(jstrOf(n.get("description"))))))
-		case "agent.thread_message_received":
-			tr.in.push(genaiMessage("user", genaiParts(n.get("content"), false)))
+			tr.input("user", n.String("description"))
 		case eventCustomResult:
-			tr.in.push(genaiMessage("tool", jarr().push(toolResponsePart(jstrOf(n.get("custom_tool_use_id")), genaiParts(n.get("content"), false)))))
+			tr.input("tool", []any{eventBlock(n, "tool_result", "tool_use_id", "custom_tool_use_id", "content", "content")})
 		case eventToolResult:
-			tr.in.push(genaiMessage("tool", jarr().push(toolResponsePart(jstrOf(n.get("tool_use_id")), genaiParts(n.get("content"), false)))))
+			tr.input("tool", []any{eventBlock(n, "tool_result", "tool_use_id", "tool_use_id", "content", "content")})
 		case "span.model_request_start":
 			tr.close()
 		case "agent.message":
-			for _, p := range genaiParts(n.get("content"), false).arr {
-				tr.assistant(p, false)
-			}
+			content, _ := n.Get("content").([]any)
+			tr.assistant(false, content...)
 		case "agent.tool_use", "agent.custom_tool_use":
-			tr.assistant(toolCallPart(jstrOf(n.get("id")), jstrOf(n.get("name")), n.get("input")), true)
+			tr.assistant(true, eventBlock(n, "tool_use", "id", "id", "name", "name", "input", "input"))
 		case "agent.mcp_tool_use":
-			tr.assistant(toolCallPart(jstrOf(n.get("id")), jstrOf(n.get("name")), n.get("input")).
-				set("vendor_mcp_server_name", jstr(jstrOf(n.get("mcp_server_name")))), true)
-		case "agent.tool_result", "agent.mcp_tool_result":
-			id := jstrOf(n.get("tool_use_id"))
-			if ev.typ == "agent.mcp_tool_result" {
-				id = jstrOf(n.get("mcp_tool_use_id"))
-			}
-			tr.close()
-			tr.out.push(genaiMessage("tool", jarr().push(toolResponsePart(id, genaiParts(n.get("content"), false)))))
+			tr.assistant(true, eventBlock(n, "mcp_tool_use", "id", "id", "name", "name", "input", "input", "server_name", "mcp_server_name"))
+		case "agent.tool_result":
+			tr.toolResult(eventBlock(n, "tool_result", "tool_use_id", "tool_use_id", "content", "content"))
+		case "agent.mcp_tool_result":
+			tr.toolResult(eventBlock(n, "mcp_tool_result", "tool_use_id", "mcp_tool_use_id", "content", "content"))
 		}
 	}
+}
+
+// eventBlock is the content block an event stands for: type typ, then
+// pairs of its key and the event's key that holds the value.
+func eventBlock(ev genai.Object, typ string, keys ...string) genai.Object {
+	b := genai.Object{{Key: "type", Value: typ}}
+	for i := 0; i+1 < len(keys); i += 2 {
+		b = append(b, genai.Member{Key: keys[i], Value: ev.Get(keys[i+1])})
+	}
+	return b
 }
 
 // transcriptTypes are the events a transcript reads: the input a thread
@@ -331,24 +338,37 @@ const (
 	sideAgent
 )
 
-func (tr *transcript) assistant(part *jnode, call bool) {
-	if tr.cur == nil {
-		tr.cur = genaiMessage("assistant", jarr())
-		tr.out.push(tr.cur)
-	}
-	tr.cur.get("parts").push(part)
-	tr.curCall = tr.curCall || call
+func (tr *transcript) input(role string, content any) {
+	tr.in = append(tr.in, genai.Object{{Key: "role", Value: role}, {Key: "content", Value: content}})
 }
 
-// close ends the open assistant message with its finish reason.
+func (tr *transcript) assistant(call bool, blocks ...any) {
+	tr.blocks = append(tr.blocks, blocks...)
+	tr.call = tr.call || call
+}
+
+// toolResult ends the open assistant message and adds a tool message with
+// the result block b.
+func (tr *transcript) toolResult(b genai.Object) {
+	tr.close()
+	msg := genai.Object{{Key: "role", Value: "tool"}, {Key: "content", Value: []any{b}}}
+	tr.out = append(tr.out, genai.InputMessages([]any{msg}, agentContent)...)
+}
+
+// close ends the open assistant message: its finish reason is tool_call
+// when it holds a tool call, else stop. A message none of whose blocks
+// shows (thinking alone) is left out.
 func (tr *transcript) close() {
-	if tr.cur == nil {
+	if len(tr.blocks) == 0 {
 		return
 	}
-	reason := "stop"
-	if tr.curCall {
-		reason = "tool_call"
+	stop := "end_turn"
+	if tr.call {
+		stop = "tool_use"
 	}
-	tr.cur.set("finish_reason", jstr(reason))
-	tr.cur, tr.curCall = nil, false
+	msg := genai.OutputMessages("assistant", tr.blocks, genai.FinishReason(stop), agentContent)
+	if parts, _ := msg[0].(genai.Object).Get("parts").([]any); len(parts) > 0 {
+		tr.out = append(tr.out, msg...)
+	}
+	tr.blocks, tr.call = nil, false
 }

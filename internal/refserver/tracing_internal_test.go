@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/genai"
 )
 
 // The span names of the route table are the ones docs/tracing.md lists:
@@ -67,35 +69,39 @@ func TestRouteOpsMatchDocs(t *testing.T) {
 	}
 }
 
-// fitContent cuts strings to a common length with an ellipsis, then drops
-// the oldest messages, then shortens nested lists, and always returns
-// valid JSON within the limit, without changing its input.
-func TestFitContent(t *testing.T) {
+// Content crosses from jnode to internal/genai (genaiTree), which cuts
+// strings to a common length with an ellipsis, then drops the oldest
+// messages, then shortens nested lists, and always returns valid JSON
+// within the limit, without changing its input.
+func TestContentEncoding(t *testing.T) {
+	fit := func(v *jnode, limit int) (string, bool) { return genai.Encode(genaiTree(v), limit) }
+	text := func(s string) *jnode { return jobj().set("type", jstr("text")).set("content", jstr(s)) }
+	message := func(role string, parts *jnode) *jnode { return jobj().set("role", jstr(role)).set("parts", parts) }
 	msgs := jarr()
 	for i := 0; i < 3; i++ {
-		msgs.push(genaiMessage("user", jarr().push(textPart(strings.Repeat("x", 1000)))))
+		msgs.push(message("user", jarr().push(text(strings.Repeat("x", 1000)))))
 	}
 	orig := string(msgs.compact())
-	out, cut := fitContent(msgs, 4000)
+	out, cut := fit(msgs, 4000)
 	if cut || out != orig {
 		t.Fatalf("cut a fitting value: %v", cut)
 	}
-	out, cut = fitContent(msgs, 1500)
+	out, cut = fit(msgs, 1500)
 	var got []map[string]any
 	if !cut || len(out) > 1500 || json.Unmarshal([]byte(out), &got) != nil || len(got) != 3 {
 		t.Fatalf("cut %v, %d bytes: %s", cut, len(out), out)
 	}
-	text := got[0]["parts"].([]any)[0].(map[string]any)["content"].(string)
-	if !strings.HasSuffix(text, "…") || len(text) < 300 || got[0]["role"] != "user" || string(msgs.compact()) != orig {
-		t.Fatalf("text %q; original changed %v", text, string(msgs.compact()) != orig)
+	txt := got[0]["parts"].([]any)[0].(map[string]any)["content"].(string)
+	if !strings.HasSuffix(txt, "…") || len(txt) < 300 || got[0]["role"] != "user" || string(msgs.compact()) != orig {
+		t.Fatalf("text %q; original changed %v", txt, string(msgs.compact()) != orig)
 	}
 
 	// Too many messages for even the shortest strings: the oldest go.
 	many := jarr()
 	for i := 0; i < 200; i++ {
-		many.push(genaiMessage("assistant", jarr().push(textPart(fmt.Sprintf("%03d", i)+strings.Repeat("y", 100)))))
+		many.push(message("assistant", jarr().push(text(fmt.Sprintf("%03d", i)+strings.Repeat("y", 100)))))
 	}
-	out, cut = fitContent(many, 2000)
+	out, cut = fit(many, 2000)
 	if !cut || len(out) > 2000 || json.Unmarshal([]byte(out), &got) != nil || len(got) < 2 || len(got) == 200 {
 		t.Fatalf("cut %v, %d bytes, %d messages", cut, len(out), len(got))
 	}
@@ -106,9 +112,9 @@ func TestFitContent(t *testing.T) {
 	// One message with too many parts: its list keeps the first ones.
 	parts := jarr()
 	for i := 0; i < 1000; i++ {
-		parts.push(textPart(fmt.Sprint(i)))
+		parts.push(text(fmt.Sprint(i)))
 	}
-	out, cut = fitContent(jarr().push(genaiMessage("user", parts)), 2000)
+	out, cut = fit(jarr().push(message("user", parts)), 2000)
 	if !cut || len(out) > 2000 || json.Unmarshal([]byte(out), &got) != nil || len(got) != 1 {
 		t.Fatalf("cut %v, %d bytes: %s", cut, len(out), out)
 	}
@@ -117,20 +123,29 @@ func TestFitContent(t *testing.T) {
 	}
 
 	// Nothing fits.
-	if out, _ := fitContent(jobj().set("k", jstr(strings.Repeat("z", 5000))), 10); out != "{}" {
+	if out, _ := fit(jobj().set("k", jstr(strings.Repeat("z", 5000))), 10); out != "{}" {
 		t.Fatalf("an object that cannot fit: %s", out)
 	}
-	if out, _ := fitContent(jarr().push(jstr(strings.Repeat("z", 5000))), 10); out != "[]" {
+	if out, _ := fit(jarr().push(jstr(strings.Repeat("z", 5000))), 10); out != "[]" {
 		t.Fatalf("a list that cannot fit: %s", out)
 	}
-	// Strings are escaped without HTML escaping, and cut on a rune.
-	if out, _ := fitContent(jarr().push(jstr("<a & b>\n\"\x01")), 100); out != `["<a & b>\n\"\u0001"]` {
+	// Strings are escaped without HTML escaping, and cut on a rune;
+	// numbers, null and member order stay as parsed.
+	if out, _ := fit(jarr().push(jstr("<a & b>\n\"\x01")), 100); out != `["<a & b>\n\"\u0001"]` {
 		t.Fatalf("escaping: %s", out)
 	}
-	out, _ = fitContent(jarr().push(jstr(strings.Repeat("é", 100))), 70)
+	out, _ = fit(jarr().push(jstr(strings.Repeat("é", 100))), 70)
 	var one []string
 	if json.Unmarshal([]byte(out), &one) != nil || !utf8.ValidString(one[0]) || !strings.HasSuffix(one[0], "…") {
 		t.Fatalf("rune cut: %s", out)
+	}
+	raw := `{"z":[1.50,-0,12345678901234567890,null,true],"a":{}}`
+	n, err := parseJSON([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := fit(n, 0); out != raw {
+		t.Fatalf("values: %s", out)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
@@ -74,13 +75,13 @@ func (c *call) traceMessages(r *msgRequest) {
 	if ms.content {
 		var ca contentAttrs
 		if sys := r.root.get("system"); !sys.isNull() {
-			ca.add(tracing.GenAISystemInstructions, genaiParts(sys, true))
+			ca.add(tracing.GenAISystemInstructions, genai.SystemInstructions(genaiTree(sys), genai.Options{}))
 		}
-		ca.add(tracing.GenAIInputMessages, genaiInputMessages(r.root.get("messages")))
+		ca.add(tracing.GenAIInputMessages, genai.InputMessages(genaiTree(r.root.get("messages")), genai.Options{}))
 		if len(r.stopSequences) > 0 { // a JSON string, as all content (docs/tracing.md)
-			stops := jarr()
-			for _, s := range r.stopSequences {
-				stops.push(jstr(s))
+			stops := make([]any, len(r.stopSequences))
+			for i, s := range r.stopSequences {
+				stops[i] = s
 			}
 			ca.add(tracing.GenAIRequestStopSequences, stops)
 		}
@@ -157,16 +158,12 @@ func (ms *messageSpan) response(res *modelResult, id string) {
 		tracing.ResponseServiceTier.String(res.usage.ServiceTier),
 	)
 	if ms.content {
-		parts := jarr()
-		for _, b := range res.content {
-			if p := genaiPart(b.node(false), true); p != nil {
-				parts.push(p)
-			}
+		blocks := make([]any, len(res.content))
+		for i, b := range res.content {
+			blocks[i] = genaiTree(b.node(false))
 		}
-		out := jarr().push(jobj().set("role", jstr("assistant")).set("parts", parts).
-			set("finish_reason", jstr(genaiFinishReason(res.stopReason))))
 		var ca contentAttrs
-		ca.add(tracing.GenAIOutputMessages, out)
+		ca.add(tracing.GenAIOutputMessages, genai.OutputMessages("assistant", blocks, genai.FinishReason(res.stopReason), genai.Options{}))
 		attrs = append(attrs, ca.kvs()...)
 	}
 	ms.rs.span.SetAttributes(attrs...)
@@ -199,9 +196,9 @@ func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
 	}
 	if ms.content {
 		var ca contentAttrs
-		ca.add(tracing.GenAIToolCallArguments, orEmpty(use.input))
-		if result != nil {
-			ca.add(tracing.GenAIToolCallResult, orNull(toolResponse(result, true)))
+		ca.add(tracing.GenAIToolCallArguments, genaiTree(orEmpty(use.input)))
+		if result, ok := genaiTree(result).(genai.Object); ok {
+			ca.add(tracing.GenAIToolCallResult, genai.ToolResponse(result, genai.Options{}))
 		}
 		span.SetAttributes(ca.kvs()...)
 	}
