@@ -65,7 +65,7 @@ func (s *Server) updateWorkspace(c *call) error {
 		return workspaceNotFound(id)
 	}
 	if ws.archived() {
-		return invalidRequest("Workspace `%s` is archived and cannot be updated.", id)
+		return stateConflict(errInvalidRequest, "Workspace `%s` is archived and cannot be updated.", id)
 	}
 	draft := *ws
 	draft.tags = maps.Clone(ws.tags)

@@ -261,7 +261,11 @@ func TestArchiveWorkspace(t *testing.T) {
 	if !reflect.DeepEqual(first, second) {
 		t.Fatalf("archiving again changed the workspace: %v", second)
 	}
-	wantInvalid(t, e.do(t, "POST", path, `{"name":"x"}`), "Workspace `"+id+"` is archived and cannot be updated.")
+	conflict := e.do(t, "POST", path, `{"name":"x"}`)
+	wantError(t, conflict, http.StatusConflict, "invalid_request_error", "Workspace `"+id+"` is archived and cannot be updated.")
+	if got := conflict.header.Get("x-should-retry"); got != "false" {
+		t.Fatalf("x-should-retry %q: a state conflict cannot be cured by retrying", got)
+	}
 	wantInvalid(t, e.do(t, "POST", workspacesPath+"/"+e.seed.DefaultWorkspaceID+"/archive", ""),
 		"Workspace `"+e.seed.DefaultWorkspaceID+"` is the default workspace and cannot be archived.")
 	if err := e.srv.ArchiveWorkspace(e.seed.DefaultWorkspaceID); err == nil {
