@@ -12,3 +12,14 @@ import (
 type Credentials interface {
 	Authorize(ctx context.Context, req *http.Request) error
 }
+
+// Invalidator is implemented by credentials whose tokens can go stale before
+// they expire (workload identity federation, device attestation). When the
+// API answers 401 to a request they authorized, the pipeline calls
+// Invalidate with that request, then sends the request once more: the
+// source should drop the token the request carried (and only that one, not
+// a newer token another request already fetched) so that the retry gets a
+// fresh one.
+type Invalidator interface {
+	Invalidate(req *http.Request)
+}

@@ -108,12 +108,46 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http
 	query := req.Query.Encode()
 	ctx, span := p.startSpan(ctx, cfg, req, query)
 	resp, err := p.attempt(ctx, cfg, attempts, req, query, span)
+	if inv, ok := cfg.Credentials.(auth.Invalidator); ok && unauthorized(err) {
+		// A token the source still thought valid was refused (revoked, or
+		// the clocks disagree): drop it and try once more with a fresh one.
+		inv.Invalidate(refusedRequest(err))
+		resp, err = p.attempt(ctx, cfg, attempts, req, query, span)
+	}
+	if r, ok := err.(*refused); ok {
+		err = r.err // the caller sees the API error itself
+	}
 	if err != nil {
 		span.End(ctx, err)
 		return nil, Span{}, err
 	}
 	return resp, span, nil
 }
+
+// unauthorized reports a 401 from the API.
+func unauthorized(err error) bool {
+	var apiErr *apierror.Error
+	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnauthorized
+}
+
+// refusedRequest is the request a 401 answered, carried on the error.
+func refusedRequest(err error) *http.Request {
+	var r *refused
+	if errors.As(err, &r) {
+		return r.req
+	}
+	return nil
+}
+
+// refused wraps a 401 with the request that drew it, so that the
+// credentials can tell which token was refused. It unwraps to the API error.
+type refused struct {
+	err error
+	req *http.Request
+}
+
+func (r *refused) Error() string { return r.err.Error() }
+func (r *refused) Unwrap() error { return r.err }
 
 // attempt builds the request and runs its attempts.
 func (p *Pipeline) attempt(ctx context.Context, cfg *Config, attempts *http.Client, req *Request, query string, span Span) (*http.Response, error) {
@@ -154,7 +188,11 @@ func (p *Pipeline) attempt(ctx context.Context, cfg *Config, attempts *http.Clie
 	}
 	if resp.StatusCode >= 400 {
 		body, _ := readBody(resp, apierror.MaxBodySize)
-		return nil, apierror.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
+		apiErr := apierror.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
+		if resp.StatusCode == http.StatusUnauthorized {
+			return nil, &refused{err: apiErr, req: rreq.Request}
+		}
+		return nil, apiErr
 	}
 	return resp, nil
 }
