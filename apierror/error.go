@@ -64,9 +64,17 @@ func (e *Error) Is(target error) bool {
 	return ok && s.matches(e)
 }
 
-// Temporary reports whether the failure is worth retrying later: rate limits,
-// overload, timeouts and server errors.
+// Temporary reports whether the failure is worth retrying later: the
+// server's x-should-retry answer when it gave one (a 409 conflict with an
+// object's state says false), else rate limits, overload, timeouts,
+// conflicts and server errors.
 func (e *Error) Temporary() bool {
+	switch e.Header.Get("x-should-retry") {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
 	return e.StatusCode == 408 || e.StatusCode == 409 || e.StatusCode == 429 || e.StatusCode >= 500
 }
 

@@ -70,3 +70,12 @@ func TestFromStreamEvent(t *testing.T) {
 	require.Equal(t, 500, e.StatusCode)
 	require.Equal(t, "not json", string(e.Body))
 }
+
+func TestTemporaryFollowsShouldRetry(t *testing.T) {
+	conflict := apierror.FromResponse("POST", "/x", 409, http.Header{"X-Should-Retry": {"false"}}, nil)
+	require.False(t, conflict.Temporary(), "a state conflict cannot be cured by retrying")
+	inFlight := apierror.FromResponse("POST", "/x", 409, http.Header{"X-Should-Retry": {"true"}}, nil)
+	require.True(t, inFlight.Temporary())
+	require.True(t, apierror.FromResponse("POST", "/x", 409, nil, nil).Temporary())
+	require.True(t, apierror.FromResponse("POST", "/x", 400, http.Header{"X-Should-Retry": {"true"}}, nil).Temporary())
+}

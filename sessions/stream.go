@@ -57,6 +57,19 @@ type Position struct {
 	ProcessedAt time.Time
 }
 
+// DecodeError reports an event whose data could not be decoded. Events
+// yields it and goes on with the next event: log it and continue.
+type DecodeError = stream.DecodeError
+
+// HistoryStart is the position before a session's first event: a stream
+// resuming after it delivers the whole history, then live events. A
+// consumer that has seen nothing yet and must miss nothing starts here.
+var HistoryStart = Position{EventID: historyStartID}
+
+// historyStartID matches no event id (event ids are "sevt_…"), so the history
+// read from the start (no time) skips nothing.
+const historyStartID = "history_start"
+
 // PositionOf returns the position of ev, to save and later resume after
 // (StreamParams.ResumeAfter).
 func PositionOf(ev PersistedEvent) Position {

@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -275,5 +276,41 @@ func TestNoRepositoryTokenReachesASpan(t *testing.T) {
 				require.NotContains(t, kv.Value.Emit(), f.env.Seed.APIKey, "%s %s", sp.Name(), kv.Key)
 			}
 		}
+	}
+}
+
+// TestStreamEndedWhileBlockedIsUnset: Close from another goroutine, or
+// cancelling the stream's context, while Events waits for the next event
+// fails the pending read; that is the application ending the stream, not
+// the stream failing (SPEC 6.3: unset).
+func TestStreamEndedWhileBlockedIsUnset(t *testing.T) {
+	for _, how := range []string{"close", "cancel"} {
+		t.Run(how, func(t *testing.T) {
+			f := newFixture(t)
+			client, rec := f.traced(t)
+			s := f.newSession(t, f.params())
+			// A cause, as a runner or server shutting down gives: the
+			// failed read then carries the cause, not context.Canceled.
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			st, err := client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: true})
+			require.NoError(t, err)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for range st.Events() {
+				}
+			}()
+			time.Sleep(50 * time.Millisecond) // let Events block on the next event
+			if how == "close" {
+				require.NoError(t, st.Close())
+			} else {
+				cancel(errors.New("shutting down"))
+			}
+			<-done
+			span := lastSpan(t, rec, "vendor.sessions.events.stream")
+			require.Equal(t, codes.Unset, span.Status().Code)
+			require.NotContains(t, spanAttrs(span), tracing.ErrorType)
+		})
 	}
 }

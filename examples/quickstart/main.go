@@ -19,16 +19,13 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel"
+
 	agentplatform "github.com/agentplatform/agentplatform-go"
-	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
-	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
-	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
-	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/workspaces"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
@@ -52,7 +49,9 @@ func run() error {
 	defer stop()
 	defer traces.summary(ctx)
 
-	client, err := agentplatform.NewClient(append(opts, option.WithTracerProvider(traces.tp))...)
+	// The global provider: the client and the tool runner both default to it.
+	otel.SetTracerProvider(traces.tp)
+	client, err := agentplatform.NewClient(opts...)
 	if err != nil {
 		return err
 	}
@@ -83,139 +82,6 @@ func run() error {
 		return err
 	}
 	return streamMessage(ctx, client)
-}
-
-// streamMessage makes one Messages call and prints the reply as it streams.
-func streamMessage(ctx context.Context, client *agentplatform.Client) error {
-	stream, err := client.Messages.Stream(ctx, messages.MessageParams{
-		Model:     models.VendorHaiku55,
-		MaxTokens: 256,
-		Messages:  []messages.MessageParam{messages.UserText("Say hello in five words.")},
-	})
-	if err != nil {
-		return err
-	}
-	defer stream.Close()
-	fmt.Print("\nMessages API, streamed: ")
-	for ev, err := range stream.Events() {
-		if err != nil {
-			return err
-		}
-		if d, ok := ev.(messages.ContentBlockDeltaEvent); ok {
-			if t, ok := d.Delta.(messages.TextDelta); ok {
-				fmt.Print(t.Text)
-			}
-		}
-	}
-	msg, err := stream.Message()
-	if err != nil {
-		return err
-	}
-	fmt.Printf("\n(%s, %d input and %d output tokens, first chunk after %s)\n",
-		msg.StopReason, msg.Usage.InputTokens, msg.Usage.OutputTokens, stream.TimeToFirstChunk().Round(time.Microsecond))
-	return nil
-}
-
-// startSession creates what a session needs (an environment and an agent)
-// and starts one, with a budget.
-func startSession(ctx context.Context, client *agentplatform.Client) error {
-	env, err := client.Environments.Create(ctx, environments.CreateParams{
-		Name:   "quickstart",
-		Config: environments.CloudConfig{Networking: environments.UnrestrictedNetworking{}},
-	})
-	if err != nil {
-		return err
-	}
-	kind := "cloud"
-	if _, ok := env.Config.(environments.SelfHostedConfig); ok {
-		kind = "self-hosted"
-	}
-	fmt.Printf("\nEnvironment %s %q, %s\n", env.ID, env.Name, kind)
-
-	agent, err := client.Agents.Create(ctx, agents.CreateParams{
-		Name:   "Order helper",
-		Model:  agents.Model(models.VendorSonnet55),
-		System: "You answer questions about orders. Look orders up with lookup_order.",
-		Tools: []agents.Tool{
-			agents.AgentToolset{},
-			agents.CustomTool{
-				Name:        "lookup_order",
-				Description: "Look up an order by its id.",
-				InputSchema: agents.InputSchema{
-					Properties: map[string]any{"order_id": map[string]any{"type": "string"}},
-					Required:   []string{"order_id"},
-				},
-			},
-		},
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Printf("Agent %s %q version %d, model %s, %d tools\n",
-		agent.ID, agent.Name, agent.Version, agent.Model.ID, len(agent.Tools))
-
-	session, err := client.Sessions.Create(ctx, sessions.CreateParams{
-		Agent:         agents.AgentID(agent.ID),
-		EnvironmentID: env.ID,
-		Title:         "Where is order 1234?",
-		Budget:        new(sessions.Limit(money.USD(500))),
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Printf("Session %s %q: %s, agent %s v%d, budget %s\n",
-		session.ID, session.Title, session.Status, session.Agent.ID, session.Agent.Version,
-		session.Budget.MaxListCost)
-	return converse(ctx, client, session.ID, "Where is order 1234?")
-}
-
-// converse sends one message and prints the turn as it streams: previews of
-// the reply as they arrive, and the answer to the agent's custom tool call.
-func converse(ctx context.Context, client *agentplatform.Client, sessionID, text string) error {
-	// Open the stream first: it delivers what happens after it opens.
-	stream, err := client.Sessions.Events.Stream(ctx, sessionID, sessions.StreamParams{
-		EventDeltas: []string{sessions.EventAgentMessage},
-	})
-	if err != nil {
-		return err
-	}
-	defer stream.Close()
-
-	fmt.Printf("\nYou: %s\n", text)
-	if _, err := client.Sessions.Events.Send(ctx, sessionID, sessions.SendParams{
-		Events: []sessions.EventParam{sessions.UserMessage(text)},
-	}); err != nil {
-		return err
-	}
-	for ev, err := range stream.Events() {
-		if err != nil {
-			return err
-		}
-		switch ev := ev.(type) {
-		case *sessions.EventDelta: // a fragment of the reply, as it is written
-			if t, ok := ev.Delta.Content.(sessions.TextBlock); ok {
-				fmt.Print(t.Text)
-			}
-		case *sessions.AgentMessageEvent: // the complete reply
-			fmt.Println()
-		case *sessions.AgentCustomToolUseEvent: // our tool: answer it
-			fmt.Printf("Agent calls %s(%s)\n", ev.Name, ev.Input)
-			result := `{"order_id":"1234","status":"shipped","carrier":"DHL"}`
-			if _, err := client.Sessions.Events.Send(ctx, sessionID, sessions.SendParams{
-				Events: []sessions.EventParam{sessions.CustomToolResult(ev.ID(), result)},
-			}); err != nil {
-				return err
-			}
-			fmt.Print("Agent: ")
-		case *sessions.SessionStatusIdleEvent:
-			if _, waiting := ev.StopReason.(sessions.StopRequiresAction); waiting {
-				continue // the tool answer above resumes the turn
-			}
-			fmt.Println("(the turn ended; the session is idle)")
-			return nil
-		}
-	}
-	return nil
 }
 
 // connect returns the client options: the environment's credentials when

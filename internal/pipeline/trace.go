@@ -116,8 +116,9 @@ func (s Span) End(ctx context.Context, err error) {
 		switch {
 		case err == nil:
 			s.span.SetStatus(codes.Ok, "")
-		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-			// the application cancelled: status stays unset
+		case ctx.Err() != nil:
+			// the application cancelled (perhaps with a cause, which the
+			// failure then carries instead of ctx.Err): status stays unset
 		default:
 			s.span.SetAttributes(tracing.ErrorType.String(errorType(err)))
 			s.span.SetStatus(codes.Error, errorType(err))

@@ -12,11 +12,12 @@ import (
 // closed it before the end (SPEC 6.3).
 type TracedBody struct {
 	io.ReadCloser
-	ctx  context.Context
-	span Span
-	err  error
-	eof  bool
-	left bool // Abandon: the application left before the stream's end
+	ctx    context.Context
+	span   Span
+	err    error // a read failed
+	failed error // the stream carried an error (Fail)
+	eof    bool
+	left   bool // Abandon: the application left before the stream's end
 }
 
 // NewTracedBody wraps a stream's body; ctx is the stream's context.
@@ -47,22 +48,26 @@ func (b *TracedBody) Abandon() { b.left = true }
 
 // Fail records that the stream ended in an error it carried (an error event).
 func (b *TracedBody) Fail(err error) {
-	if b.err == nil {
-		b.err = err
+	if b.failed == nil {
+		b.failed = err
 	}
 }
 
 // Span is the stream's span, for attributes known only as it is read.
 func (b *TracedBody) Span() Span { return b.span }
 
-// Close closes the body and ends the span.
+// Close closes the body and ends the span. A read that failed because the
+// application ended the stream (its context is done: Close or cancel) is
+// not a failure of the stream: the span is left unset.
 func (b *TracedBody) Close() error {
 	err := b.ReadCloser.Close()
 	switch {
-	case b.err != nil:
-		b.span.End(b.ctx, b.err)
+	case b.failed != nil:
+		b.span.End(b.ctx, b.failed)
 	case b.eof && !b.left:
 		b.span.End(b.ctx, nil)
+	case b.err != nil && b.ctx.Err() == nil:
+		b.span.End(b.ctx, b.err)
 	default:
 		b.span.EndUnset()
 	}

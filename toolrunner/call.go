@@ -1,0 +1,365 @@
+package toolrunner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tool"
+)
+
+// call is one dispatched call: a custom tool to run, or a confirmation to
+// decide.
+type call struct {
+	sessionID, id, threadID, name string
+	input                         json.RawMessage
+	tool                          tool.Tool       // a custom tool call
+	confirm                       *ConfirmRequest // a confirmation
+	received                      time.Time       // when its event arrived
+
+	ctx    context.Context // cancelled when the call stops waiting, or the runner stops
+	cancel context.CancelCauseFunc
+	state  atomic.Int32
+	// finish ends the call's accounting (its entry in calls, its context,
+	// the follower's WaitGroup), once, by whoever settles the call.
+	finish func()
+}
+
+// A call's states. Cancelling a call matters only until its answer is
+// claimed; exactly one party moves it out of stateRunning: the call's
+// goroutine when the tool returns, or the watcher on a timeout or when the
+// runner stops.
+const (
+	stateWaiting   int32 = iota // for a slot
+	stateRunning                // the tool or the confirm function
+	stateAnswering              // the answer is being sent
+	stateAbandoned              // the runner stopped: nothing is sent
+)
+
+// outcome is how a tool call ended.
+type outcome uint8
+
+const (
+	outcomeDone      outcome = iota // the tool returned
+	outcomeTimeout                  // the tool timeout passed
+	outcomeCancelled                // the tool returned after its call was closed or answered elsewhere
+	outcomeAbandoned                // the runner stopped: nothing is sent
+)
+
+func (f *follower) newCall(id, threadID, name string, input json.RawMessage, received time.Time) *call {
+	ctx, cancel := context.WithCancelCause(f.hardCtx)
+	return &call{sessionID: f.id, id: id, threadID: threadID, name: name, input: input,
+		received: received, ctx: ctx, cancel: cancel}
+}
+
+// track registers a call and starts its goroutine, unless it was
+// dispatched already.
+func (f *follower) track(c *call, run func(*call)) {
+	if _, dup := f.seen[c.id]; dup {
+		f.log.Debug("toolrunner: call already dispatched", "call_id", c.id)
+		c.cancel(nil)
+		return
+	}
+	f.seen[c.id] = struct{}{}
+	f.mu.Lock()
+	f.calls[c.id] = c
+	f.mu.Unlock()
+	f.wg.Add(1)
+	var once sync.Once
+	c.finish = func() {
+		once.Do(func() {
+			f.mu.Lock()
+			delete(f.calls, c.id)
+			f.mu.Unlock()
+			c.cancel(nil)
+			f.wg.Done()
+		})
+	}
+	go run(c)
+}
+
+// dispatchTool starts a custom tool call of a registered tool; calls of
+// other tools are left to other consumers.
+func (f *follower) dispatchTool(ev *sessions.AgentCustomToolUseEvent, received time.Time) {
+	t, ok := f.r.tools[ev.Name]
+	if !ok {
+		f.log.Debug("toolrunner: custom tool not registered; left to other consumers", "call_id", ev.ID(), "tool", ev.Name)
+		return
+	}
+	c := f.newCall(ev.ID(), ev.ThreadID(), ev.Name, ev.Input, received)
+	c.tool = t
+	f.track(c, f.runTool)
+}
+
+// dispatchConfirm starts deciding a confirmation.
+func (f *follower) dispatchConfirm(req ConfirmRequest, received time.Time) {
+	c := f.newCall(req.ToolUseID, req.ThreadID, req.Name, req.Input, received)
+	c.confirm = &req
+	f.track(c, f.runConfirm)
+}
+
+// debug reports whether debug logging is on, so that the hot path builds
+// no log arguments otherwise.
+func (f *follower) debug() bool { return f.log.Enabled(context.Background(), slog.LevelDebug) }
+
+// runTool runs a tool call, in the pool, on the call's own goroutine, then
+// sends its result. The tool holds its pool slot until it returns, so a
+// tool that ignores its context still counts against the bound. When the
+// tool overstays (its timeout passes, or the runner stops), a watcher
+// settles the call without waiting for it: it sends the timeout result, or
+// abandons the call.
+func (f *follower) runTool(c *call) {
+	select {
+	case f.r.slots <- struct{}{}:
+	case <-c.ctx.Done():
+		f.log.Debug("toolrunner: call closed before it started", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
+		c.finish()
+		return
+	}
+	if c.ctx.Err() != nil { // both were ready
+		<-f.r.slots
+		f.log.Debug("toolrunner: call closed before it started", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
+		c.finish()
+		return
+	}
+	c.state.Store(stateRunning)
+	if f.debug() {
+		f.log.Debug("toolrunner: running tool", "call_id", c.id, "tool", c.name, "input", string(c.input))
+	}
+	ctx, span := f.r.tr.start(withCall(c.ctx, c.sessionID, c.id), c)
+	returned := make(chan struct{})
+	stopDeadline := context.CancelFunc(func() {})
+	var deadline time.Time
+	if d := f.r.cfg.toolTimeout; d > 0 {
+		deadline = time.Now().Add(d)
+		ctx, stopDeadline = context.WithDeadlineCause(ctx, deadline, errToolTimeout)
+	}
+	stopWatch := context.AfterFunc(ctx, func() { f.watch(c, ctx, span, deadline, returned) })
+	res := invoke(ctx, c.tool, c.name, c.input)
+	close(returned)
+	<-f.r.slots
+	stopWatch()
+	timedOut := errors.Is(context.Cause(ctx), errToolTimeout)
+	stopDeadline()
+	if !c.state.CompareAndSwap(stateRunning, stateAnswering) {
+		return // the watcher settled the call
+	}
+	o := outcomeDone
+	switch {
+	case f.hardCtx.Err() != nil:
+		f.abandon(c, span)
+		return
+	case timedOut:
+		res, o = f.timeoutResult(c), outcomeTimeout
+	case c.ctx.Err() != nil:
+		o = outcomeCancelled
+	}
+	f.answerTool(c, span, res, o)
+}
+
+// watch runs when a running tool's context ends before it returned: it
+// settles the call on a timeout or when the runner stops. On an interrupt
+// (or an answer from elsewhere) the tool was told; the watcher then waits
+// for it to return, or for its timeout, or for the runner to stop.
+func (f *follower) watch(c *call, ctx context.Context, span trace.Span, deadline time.Time, returned <-chan struct{}) {
+	timeout := func() {
+		if c.state.CompareAndSwap(stateRunning, stateAnswering) {
+			f.answerTool(c, span, f.timeoutResult(c), outcomeTimeout)
+		}
+	}
+	switch {
+	case f.hardCtx.Err() != nil:
+	case errors.Is(context.Cause(ctx), errToolTimeout):
+		timeout()
+		return
+	default:
+		var expire <-chan time.Time
+		if !deadline.IsZero() {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			expire = t.C
+		}
+		select {
+		case <-returned:
+			return
+		case <-expire:
+			timeout()
+			return
+		case <-f.hardCtx.Done():
+		}
+	}
+	if c.state.CompareAndSwap(stateRunning, stateAbandoned) {
+		f.abandon(c, span)
+	}
+}
+
+func (f *follower) timeoutResult(c *call) tool.Result {
+	return tool.Errorf("tool %s timed out after %s", c.name, f.r.cfg.toolTimeout)
+}
+
+// abandon settles a call the runner stopped: no answer is sent, and the
+// call stays pending for the session's next runner.
+func (f *follower) abandon(c *call, span trace.Span) {
+	f.r.tr.end(span, c, tool.Result{}, outcomeAbandoned)
+	f.log.Debug("toolrunner: call cancelled; no result sent", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
+	c.finish()
+}
+
+// answerTool ends the call's span and sends its result. A result the API
+// refuses as invalid (a block it does not take, say) is replaced by an
+// error result the model can read, rather than leave the call pending
+// forever.
+func (f *follower) answerTool(c *call, span trace.Span, res tool.Result, o outcome) {
+	defer c.finish()
+	f.r.tr.end(span, c, res, o)
+	switch o {
+	case outcomeTimeout:
+		f.log.Warn("toolrunner: tool timed out", "call_id", c.id, "tool", c.name, "timeout", f.r.cfg.toolTimeout)
+	case outcomeCancelled:
+		f.log.Debug("toolrunner: tool returned after its call was closed", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
+	}
+	if f.debug() {
+		f.log.Debug("toolrunner: tool returned", "call_id", c.id, "tool", c.name, "is_error", res.IsError, "result", res.TextContent())
+	}
+	// The request that sends the result is a child of the call's span, and
+	// survives the call's cancellation: a late answer gets its 409.
+	sctx := trace.ContextWithSpan(f.hardCtx, span)
+	err := f.send(sctx, c, resultParam(c.id, res))
+	var apiErr *apierror.Error
+	var verr *apierror.ValidationError
+	if !errors.As(err, &verr) && !(errors.As(err, &apiErr) && apiErr.StatusCode == 400) {
+		return
+	}
+	f.log.Error("toolrunner: the API refused the tool's result; sending an error result instead",
+		"call_id", c.id, "tool", c.name, "error", err.Error())
+	_ = f.send(sctx, c, sessions.CustomToolError(c.id, "The result of tool "+c.name+" was refused by the API: "+err.Error()))
+}
+
+// invoke runs one call. tool.Tool.Run turns errors and panics into error
+// results; this guard covers anything it does not.
+func invoke(ctx context.Context, t tool.Tool, name string, input json.RawMessage) (res tool.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = tool.Errorf("tool %s panicked: %v\n%s", name, p, debug.Stack())
+		}
+	}()
+	return t.Run(ctx, input)
+}
+
+// runConfirm asks the application and sends its decision, unless the call
+// stopped waiting meanwhile. A confirm function that ignores its context
+// is not waited for once the runner stops: the call is then abandoned.
+func (f *follower) runConfirm(c *call) {
+	c.state.Store(stateRunning)
+	stop := context.AfterFunc(f.hardCtx, func() {
+		if c.state.CompareAndSwap(stateRunning, stateAbandoned) {
+			f.log.Debug("toolrunner: confirmation cancelled; not sent", "tool_use_id", c.id)
+			c.finish()
+		}
+	})
+	if f.debug() {
+		f.log.Debug("toolrunner: asking for a confirmation", "tool_use_id", c.id, "tool", c.name, "input", string(c.input))
+	}
+	d := decide(c.ctx, f.r.cfg.confirm, *c.confirm, f.log)
+	stop()
+	if !c.state.CompareAndSwap(stateRunning, stateAnswering) {
+		return // abandoned
+	}
+	defer c.finish()
+	if c.ctx.Err() != nil {
+		f.log.Debug("toolrunner: confirmation no longer needed; not sent", "tool_use_id", c.id, "reason", context.Cause(c.ctx).Error())
+		return
+	}
+	f.log.Debug("toolrunner: confirmation decided", "tool_use_id", c.id, "tool", c.name, "allow", d.Allow)
+	_ = f.send(f.hardCtx, c, d.param(c.id))
+}
+
+// Retries of a send on top of the pipeline's own.
+const (
+	sendAttempts = 5
+	minSendWait  = 500 * time.Millisecond
+	maxSendWait  = 10 * time.Second
+)
+
+// send sends one answer. The pipeline already retries transient failures
+// (with an Idempotency-Key); when a failure outlives those retries, send
+// tries again, with bounded backoff, under the same key, so that a send
+// whose response was lost cannot answer twice. A 409 (the call is not
+// pending: answered elsewhere, closed by an interrupt, or the session
+// archived or terminated) is final and not an error.
+func (f *follower) send(ctx context.Context, c *call, ev sessions.EventParam) error {
+	log := f.log
+	key := option.WithHeader("Idempotency-Key", "toolrunner-"+rand.Text())
+	params := sessions.SendParams{Events: []sessions.EventParam{ev}}
+	for attempt := 1; ; attempt++ {
+		_, err := f.r.events.Send(ctx, f.id, params, key)
+		if err == nil {
+			log.Debug("toolrunner: answer accepted", "call_id", c.id)
+			if obs := f.r.cfg.observe; obs != nil {
+				obs(f.id, c.id, c.received, time.Now())
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			log.Debug("toolrunner: answer not sent: the runner stopped", "call_id", c.id, "error", err.Error())
+			return err
+		}
+		var apiErr *apierror.Error
+		if errors.As(err, &apiErr) && apiErr.StatusCode == 409 && !apiErr.Temporary() {
+			log.Info("toolrunner: answer refused: the call is no longer pending", "call_id", c.id, "tool", c.name, "error", apiErr.Message)
+			return nil
+		}
+		if permanent(err) || attempt == sendAttempts {
+			log.Error("toolrunner: answer not sent", "call_id", c.id, "tool", c.name, "error", err.Error(), "attempts", attempt)
+			return err
+		}
+		wait := min(minSendWait<<(attempt-1), maxSendWait)
+		log.Warn("toolrunner: sending the answer failed; retrying", "call_id", c.id, "tool", c.name, "error", err.Error(), "attempt", attempt, "wait", wait)
+		if !sleep(ctx, wait) {
+			return ctx.Err()
+		}
+	}
+}
+
+// resultParam is the user.custom_tool_result of a tool's result. Empty
+// text blocks are left out (the API refuses them); images are sent as
+// base64 image blocks.
+func resultParam(id string, res tool.Result) sessions.CustomToolResultParam {
+	var blocks []sessions.ContentBlockParam
+	for _, b := range res.Content {
+		switch b := b.(type) {
+		case tool.TextBlock:
+			if b.Text != "" {
+				blocks = append(blocks, sessions.TextBlockParam{Text: b.Text})
+			}
+		case tool.ImageBlock:
+			blocks = append(blocks, imageBlock(b))
+		}
+	}
+	return sessions.CustomToolResultParam{CustomToolUseID: id, Content: blocks, IsError: res.IsError}
+}
+
+// imageBlock is an image content block (docs/session-events-wire.md 1.3),
+// which the sessions package has no type for.
+func imageBlock(b tool.ImageBlock) sessions.ContentBlockParam {
+	raw, err := json.Marshal(map[string]any{"type": "image", "source": map[string]any{
+		"type": "base64", "media_type": b.MediaType, "data": base64.StdEncoding.EncodeToString(b.Data)}})
+	if err != nil { // cannot happen: strings only
+		return sessions.TextBlockParam{Text: fmt.Sprintf("[image: %v]", err)}
+	}
+	return sessions.UnknownContentBlockParam{Raw: union.Raw{Type: "image", JSON: raw}}
+}

@@ -1,0 +1,159 @@
+// Package toolrunner answers the custom tool calls of sessions (SPEC 2.6,
+// docs/session-events-wire.md 6.4): when a session's agent calls a custom
+// tool, the session emits agent.custom_tool_use and waits; a Runner runs
+// the tool and sends user.custom_tool_result.
+//
+// Tools are tool.Tool values, the same ones the Messages tool loop uses.
+// Register them on the agent with agents.FromTools, then run them:
+//
+//	refund := tool.Must(tool.New("refund_order", "Refund an order.",
+//		func(ctx context.Context, in RefundInput) (tool.Result, error) {
+//			// The call's id makes the refund idempotent (see "Exactly once").
+//			r, err := payments.Refund(ctx, in.OrderID, toolrunner.CallID(ctx))
+//			if err != nil {
+//				return tool.Result{}, err // the model reads it as an error result
+//			}
+//			return tool.JSON(r)
+//		}))
+//	agent, err := client.Agents.Create(ctx, agents.CreateParams{
+//		Name: "Support", Model: agents.ModelID(models.VendorHaiku55),
+//		Tools: agents.FromTools(refund),
+//	})
+//	…
+//	runner, err := toolrunner.New(client.Sessions, []tool.Tool{refund},
+//		toolrunner.WithLogger(logger))
+//	if err != nil { … }
+//	defer runner.Close(context.Background())
+//	err = runner.Run(ctx, session.ID) // until the session ends, or ctx does
+//
+// For many sessions, Add and Remove them while the Runner runs; their ends
+// are reported to WithOnSessionEnd:
+//
+//	runner, err := toolrunner.New(client.Sessions, tools,
+//		toolrunner.WithMaxConcurrency(32),
+//		toolrunner.WithIdleTimeout(10*time.Minute),
+//		toolrunner.WithOnSessionEnd(func(id string, err error) { jobs.Done(id, err) }))
+//	err = runner.Add(sessionID)
+//	…
+//	err = runner.Remove(ctx, sessionID) // waits for its running tools, until ctx ends
+//	err = runner.Close(ctx)             // the same, for every session
+//
+// # Calls
+//
+// Each agent.custom_tool_use of a registered tool is dispatched once (see
+// "Exactly once" below). The tool runs with a timeout (WithToolTimeout,
+// default 5 minutes); an error, a panic or a timeout becomes an error
+// result (is_error) that the model reads. The call's id is in the tool's
+// context (CallID). Calls of tools the Runner does not have are left to
+// other consumers, never answered; they are logged at debug level.
+//
+// With WithConfirm the Runner also answers the confirmations of built-in
+// and MCP tool calls (evaluated_permission ask) with the function's
+// Decision: Allow, or Deny with a message the model reads. Without it
+// they are left to the application.
+//
+// The answer is sent with Send. The client's pipeline already retries
+// transient failures under one Idempotency-Key; when a failure outlasts
+// those retries the Runner sends again, with bounded backoff, under the
+// same key, so a retry cannot answer twice. A 409 (the call is no longer
+// pending: answered elsewhere, closed by an interrupt, or the session
+// archived or terminated) is final: it is logged, not retried. A result
+// the API refuses as invalid is replaced by an error result, so that the
+// call is not left pending.
+//
+// # Sessions at once
+//
+// Every session is read on its own goroutine; tool calls run on their own
+// goroutines, at most WithMaxConcurrency at once across all sessions
+// (default 64). A reader never waits for a tool or for a free slot, so a
+// slow tool in one session delays no other session, and a session's
+// interrupts are seen while its tools run.
+//
+// Each session's end is reported once, to WithOnSessionEnd, with the
+// error Run would return for it (nil when the session ended or sat idle,
+// ErrRemoved, ErrClosed, or the failure that stopped it); there is no
+// other per-session error state to poll.
+//
+// # Stopping
+//
+// Following a session stops when it is terminated, deleted or archived
+// (nil), when it has sat idle for WithIdleTimeout after a turn ended
+// (nil; off by default), when Run's ctx ends (its error: running tools are
+// cancelled and their results not sent), when it is removed (ErrRemoved)
+// and when the Runner is closed (ErrClosed). Remove and Close wait, until
+// their ctx ends, for the tools already running to finish and send their
+// results; then they cancel them, and nothing is sent for those calls. An
+// interrupt while a tool runs (a user.interrupt, or the turn ending) closes
+// the call on the server and cancels the tool's context (context.Cause
+// says why); a result the tool still returns gets the expected 409.
+//
+// A tool that ignores its context keeps its goroutine, and its
+// concurrency slot, until it returns; the Runner does not wait for it past
+// its timeout or past Close's deadline. A session that gets busy again
+// after its idle timeout stopped the Runner needs Run or Add again; the
+// reconciliation below picks up any call it left.
+//
+// # Exactly once
+//
+// "Exactly once" means: for each agent.custom_tool_use of a registered
+// tool, the server records at most one answer (it refuses a second with
+// 409), and as long as some Runner follows the session, one is sent. The
+// Runner never starts a call twice: within a process the event stream
+// delivers each event once, in order, across dropped connections
+// (sessions.EventStream reconnection), and the dispatcher also refuses a
+// call id it has already dispatched. Across restarts, Run reconciles with
+// the history before it follows live events: from the latest
+// session.status_idle, its requires_action.event_ids less the calls
+// already answered, plus any call recorded after that idle with no answer
+// and no interrupt after it, are the pending calls; their events are found
+// by walking the history newest first. The Runner runs those, then resumes
+// the stream right after the newest event it read, so no call recorded in
+// between is missed. A call whose answer is in the history is never run
+// again.
+//
+// The limit: a Runner that stops between running a tool and recording its
+// result (a crash, a lost network for longer than the retries, or Remove
+// or Close cancelling it past their deadline) leaves that one call
+// pending, and the next Runner runs it again. So a tool's side effects can
+// happen twice for that call. Tools with side effects should be
+// idempotent, keyed by CallID(ctx), which is the same on every run of a
+// call. Two Runners following the same session at the same time would
+// both run its calls (only one answer is accepted): a session must belong
+// to one Runner at a time.
+//
+// # Spreading sessions over processes
+//
+// One Runner serves many sessions in one process. To spread sessions over
+// several processes or machines, use the job system you already have (a
+// queue with leases, a scheduler, a database table with an owner column);
+// the Runner needs no protocol of its own:
+//
+//   - Shard by session id (a hash of it, or a lease per session), so that
+//     a session belongs to one Runner at a time. When a worker takes a
+//     session, it calls Add; when it gives it up, it calls Remove and
+//     waits for Remove to return before the lease is released, so that
+//     no tool of the session still runs there.
+//   - WithOnSessionEnd tells the worker when a session is done (nil: it
+//     ended or sat idle) or failed, to complete or retry its job.
+//   - A worker that dies leaves its sessions' pending calls pending; the
+//     worker that takes them over reconciles with the history when it
+//     calls Add, so the hand-over neither loses nor repeats a call, beyond
+//     the one call per session "Exactly once" describes.
+//
+// # Observability
+//
+// Each run of a tool is an INTERNAL span "vendor.custom_tool_use <tool>"
+// (SPEC 6.3) with gen_ai.operation.name execute_tool, gen_ai.tool.name,
+// gen_ai.tool.call.id, gen_ai.tool.type function and vendor.session.id;
+// its status is OK, ERROR with error.type tool_error (an error result) or
+// timeout, or unset when the call was cancelled. It parents the spans the
+// tool starts and the request that sends its result. In content mode
+// (WithContentCapture, default from
+// OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) the span also holds
+// gen_ai.tool.call.arguments and gen_ai.tool.call.result. Spans go to
+// WithTracerProvider, by default the global provider, under the scope
+// tracing.SDKScope. The client's own options trace the requests.
+//
+// Logging goes through WithLogger (log/slog), off by default. Tool inputs
+// and results are logged only at debug level.
+package toolrunner

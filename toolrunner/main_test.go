@@ -1,0 +1,11 @@
+package toolrunner_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package if a test or benchmark leaves a goroutine
+// behind.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -1,0 +1,127 @@
+package toolrunner
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Defaults of the options.
+const (
+	// DefaultToolTimeout bounds one tool call (WithToolTimeout).
+	DefaultToolTimeout = 5 * time.Minute
+	// DefaultMaxConcurrency bounds the tool calls that run at once, across
+	// all the sessions of a Runner (WithMaxConcurrency).
+	DefaultMaxConcurrency = 64
+)
+
+// EnvCaptureContent, set to true, turns content mode on when
+// WithContentCapture is not given (the OpenTelemetry GenAI convention).
+const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+
+// Option configures a Runner.
+type Option func(*config)
+
+type config struct {
+	toolTimeout    time.Duration
+	maxConcurrency int
+	idleTimeout    time.Duration
+	confirm        func(context.Context, ConfirmRequest) Decision
+	onSessionEnd   func(sessionID string, err error)
+	tracerProvider trace.TracerProvider
+	content        bool
+	logger         *slog.Logger
+
+	// observe, when set, sees each answer the API accepted: when its call
+	// event was received and when Send returned. Set by tests only
+	// (export_test.go).
+	observe func(sessionID, callID string, received, accepted time.Time)
+}
+
+func defaults() config {
+	content, _ := strconv.ParseBool(os.Getenv(EnvCaptureContent))
+	return config{
+		toolTimeout:    DefaultToolTimeout,
+		maxConcurrency: DefaultMaxConcurrency,
+		content:        content,
+	}
+}
+
+// WithToolTimeout bounds each tool call: the tool's context has this
+// deadline, and when it passes the runner answers the call with an error
+// result ("tool … timed out after …") without waiting further for the
+// tool. The default is DefaultToolTimeout; 0 or less means no timeout.
+func WithToolTimeout(d time.Duration) Option {
+	return func(c *config) { c.toolTimeout = d }
+}
+
+// WithMaxConcurrency bounds how many tool calls run at once, across all
+// the sessions of the Runner (default DefaultMaxConcurrency). Calls beyond
+// it wait for a slot; reading the sessions' events never waits for one.
+// Values below 1 keep the default.
+func WithMaxConcurrency(n int) Option {
+	return func(c *config) {
+		if n >= 1 {
+			c.maxConcurrency = n
+		}
+	}
+}
+
+// WithIdleTimeout stops following a session once it has been idle for d
+// after a turn ended (a session.status_idle whose stop reason is end_turn,
+// retries_exhausted, budget_reached or refusal) with no new turn and no
+// tool call since; a runner that starts on such a session counts from its
+// start. Run then returns nil. 0, the default, means never.
+func WithIdleTimeout(d time.Duration) Option {
+	return func(c *config) { c.idleTimeout = d }
+}
+
+// WithConfirm makes the runner answer the confirmations of built-in and
+// MCP tool calls (agent.tool_use and agent.mcp_tool_use with
+// evaluated_permission ask, SPEC 2.6) with fn's Decision. fn runs on its
+// own goroutine, outside the tool-call concurrency bound, and may wait (on
+// a person, say) until ctx ends: ctx is cancelled when the call is no
+// longer waiting (an interrupt, another answer) and when the runner stops.
+// A panic in fn denies the call. Without this option such calls are left
+// to the application.
+func WithConfirm(fn func(ctx context.Context, req ConfirmRequest) Decision) Option {
+	return func(c *config) { c.confirm = fn }
+}
+
+// WithOnSessionEnd is how a session's end is reported: fn is called once
+// for every session the Runner stops following, whether it came from Add
+// or from Run, after its tool calls have finished, with the error Run
+// returns for it (nil when the session ended or sat idle, ErrRemoved,
+// ErrClosed, the context's error, or the failure that stopped it). fn runs
+// on the session's goroutine; it must not call Close, and it should return
+// promptly.
+func WithOnSessionEnd(fn func(sessionID string, err error)) Option {
+	return func(c *config) { c.onSessionEnd = fn }
+}
+
+// WithTracerProvider sends the runner's spans (one vendor.custom_tool_use
+// span per tool call, SPEC 6.3) to tp. The default is the global provider,
+// as otel.GetTracerProvider returns it when New is called.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(c *config) { c.tracerProvider = tp }
+}
+
+// WithContentCapture turns content mode on or off: the tool call's
+// arguments and result on its span (gen_ai.tool.call.arguments,
+// gen_ai.tool.call.result). The default is the environment variable
+// OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, off when unset.
+func WithContentCapture(on bool) Option {
+	return func(c *config) { c.content = on }
+}
+
+// WithLogger logs what the runner does through l: calls dispatched and
+// answered at debug level, answers the API refused as final (409) at info,
+// retries and reconnections at warn, failures at error. Tool inputs and
+// results are logged only at debug level. Logging is off by default.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}

@@ -1,0 +1,204 @@
+package toolrunner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tool"
+)
+
+// Errors a session's end reports (Run's result, WithOnSessionEnd), and
+// that Add and Run return when they cannot start.
+var (
+	// ErrClosed: the Runner was closed.
+	ErrClosed = errors.New("toolrunner: runner closed")
+	// ErrRemoved: the session was removed from the Runner (Remove).
+	ErrRemoved = errors.New("toolrunner: session removed")
+	// ErrAlreadyRunning: the Runner already follows the session.
+	ErrAlreadyRunning = errors.New("toolrunner: session already followed by this runner")
+)
+
+// Runner answers the custom tool calls of sessions with tools: one session
+// with Run, or many with Add and Remove. It is safe for concurrent use.
+// Create it with New; Close it when done.
+type Runner struct {
+	events *sessions.EventsService
+	tools  map[string]tool.Tool
+	cfg    config
+	log    *slog.Logger
+	tr     tracer
+	slots  chan struct{} // the tool-call pool: one token per running tool
+
+	mu        sync.Mutex
+	closed    bool
+	followers map[string]*follower
+	running   sync.WaitGroup // one per follower
+}
+
+// New returns a Runner that answers calls of tools on the sessions of s
+// (client.Sessions). Tool names must be unique within a Runner; tools
+// must be built with tool.New or tool.NewRaw. Register the same tools on
+// the agent with agents.FromTools.
+func New(s *sessions.Service, tools []tool.Tool, opts ...Option) (*Runner, error) {
+	if s == nil || s.Events == nil {
+		return nil, apierror.Invalid("sessions", "must not be nil: pass client.Sessions")
+	}
+	byName := make(map[string]tool.Tool, len(tools))
+	index := make(map[string]int, len(tools))
+	for i, t := range tools {
+		field := "tools[" + strconv.Itoa(i) + "]"
+		if t.Name() == "" {
+			return nil, apierror.Invalid(field, "is not a tool: build tools with tool.New or tool.NewRaw")
+		}
+		if j, dup := index[t.Name()]; dup {
+			return nil, apierror.Invalid(field+".name", fmt.Sprintf(
+				"tool names must be unique within a runner: %q is also the name of tools[%d]", t.Name(), j))
+		}
+		index[t.Name()] = i
+		byName[t.Name()] = t
+	}
+	cfg := defaults()
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	log := cfg.logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runner{
+		events:    s.Events,
+		tools:     byName,
+		cfg:       cfg,
+		log:       log,
+		tr:        newTracer(cfg.tracerProvider, cfg.content),
+		slots:     make(chan struct{}, cfg.maxConcurrency),
+		followers: map[string]*follower{},
+	}, nil
+}
+
+// Run follows one session and answers its calls until the session is
+// terminated, deleted or archived (nil), it has sat idle for the idle
+// timeout (nil, WithIdleTimeout), ctx ends (ctx's error; running tools are
+// cancelled and their results not sent), the session is removed
+// (ErrRemoved) or the Runner is closed (ErrClosed). Tools still running
+// when Run returns have been cancelled and have returned, except those
+// that ignore cancellation. It starts by reconciling with the session's
+// history (see "Exactly once" in the package documentation).
+//
+// A session that cannot be followed is an error: an unknown session
+// (apierror.ErrNotFound), a credential or permission the API refuses.
+// Failures that may pass (connections, 429, 5xx, an error event ending
+// the stream once the stream's own reconnection gave up) are retried with
+// backoff of up to 30 s, for as long as Run runs, and logged at warn.
+func (r *Runner) Run(ctx context.Context, sessionID string) error {
+	f, err := r.start(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	<-f.done
+	return f.err
+}
+
+// Add follows a session in the background, as Run does, until one of
+// Run's stop conditions; the end is reported to WithOnSessionEnd. It
+// returns at once: ErrClosed after Close, ErrAlreadyRunning when the
+// session is followed already.
+func (r *Runner) Add(sessionID string) error {
+	_, err := r.start(context.Background(), sessionID)
+	return err
+}
+
+// Remove stops following a session: no new call is started, and Remove
+// waits, until ctx ends, for the tools already running to finish and
+// their results to be sent. When ctx ends first, they are cancelled, their
+// results are not sent (the calls stay pending, for the session's next
+// runner), and Remove returns ctx's error. The session's end is reported
+// with ErrRemoved. Removing a session that is not followed does nothing.
+//
+// Hand a session over to another runner only after Remove has returned
+// (see the package documentation).
+func (r *Runner) Remove(ctx context.Context, sessionID string) error {
+	r.mu.Lock()
+	f := r.followers[sessionID]
+	r.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	f.stop(ErrRemoved)
+	return f.drain(ctx, ErrRemoved)
+}
+
+// Close stops the Runner: every session stops being read, and Close waits,
+// until ctx ends, for the tools already running to finish and their
+// results to be sent. When ctx ends first, they are cancelled, their
+// results are not sent, and Close returns ctx's error. Every session ends
+// with ErrClosed. Close returns once no goroutine of the Runner is left,
+// except those of tools that ignore their context's cancellation. Closing
+// twice is harmless; Add and Run fail afterwards.
+func (r *Runner) Close(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	fs := make([]*follower, 0, len(r.followers))
+	for _, f := range r.followers {
+		fs = append(fs, f)
+	}
+	r.mu.Unlock()
+	for _, f := range fs {
+		f.stop(ErrClosed)
+	}
+	done := make(chan struct{})
+	go func() {
+		r.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	for _, f := range fs {
+		f.abort(ErrClosed)
+	}
+	<-done
+	return ctx.Err()
+}
+
+// start creates the follower of a session and starts its goroutine.
+func (r *Runner) start(ctx context.Context, sessionID string) (*follower, error) {
+	if sessionID == "" {
+		return nil, apierror.Invalid("session_id", "must not be empty")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrClosed
+	}
+	if _, ok := r.followers[sessionID]; ok {
+		return nil, fmt.Errorf("%w: %s", ErrAlreadyRunning, sessionID)
+	}
+	f := newFollower(r, ctx, sessionID)
+	r.followers[sessionID] = f
+	r.running.Add(1)
+	go f.run()
+	return f, nil
+}
+
+// forget drops f from the followed sessions.
+func (r *Runner) forget(f *follower) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.followers[f.id] == f {
+		delete(r.followers, f.id)
+	}
+}

@@ -1,0 +1,347 @@
+package toolrunner
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/stream"
+	"github.com/agentplatform/agentplatform-go/sessions"
+)
+
+// A follower reads one session's events on its own goroutine and starts a
+// goroutine per call it dispatches; tools run in the Runner's pool, so a
+// reader never waits for a tool or a slot.
+//
+// Two contexts govern it. readCtx stops the reading (Remove, Close, Run's
+// context). hardCtx, its parent, cancels the calls too: at once for Run's
+// context and when the session has ended, after the grace period for
+// Remove and Close.
+type follower struct {
+	r   *Runner
+	id  string
+	log *slog.Logger
+
+	parent   context.Context // Run's context (Background for Add)
+	hardCtx  context.Context
+	abortAll context.CancelCauseFunc
+	readCtx  context.Context
+	stopRead context.CancelCauseFunc
+
+	done chan struct{}
+	err  error // set before done is closed
+
+	mu    sync.Mutex
+	calls map[string]*call // dispatched and not finished
+	wg    sync.WaitGroup   // the call goroutines
+
+	// Reader goroutine only.
+	seen      map[string]struct{} // calls dispatched whose answer is not yet recorded
+	idle      bool                // the last turn ended and nothing ran since
+	idleFired atomic.Bool         // the idle timeout closed the stream
+}
+
+func newFollower(r *Runner, parent context.Context, sessionID string) *follower {
+	hardCtx, abort := context.WithCancelCause(parent)
+	readCtx, stopRead := context.WithCancelCause(hardCtx)
+	return &follower{
+		r: r, id: sessionID, log: r.log.With("session_id", sessionID),
+		parent: parent, hardCtx: hardCtx, abortAll: abort, readCtx: readCtx, stopRead: stopRead,
+		done: make(chan struct{}), calls: map[string]*call{}, seen: map[string]struct{}{},
+	}
+}
+
+// Causes of cancellation, seen by tools through context.Cause.
+var (
+	errInterrupted = errors.New("toolrunner: the call was closed by an interrupt or the end of the turn")
+	errAnswered    = errors.New("toolrunner: the call was answered by another consumer")
+	errEnded       = errors.New("toolrunner: the session has ended")
+	errToolTimeout = errors.New("toolrunner: the tool timed out")
+)
+
+// stop stops the reading; running calls go on.
+func (f *follower) stop(cause error) { f.stopRead(cause) }
+
+// abort cancels the running calls as well; their results are not sent.
+func (f *follower) abort(cause error) { f.abortAll(cause) }
+
+// drain waits for f to end, cancelling its calls when ctx ends first.
+func (f *follower) drain(ctx context.Context, cause error) error {
+	select {
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+	}
+	f.abort(cause)
+	<-f.done
+	return ctx.Err()
+}
+
+// run follows the session, then waits for its calls and reports the end.
+func (f *follower) run() {
+	defer f.r.running.Done()
+	err, ended := f.follow()
+	if ended {
+		f.abort(errEnded) // nothing can be answered any more
+	}
+	f.wg.Wait()
+	f.abort(context.Canceled) // releases the contexts
+	f.r.forget(f)
+	f.err = err
+	switch {
+	case err == nil:
+		f.log.Debug("toolrunner: stopped following the session")
+	case errors.Is(err, ErrRemoved), errors.Is(err, ErrClosed), errors.Is(err, f.parent.Err()):
+		f.log.Debug("toolrunner: stopped following the session", "reason", err.Error())
+	default:
+		f.log.Error("toolrunner: the session could not be followed", "error", err.Error())
+	}
+	if fn := f.r.cfg.onSessionEnd; fn != nil {
+		fn(f.id, err)
+	}
+	close(f.done)
+}
+
+// stopped returns why the reading was stopped: Run's context's error, or
+// ErrRemoved / ErrClosed.
+func (f *follower) stopped() error {
+	if err := f.parent.Err(); err != nil {
+		return err
+	}
+	return context.Cause(f.readCtx)
+}
+
+// Reopening the stream after it failed for good (the SDK's own
+// reconnection gave up, or the server ended it with an error event).
+const (
+	minResume = time.Second
+	maxResume = 30 * time.Second
+)
+
+// follow reconciles with the history, then reads the stream until the
+// reading is stopped or the session ends. ended reports a session that is
+// over (terminated, deleted, archived).
+func (f *follower) follow() (err error, ended bool) {
+	rec, err := f.reconcileRetrying()
+	if err != nil {
+		return err, false
+	}
+	now := time.Now()
+	for _, ev := range rec.pending {
+		f.handle(ev, now)
+	}
+	f.idle = rec.idle
+	pos := rec.pos
+	failures := 0
+	for {
+		st, err := f.r.events.Stream(f.readCtx, f.id, sessions.StreamParams{ResumeAfter: pos})
+		var delivered bool
+		if err == nil {
+			delivered, ended, err = f.consume(st, &pos)
+			st.Close()
+		}
+		switch {
+		case f.readCtx.Err() != nil:
+			return f.stopped(), false
+		case f.idleFired.Load():
+			f.log.Debug("toolrunner: idle timeout")
+			return nil, false
+		case err == nil, errors.Is(err, apierror.ErrNotFound):
+			// The stream ends without an error only when the session is
+			// over; a 404 is a session deleted while the stream was away.
+			return nil, true
+		case permanent(err):
+			return err, false
+		}
+		if delivered {
+			failures = 0
+		}
+		wait := resumeWait(failures)
+		failures++
+		f.log.Warn("toolrunner: the event stream failed; resuming", "error", err.Error(), "wait", wait)
+		if !sleep(f.readCtx, wait) {
+			return f.stopped(), false
+		}
+	}
+}
+
+// reconcileRetrying reconciles with the history, retrying failures that
+// may pass. A session that does not exist (404) or a refused credential
+// fails at once.
+func (f *follower) reconcileRetrying() (reconciled, error) {
+	for failures := 0; ; failures++ {
+		rec, err := f.reconcile()
+		switch {
+		case err == nil:
+			return rec, nil
+		case f.readCtx.Err() != nil:
+			return reconciled{}, f.stopped()
+		case permanent(err):
+			return reconciled{}, err
+		}
+		wait := resumeWait(failures)
+		f.log.Warn("toolrunner: reading the history failed; retrying", "error", err.Error(), "wait", wait)
+		if !sleep(f.readCtx, wait) {
+			return reconciled{}, f.stopped()
+		}
+	}
+}
+
+// consume reads one stream, handling each event; pos follows the last
+// persisted event. It reports whether any event arrived, whether the
+// session ended, and the error that ended the stream.
+func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (delivered, ended bool, err error) {
+	var timer *time.Timer
+	arm := func() {
+		if d := f.r.cfg.idleTimeout; d > 0 && f.idle {
+			if timer == nil {
+				timer = time.AfterFunc(d, func() {
+					f.idleFired.Store(true)
+					st.Close()
+				})
+			} else {
+				timer.Reset(d)
+			}
+		}
+	}
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	arm()
+	for ev, err := range st.Events() {
+		if err != nil {
+			var de *stream.DecodeError
+			if errors.As(err, &de) {
+				f.log.Warn("toolrunner: an event could not be decoded; skipped", "error", err.Error())
+				continue
+			}
+			return delivered, false, err
+		}
+		received := time.Now()
+		delivered = true
+		if pe, ok := ev.(sessions.PersistedEvent); ok {
+			*pos = sessions.PositionOf(pe)
+		}
+		wasIdle := f.idle
+		if f.handle(ev, received) {
+			return true, true, nil
+		}
+		switch {
+		case f.idle && !wasIdle:
+			arm()
+		case !f.idle && wasIdle && timer != nil:
+			timer.Stop()
+		}
+	}
+	return delivered, false, nil
+}
+
+// handle acts on one event, in the order the session recorded them, and
+// reports a session that is over.
+func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
+	switch ev := ev.(type) {
+	case *sessions.AgentCustomToolUseEvent:
+		f.idle = false
+		f.dispatchTool(ev, received)
+	case *sessions.AgentToolUseEvent, *sessions.AgentMCPToolUseEvent:
+		f.idle = false
+		if f.r.cfg.confirm != nil {
+			if req, ok := confirmRequest(f.id, ev); ok {
+				f.dispatchConfirm(req, received)
+			}
+		}
+	case *sessions.CustomToolResultEvent:
+		f.answered(ev.CustomToolUseID)
+	case *sessions.ToolConfirmationEvent:
+		f.answered(ev.ToolUseID)
+	case *sessions.InterruptEvent:
+		f.cancel(func(c *call) bool { return ev.ThreadID() == "" || c.threadID == ev.ThreadID() }, errInterrupted)
+	case *sessions.SessionStatusRunningEvent:
+		f.idle = false
+	case *sessions.SessionStatusIdleEvent:
+		switch reason := ev.StopReason.(type) {
+		case sessions.StopRequiresAction:
+			// Calls not listed are no longer waiting: answered, or closed.
+			listed := make(map[string]bool, len(reason.EventIDs))
+			for _, id := range reason.EventIDs {
+				listed[id] = true
+			}
+			f.cancel(func(c *call) bool { return !listed[c.id] }, errInterrupted)
+			f.idle = false
+		case sessions.StopEndTurn, sessions.StopRetriesExhausted, sessions.StopBudgetReached, sessions.StopRefusal:
+			// Nothing waits on the client any more: requires_action
+			// outranks every other reason (docs/session-events-wire.md
+			// 7.5), so every call still running was closed.
+			f.cancel(func(*call) bool { return true }, errInterrupted)
+			clear(f.seen)
+			f.idle = true
+		}
+		// A reason newer than this SDK says nothing about the calls.
+	case *sessions.SessionStatusTerminatedEvent, *sessions.SessionDeletedEvent:
+		return true
+	}
+	return false
+}
+
+// answered notes that the call id was answered (its answer is recorded):
+// a call of ours still running was answered by someone else.
+func (f *follower) answered(id string) {
+	delete(f.seen, id)
+	f.mu.Lock()
+	c := f.calls[id]
+	f.mu.Unlock()
+	if c != nil && c.state.Load() != stateAnswering {
+		c.cancel(errAnswered)
+	}
+}
+
+// cancel cancels the calls that match, before their answer is sent.
+func (f *follower) cancel(match func(*call) bool, cause error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.calls {
+		if c.state.Load() != stateAnswering && match(c) {
+			c.cancel(cause)
+		}
+	}
+}
+
+// permanent reports a failure that retrying will not fix: an API error
+// other than 408, 409, 429 and 5xx, or a request refused locally.
+func permanent(err error) bool {
+	var apiErr *apierror.Error
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 && !apiErr.Temporary()
+	}
+	var verr *apierror.ValidationError
+	return errors.As(err, &verr)
+}
+
+// resumeWait doubles from minResume up to maxResume, less up to 25%
+// jitter, so that runners cut off together do not come back together.
+func resumeWait(failures int) time.Duration {
+	d := maxResume
+	if failures < 6 {
+		d = min(minResume<<failures, maxResume)
+	}
+	return d - time.Duration(rand.Float64()*0.25*float64(d))
+}
+
+// sleep waits d, or until ctx ends (false).
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
