@@ -34,26 +34,48 @@ type jsonReader struct {
 // cannot exhaust the stack.
 const maxDepth = 10000
 
-// errSyntax is wrapped by every error of the reader.
-var errSyntax = errors.New("invalid JSON")
+// errSyntax is wrapped by the errors of a document that is not JSON;
+// errShape by those of valid JSON whose value has the wrong type for its
+// field (an event of a newer shape, or a broken server).
+var (
+	errSyntax = errors.New("invalid JSON")
+	errShape  = errors.New("unexpected JSON value")
+)
 
-func (r *jsonReader) fail(what string) {
+func (r *jsonReader) fail(what string) { r.stop(errSyntax, what) }
+
+// mismatch stops at a well-formed value of the wrong type or form.
+func (r *jsonReader) mismatch(what string) { r.stop(errShape, what) }
+
+// expected stops where a value of kind was needed: a shape error when
+// another JSON value stands there, a syntax error when nothing valid does.
+func (r *jsonReader) expected(kind string) {
+	switch c := r.peek(); {
+	case c == '{' || c == '[' || c == '"' || c == 't' || c == 'f' || c == 'n' || c == '-' || (c >= '0' && c <= '9'):
+		r.mismatch("expected " + kind)
+	default:
+		r.fail("expected " + kind)
+	}
+}
+
+func (r *jsonReader) stop(kind error, what string) {
 	if r.err == nil {
-		r.err = &jsonError{what: what, offset: r.i}
+		r.err = &jsonError{kind: kind, what: what, offset: r.i}
 	}
 	r.i = len(r.s)
 }
 
 type jsonError struct {
+	kind   error // errSyntax or errShape
 	what   string
 	offset int
 }
 
 func (e *jsonError) Error() string {
-	return errSyntax.Error() + ": " + e.what + " at offset " + strconv.Itoa(e.offset)
+	return e.kind.Error() + ": " + e.what + " at offset " + strconv.Itoa(e.offset)
 }
 
-func (e *jsonError) Unwrap() error { return errSyntax }
+func (e *jsonError) Unwrap() error { return e.kind }
 
 // peek skips white space and returns the next byte, or 0 at the end.
 func (r *jsonReader) peek() byte {
@@ -77,7 +99,7 @@ func (r *jsonReader) object(field func(key string)) {
 		return
 	case '{':
 	default:
-		r.fail("expected an object")
+		r.expected("an object")
 		return
 	}
 	r.i++
@@ -120,7 +142,7 @@ func (r *jsonReader) array(elem func()) bool {
 		return false
 	case '[':
 	default:
-		r.fail("expected an array")
+		r.expected("an array")
 		return false
 	}
 	r.i++
@@ -158,21 +180,26 @@ func (r *jsonReader) str() string {
 		r.null()
 		return ""
 	default:
-		r.fail("expected a string")
+		r.expected("a string")
 		return ""
 	}
 	start := r.i + 1
-	end := strings.IndexByte(r.s[start:], '"')
-	if end < 0 {
-		r.fail("unterminated string")
-		return ""
+	for i := start; i < len(r.s); i++ {
+		switch c := r.s[i]; {
+		case c == '"':
+			r.i = i + 1
+			return r.s[start:i]
+		case c == '\\':
+			return r.unescape(start)
+		case c < 0x20:
+			r.i = i
+			r.fail("control character in string")
+			return ""
+		}
 	}
-	end += start
-	if strings.IndexByte(r.s[start:end], '\\') < 0 {
-		r.i = end + 1
-		return r.s[start:end]
-	}
-	return r.unescape(start)
+	r.i = len(r.s)
+	r.fail("unterminated string")
+	return ""
 }
 
 // unescape reads the rest of a string with escapes, from start (just after
@@ -187,10 +214,19 @@ func (r *jsonReader) unescape(start int) string {
 		case c == '"':
 			r.i = i + 1
 			return unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is never written again
+		case c < 0x20:
+			r.i = i
+			r.fail("control character in string")
+			return ""
 		case c != '\\':
 			j := i + 1
-			for j < len(s) && s[j] != '"' && s[j] != '\\' {
+			for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
 				j++
+			}
+			if j < len(s) && s[j] < 0x20 {
+				r.i = j
+				r.fail("control character in string")
+				return ""
 			}
 			buf = append(buf, s[i:j]...)
 			i = j
@@ -295,26 +331,58 @@ func (r *jsonReader) boolean() bool {
 		r.null()
 		return false
 	}
-	r.fail("expected a boolean")
+	r.expected("a boolean")
 	return false
 }
 
-// number returns the text of a number.
+// number returns the text of a number, checked against JSON's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (r *jsonReader) number() string {
 	r.peek()
-	start := r.i
-	for r.i < len(r.s) {
-		c := r.s[r.i]
-		if ('0' <= c && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-			r.i++
-			continue
+	s, start := r.s, r.i
+	i := start
+	digits := func() bool {
+		j := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
 		}
-		break
+		return i > j
 	}
-	if r.i == start {
-		r.fail("expected a number")
+	if i < len(s) && s[i] == '-' {
+		i++
 	}
-	return r.s[start:r.i]
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case !digits() && i > start: // a lone minus
+		r.i = i
+		r.fail("bad number")
+		return ""
+	case i == start:
+		r.expected("a number")
+		return ""
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			r.i = i
+			r.fail("bad number")
+			return ""
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			r.i = i
+			r.fail("bad number")
+			return ""
+		}
+	}
+	r.i = i
+	return s[start:i]
 }
 
 // int reads an integer; null reads as 0.
@@ -328,7 +396,7 @@ func (r *jsonReader) int() int64 {
 	}
 	n, err := strconv.ParseInt(lit, 10, 64)
 	if err != nil {
-		r.fail("expected an integer")
+		r.expected("an integer")
 	}
 	return n
 }
@@ -344,7 +412,7 @@ func (r *jsonReader) float() float64 {
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		r.fail("expected a number")
+		r.expected("a number")
 	}
 	return f
 }
@@ -364,7 +432,7 @@ func (r *jsonReader) timestamp() time.Time {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		r.fail("bad timestamp")
+		r.mismatch("expected an RFC 3339 timestamp")
 	}
 	return t
 }
@@ -449,17 +517,37 @@ func (r *jsonReader) skip() {
 	}
 }
 
-// skipString consumes a string without building it.
+// skipString consumes a string without building it, checking it as
+// strictly as str does: raw values such as UnknownEvent.JSON must stay
+// valid JSON.
 func (r *jsonReader) skipString() {
-	for i := r.i + 1; i < len(r.s); i++ {
-		switch r.s[i] {
-		case '\\':
-			i++
-		case '"':
+	s := r.s
+	for i := r.i + 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
 			r.i = i + 1
+			return
+		case c < 0x20:
+			r.i = i
+			r.fail("control character in string")
+			return
+		case c != '\\':
+		case i+1 < len(s) && strings.IndexByte(`"\\/bfnrt`, s[i+1]) >= 0:
+			i++
+		case i+1 < len(s) && s[i+1] == 'u':
+			if _, ok := hex4(s, i+2); !ok {
+				r.i = i
+				r.fail("bad \\u escape")
+				return
+			}
+			i += 5
+		default:
+			r.i = i
+			r.fail("bad escape")
 			return
 		}
 	}
+	r.i = len(s)
 	r.fail("unterminated string")
 }
 
@@ -496,7 +584,7 @@ func (r *jsonReader) typeOf() string {
 
 // end checks that nothing but white space follows the document.
 func (r *jsonReader) end() error {
-	if r.err == nil && r.peek() != 0 {
+	if r.peek(); r.err == nil && r.i < len(r.s) {
 		r.fail("data after the value")
 	}
 	return r.err
