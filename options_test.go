@@ -269,7 +269,7 @@ func TestLoggerOptionRedactsSecrets(t *testing.T) {
 	newLogger := func(buf *bytes.Buffer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	client := env.Client(t, option.WithLogger(newLogger(&clientLog)))
+	client := env.Client(t, option.WithLogger(newLogger(&clientLog)), option.WithContentCapture(true))
 	env.Server.InjectFault(refserver.Fault{Path: "/v1/organizations/workspaces", Status: 503})
 	_, err := client.Workspaces.Create(ctx, workspacesCreate("logged"))
 	require.NoError(t, err)
@@ -277,7 +277,7 @@ func TestLoggerOptionRedactsSecrets(t *testing.T) {
 	require.Contains(t, out, "agentplatform: request")
 	require.Contains(t, out, "agentplatform: response")
 	require.Contains(t, out, "agentplatform: retrying")
-	require.Contains(t, out, `\"name\":\"logged\"`, "the request body is logged")
+	require.Contains(t, out, `\"name\":\"logged\"`, "in content mode the request body is logged")
 	require.NotContains(t, out, env.Seed.APIKey)
 	require.Contains(t, out, "[redacted]")
 
@@ -285,6 +285,14 @@ func TestLoggerOptionRedactsSecrets(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, callLog.String(), "/v1/models")
 	require.NotContains(t, callLog.String(), env.Seed.APIKey)
+
+	// Without content mode, a body is logged by its size only.
+	var sizeLog bytes.Buffer
+	_, err = env.Client(t, option.WithLogger(newLogger(&sizeLog)), option.WithContentCapture(false)).
+		Workspaces.Create(ctx, workspacesCreate("not-logged"))
+	require.NoError(t, err)
+	require.Contains(t, sizeLog.String(), `"body_bytes":`)
+	require.NotContains(t, sizeLog.String(), "not-logged")
 
 	// Off by default: a client without a logger writes nothing anywhere we can see,
 	// and a logger above debug level gets nothing.

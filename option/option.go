@@ -146,7 +146,10 @@ func WithHeader(key, value string) Option {
 }
 
 // WithLogger logs each attempt, its response and each retry at debug level.
-// Secrets in headers and bodies are redacted. Logging is off by default.
+// Credentials in headers are always redacted. A request body holds prompts
+// and tool input, so it is logged only in content mode (WithContentCapture),
+// with its secret fields redacted; otherwise the log gives its size. Logging
+// is off by default.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *pipeline.Config) error { c.Logger = l; return nil }
 }

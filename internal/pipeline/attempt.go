@@ -22,7 +22,7 @@ func newAttemptClient(cfg *Config) *http.Client {
 	t := &attemptTransport{timeout: cfg.RequestTimeout}
 	next := MiddlewareNext(base.RoundTrip)
 	if cfg.Logger != nil {
-		next = logged(cfg.Logger, next)
+		next = logged(cfg.Logger, cfg.CaptureContent, next)
 	}
 	for i := len(cfg.Middleware) - 1; i >= 0; i-- {
 		mw, inner := cfg.Middleware[i], next
@@ -98,15 +98,24 @@ func (e *attemptTimeoutError) Timeout() bool        { return true }
 func (e *attemptTimeoutError) Temporary() bool      { return true }
 
 // logged wraps next with a debug log line per attempt and its outcome.
-func logged(logger *slog.Logger, next MiddlewareNext) MiddlewareNext {
+//
+// A request body is prompts, system instructions and tool input: the same
+// content that spans record only in content mode, so the log follows that
+// switch. Without it the log gives the body's size; with it, the body with
+// secret fields redacted.
+func logged(logger *slog.Logger, content bool, next MiddlewareNext) MiddlewareNext {
 	return func(req *http.Request) (*http.Response, error) {
 		ctx := req.Context()
 		if !logger.Enabled(ctx, slog.LevelDebug) {
 			return next(req)
 		}
+		body := slog.Int64("body_bytes", req.ContentLength)
+		if content {
+			body = slog.String("body", redactedRequestBody(req))
+		}
 		logger.LogAttrs(ctx, slog.LevelDebug, "agentplatform: request",
 			slog.String("method", req.Method), slog.String("url", req.URL.Redacted()),
-			slog.Any("headers", redactedHeaders(req.Header)), slog.String("body", redactedRequestBody(req)))
+			slog.Any("headers", redactedHeaders(req.Header)), body)
 		start := time.Now()
 		resp, err := next(req)
 		if err != nil {

@@ -73,10 +73,15 @@ func TestJoinBetas(t *testing.T) {
 
 func TestRedactJSON(t *testing.T) {
 	in := `{"type":"vcs_repository","url":"https://git.example.com/r","authorization_token":"ghp_secret",
-		"nested":[{"client_secret":"s1","api_key":"k","name":"ok"}]}`
+		"nested":[{"client_secret":"s1","api_key":"k","name":"ok"}],
+		"grant_type":"g","assertion":"jwt1","access_token":"at1","x":{"token":"t1","id-token":"t2"},
+		"max_tokens":1024,"usage":{"input_tokens":7}}`
 	out := RedactJSON([]byte(in))
-	require.NotContains(t, out, "ghp_secret")
-	require.NotContains(t, out, "s1")
+	for _, secret := range []string{"ghp_secret", "s1", `"k"`, "jwt1", "at1", "t1", "t2"} {
+		require.NotContains(t, out, secret)
+	}
+	require.Contains(t, out, `"max_tokens":1024`, "counts are not secrets")
+	require.Contains(t, out, `"input_tokens":7`)
 	require.Contains(t, out, `"name":"ok"`)
 	require.Contains(t, out, `"url":"https://git.example.com/r"`)
 	require.Equal(t, "<8 bytes, not JSON>", RedactJSON([]byte("not json")))

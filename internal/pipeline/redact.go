@@ -18,17 +18,19 @@ const redactedValue = "[redacted]"
 // maxLoggedBody bounds how much of a request body a debug log shows.
 const maxLoggedBody = 64 << 10
 
+// sensitiveName reports whether a header or JSON field holds a secret. It
+// matches whole words rather than substrings, so usage counts such as
+// max_tokens and input_tokens stay readable while authorization_token,
+// access_token, client_secret and api_key do not.
 func sensitiveName(name string) bool {
 	n := strings.ToLower(name)
 	switch n {
 	case "authorization", "proxy-authorization", "x-api-key", "cookie", "set-cookie",
-		"assertion", "subject_token", "password", "secret":
+		"assertion", "attestation", "password", "secret", "token", "credentials":
 		return true
-	case "idempotency-key":
-		return false
 	}
-	for _, part := range []string{"token", "secret", "password", "api-key", "api_key", "credential"} {
-		if strings.Contains(n, part) {
+	for _, suffix := range []string{"_token", "-token", "_secret", "-secret", "_password", "api_key", "api-key", "_credentials"} {
+		if strings.HasSuffix(n, suffix) {
 			return true
 		}
 	}

@@ -1,0 +1,156 @@
+package agentplatform_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/messages"
+	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/param"
+	"github.com/agentplatform/agentplatform-go/sessions"
+)
+
+// TestCanariesNeverLeak runs a workload that carries a working API key, a
+// rejected API key, a repository token and prompt text, each a canary, and
+// then looks for them in everything the SDK emits besides the wire: the
+// debug log, the spans (content mode off) and every error string. Retries,
+// a 401 and a cut stream make the SDK log and record its unhappy paths too.
+// In content mode prompts may be logged and recorded, but secrets still not.
+func TestCanariesNeverLeak(t *testing.T) {
+	noEnv(t)
+	t.Run("content off", func(t *testing.T) { canaryWorkload(t, false) })
+	t.Run("content on", func(t *testing.T) { canaryWorkload(t, true) })
+}
+
+func canaryWorkload(t *testing.T, contentMode bool) {
+	env := reftest.New(t)
+	const (
+		badKey    = "sk-vendor-api03-CANARYrejectedKey0001"
+		repoToken = param.Secret("ghp_CANARYrepositoryToken0002")
+		content   = "CANARYpromptText0003"
+	)
+	canaries := []string{env.Seed.APIKey, badKey, string(repoToken)}
+	if !contentMode {
+		canaries = append(canaries, content)
+	}
+
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	tp, rec := recorder(t)
+	client := env.Client(t, option.WithLogger(logger), option.WithTracerProvider(tp), option.WithContentCapture(contentMode))
+	ctx := context.Background()
+	var errs []error
+	keep := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+
+	e, err := client.Environments.Create(ctx, environments.CreateParams{Name: "e"})
+	require.NoError(t, err)
+	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.Model(models.VendorHaiku55),
+		System: "Always answer " + content})
+	require.NoError(t, err)
+	retryAfter := http.Header{"Retry-After": []string{"0"}}
+	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: "/v1/sessions", Status: 429, Header: retryAfter})
+	s, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(a.ID), EnvironmentID: e.ID,
+		Resources: []sessions.ResourceParam{sessions.RepositoryResourceParam{URL: "https://github.com/example-org/example-repo", AuthorizationToken: repoToken}}})
+	require.NoError(t, err)
+	_, err = client.Sessions.Resources.Update(ctx, s.ID, s.Resources[0].(sessions.RepositoryResource).ID,
+		sessions.ResourceUpdateParams{AuthorizationToken: repoToken + "-rotated"})
+	require.NoError(t, err)
+
+	eventsPath := "/v1/sessions/" + s.ID + "/events"
+	env.Server.InjectFault(refserver.Fault{Path: eventsPath + "/stream", StreamCutAfter: 2})
+	st, err := client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
+	require.NoError(t, err)
+	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: eventsPath, Status: 503, Header: retryAfter})
+	_, err = client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("Say " + content)}})
+	require.NoError(t, err)
+	for ev, err := range st.Events() {
+		keep(err)
+		if _, idle := ev.(*sessions.SessionStatusIdleEvent); idle || err != nil {
+			break
+		}
+	}
+	require.NoError(t, st.Close())
+
+	prompt := messages.MessageParams{Model: models.VendorSonnet55, MaxTokens: 64,
+		System: messages.Text("Repeat " + content), Messages: []messages.MessageParam{messages.UserText(content)}}
+	_, err = client.Messages.Create(ctx, prompt)
+	require.NoError(t, err)
+	ms, err := client.Messages.Stream(ctx, prompt)
+	require.NoError(t, err)
+	_, err = ms.Message()
+	require.NoError(t, err)
+	require.NoError(t, ms.Close())
+
+	// The unhappy paths: a rejected key, a local validation failure and an
+	// API error, each for a request that carries the content.
+	_, err = client.Messages.Create(ctx, prompt, option.WithAPIKey(badKey))
+	require.Error(t, err)
+	keep(err)
+	tooFew := prompt
+	tooFew.MaxTokens = -1
+	_, err = client.Messages.Create(ctx, tooFew)
+	require.Error(t, err)
+	keep(err)
+	_, err = client.Messages.Create(ctx, messages.MessageParams{Model: "no-such-model-" + "x", MaxTokens: 1,
+		Messages: []messages.MessageParam{messages.UserText(content)}})
+	require.Error(t, err)
+	keep(err)
+	_, err = client.Sessions.Resources.Update(ctx, s.ID, "sesrsc_missing", sessions.ResourceUpdateParams{AuthorizationToken: repoToken})
+	require.Error(t, err)
+	keep(err)
+
+	require.NotEmpty(t, logs.String(), "debug logging was on")
+	if contentMode {
+		require.Contains(t, logs.String(), content, "content mode logs bodies, so the secrets in them were really redacted")
+	}
+	require.NotEmpty(t, rec.Ended())
+	for _, canary := range canaries {
+		require.NotContains(t, logs.String(), canary, "debug log")
+		for _, err := range errs {
+			require.NotContains(t, fmt.Sprintf("%v %+v", err, err), canary, "error string")
+		}
+		for _, sp := range rec.Ended() {
+			require.NotContains(t, spanText(sp), canary, "span %s", sp.Name())
+		}
+	}
+}
+
+// spanText is everything a span exports as text: name, attributes, event
+// names and attributes, status and links.
+func spanText(sp sdktrace.ReadOnlySpan) string {
+	var b strings.Builder
+	b.WriteString(sp.Name())
+	for _, kv := range sp.Attributes() {
+		fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+	}
+	for _, ev := range sp.Events() {
+		b.WriteString(" " + ev.Name)
+		for _, kv := range ev.Attributes {
+			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+		}
+	}
+	b.WriteString(" " + sp.Status().Description)
+	for _, l := range sp.Links() {
+		for _, kv := range l.Attributes {
+			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+		}
+	}
+	return b.String()
+}
