@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
@@ -153,4 +154,23 @@ func spanText(sp sdktrace.ReadOnlySpan) string {
 		}
 	}
 	return b.String()
+}
+
+// TestPrintingAClientShowsNoSecret prints a client and its services with
+// every verb, including the ones that make fmt expand a struct it cannot
+// format (%s, %d, %x), and finds neither the key nor a caller's header.
+func TestPrintingAClientShowsNoSecret(t *testing.T) {
+	noEnv(t)
+	const key, header = "sk-vendor-api03-CANARYprintedKey0004", "CANARYheaderValue0005"
+	client, err := agentplatform.NewClient(option.WithAPIKey(key), option.WithHeader("X-Upstream-Token", header))
+	require.NoError(t, err)
+	defer client.Close()
+	values := []any{client, *client, client.Sessions, client.Messages, client.Agents, client.Workspaces}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d", "%T"} {
+		for _, v := range values {
+			out := fmt.Sprintf(verb, v)
+			require.NotContains(t, out, key, "%s of %T", verb, v)
+			require.NotContains(t, out, header, "%s of %T", verb, v)
+		}
+	}
 }

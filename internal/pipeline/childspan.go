@@ -33,12 +33,12 @@ func (s Span) StartChild(name string, start time.Time) Span {
 // span, with the tracer provider and content mode of the client's options
 // and opts. It returns ctx carrying the span.
 func (p *Pipeline) StartInternal(ctx context.Context, name string, opts []Option) (context.Context, Span) {
-	cfg := p.cfg
+	cfg := *p.cfg
 	tracer := p.tracer
 	if len(opts) > 0 {
 		for _, o := range opts {
 			if o(&cfg) != nil {
-				cfg = p.cfg // the call those options came with failed the same way
+				cfg = *p.cfg // the call those options came with failed the same way
 				break
 			}
 		}

@@ -18,7 +18,12 @@ import (
 // Pipeline sends requests for every resource service of one client. It is
 // safe for concurrent use; its Config never changes after New.
 type Pipeline struct {
-	cfg      Config
+	// cfg holds credentials and caller headers. It is behind a pointer so
+	// that fmt, printing a client or a service with a verb that does not
+	// suit it (%s, %d), shows an address here rather than the secrets:
+	// fmt expands a badly formatted pointer one level, then prints
+	// pointers below it as addresses.
+	cfg      *Config
 	attempts *http.Client    // built for cfg; calls whose options change it build their own
 	owned    *http.Transport // the default transport, when the caller gave no HTTP client
 	tracer   trace.Tracer    // of cfg.TracerProvider, or of the global provider
@@ -42,12 +47,12 @@ func New(opts []Option) (*Pipeline, error) {
 			return nil, err
 		}
 	}
-	p := &Pipeline{cfg: cfg}
+	p := &Pipeline{cfg: &cfg}
 	if p.cfg.HTTPClient == nil {
 		p.owned = newDefaultTransport()
 		p.cfg.HTTPClient = &http.Client{Transport: p.owned}
 	}
-	p.attempts = newAttemptClient(&p.cfg)
+	p.attempts = newAttemptClient(p.cfg)
 	p.tracer = tracerFor(p.cfg.TracerProvider)
 	return p, nil
 }
@@ -72,14 +77,14 @@ func newDefaultTransport() *http.Transport {
 
 // callConfig applies a call's options to a copy of the client's Config.
 func (p *Pipeline) callConfig(opts []Option) (*Config, *http.Client, error) {
-	cfg := p.cfg
+	cfg := *p.cfg
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, nil, err
 		}
 	}
 	client := p.attempts
-	if !sameAttemptSettings(&cfg, &p.cfg) {
+	if !sameAttemptSettings(&cfg, p.cfg) {
 		client = newAttemptClient(&cfg)
 	}
 	return &cfg, client, nil
