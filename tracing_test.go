@@ -17,6 +17,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tracing"
@@ -97,6 +98,26 @@ func TestOneSpanCoversRetries(t *testing.T) {
 	a := attrs(onlySpan(t, rec))
 	require.EqualValues(t, 2, a[tracing.HTTPRequestResends].AsInt64())
 	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
+}
+
+// TestStreamClosedEarlyKeepsItsResendCount: a stream whose connection was
+// retried and which the application then closed before its end keeps the
+// retries on its (unset) span.
+func TestStreamClosedEarlyKeepsItsResendCount(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, rec := recorder(t)
+	client := env.Client(t, option.WithTracerProvider(tp))
+	ctx := context.Background()
+	prompt := messages.MessageParams{Model: models.VendorSonnet55, MaxTokens: 64,
+		Messages: []messages.MessageParam{messages.UserText("Hello")}}
+	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: "/v1/messages", Status: 529})
+	ms, err := client.Messages.Stream(ctx, prompt)
+	require.NoError(t, err)
+	require.NoError(t, ms.Close())
+	sp := onlySpan(t, rec)
+	require.Equal(t, codes.Unset, sp.Status().Code)
+	require.EqualValues(t, 1, attrs(sp)[tracing.HTTPRequestResends].AsInt64())
 }
 
 func TestSpanStatusOnFailureAndCancellation(t *testing.T) {

@@ -178,7 +178,7 @@ func (p *Pipeline) attempt(ctx context.Context, cfg *Config, attempts *http.Clie
 		rc.Backoff = loggingBackoff(ctx, cfg.Logger, req)
 	}
 	if span.st != nil {
-		rc.RequestLogHook = func(_ retryablehttp.Logger, _ *http.Request, attempt int) { span.st.attempts = attempt }
+		rc.RequestLogHook = func(_ retryablehttp.Logger, _ *http.Request, attempt int) { span.st.attempts.Store(int64(attempt)) }
 	}
 	resp, err := rc.Do(rreq)
 	span.response(resp)

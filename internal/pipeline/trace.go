@@ -67,7 +67,10 @@ type Span struct {
 
 type spanState struct {
 	ended    atomic.Bool
-	attempts int // index of the last attempt, from go-retryablehttp's hook
+	// attempts is the index of the last attempt, from go-retryablehttp's
+	// hook. Atomic: a stream's span may be ended by Close on another
+	// goroutine while a reconnection is still retrying.
+	attempts atomic.Int64
 	content  bool
 	conv     string
 }
@@ -110,9 +113,7 @@ func (s Span) End(ctx context.Context, err error) {
 		return
 	}
 	if s.st != nil {
-		if s.st.attempts > 0 {
-			s.span.SetAttributes(tracing.HTTPRequestResends.Int(s.st.attempts))
-		}
+		s.setResends()
 		switch {
 		case err == nil:
 			s.span.SetStatus(codes.Ok, "")
@@ -128,12 +129,22 @@ func (s Span) End(ctx context.Context, err error) {
 }
 
 // EndUnset ends the span with no status: a stream the application closed
-// before it ended.
+// before it ended. The retries made so far are still recorded.
 func (s Span) EndUnset() {
 	if s.span == nil || (s.st != nil && !s.st.ended.CompareAndSwap(false, true)) {
 		return
 	}
+	if s.st != nil {
+		s.setResends()
+	}
 	s.span.End()
+}
+
+// setResends records http.request.resend_count when the call was retried.
+func (s Span) setResends() {
+	if n := s.st.attempts.Load(); n > 0 {
+		s.span.SetAttributes(tracing.HTTPRequestResends.Int64(n))
+	}
 }
 
 // errorType is the low-cardinality error.type of SPEC 6.3: the API's error
