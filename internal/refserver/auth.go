@@ -19,13 +19,21 @@ const (
 // wins when both headers are present (docs/api-choices.md); an Authorization
 // header of another scheme is ignored.
 func credential(h http.Header) (string, bool) {
+	if token, ok := bearerCredential(h); ok {
+		return token, true
+	}
+	if key := strings.TrimSpace(h.Get("x-api-key")); key != "" {
+		return key, true
+	}
+	return "", false
+}
+
+// bearerCredential returns the token of an Authorization: Bearer header.
+func bearerCredential(h http.Header) (string, bool) {
 	if scheme, token, ok := strings.Cut(h.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
 		if token = strings.TrimSpace(token); token != "" {
 			return token, true
 		}
-	}
-	if key := strings.TrimSpace(h.Get("x-api-key")); key != "" {
-		return key, true
 	}
 	return "", false
 }
@@ -37,6 +45,9 @@ func (s *Server) authenticate(h http.Header) (principal, error) {
 	secret, ok := credential(h)
 	if !ok {
 		return principal{}, unauthenticated(msgMissingCredential)
+	}
+	if strings.HasPrefix(secret, accessTokenPrefix) {
+		return s.authenticateAccessToken(h, secret) // oauth_tokens.go
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

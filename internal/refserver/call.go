@@ -20,6 +20,10 @@ type route struct {
 	// streams, if set, reports whether a request body asks for a stream;
 	// a streaming POST ignores Idempotency-Key (docs/messages-wire.md 1.2).
 	streams func(body []byte) bool
+	// public routes take no credential (the token exchanges, auth-wire
+	// 1.2): no authentication, workspace selection, access check or
+	// idempotency; the handler runs vendor-version and vendor-beta itself.
+	public bool
 }
 
 // call is one routed request, as a handler sees it: who is calling, in which

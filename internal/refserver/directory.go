@@ -138,6 +138,23 @@ func (s *Server) RemoveUser(userID string) error {
 	return nil
 }
 
+// ReinviteUser makes a removed user a member again, without API access
+// anywhere. The keys RemoveUser archived stay archived (SPEC 5.1: archived
+// keys are not restored after re-invite).
+func (s *Server) ReinviteUser(userID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[userID]
+	if !ok {
+		return fmt.Errorf("user %s not found", userID)
+	}
+	if !u.removed {
+		return fmt.Errorf("user %s is already a member of the organization", userID)
+	}
+	u.removed = false
+	return nil
+}
+
 // CreateServiceAccount adds a service account; it can reach the default
 // workspace and, once added, other workspaces.
 func (s *Server) CreateServiceAccount(name string) string {

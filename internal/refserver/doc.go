@@ -17,6 +17,29 @@
 // CreateAPIKey (each key kind, scope and expiry), SetAPIKeyStatus, and the
 // removals that make keys stop working.
 //
+// Authentication beyond API keys follows docs/auth-wire.md. Workload
+// identity federation: AddFederationIssuer (inline JWKS, a JWKS URL, or
+// OIDC discovery) and AddFederationRule configure what POST /v1/oauth/token
+// accepts; ArchiveFederationRule, ArchiveFederationIssuer and
+// SetFederationIssuerJWKS change it. Device attestation: AddAppIntegration
+// and RevokeAppIntegration; the default verifier checks the vendor-test-v1
+// proofs (WithAttestationVerifier plugs in another). Every refused exchange
+// is the same opaque 401; ExchangeDenials tells a test why (reasons:
+// organization_mismatch, rule_not_found, rule_archived, issuer_not_found,
+// issuer_archived, jwt_malformed, jwt_algorithm, jwt_crit,
+// jwt_kid_missing, jwt_kid_unknown, jwks_fetch_failed, jwt_key_mismatch,
+// jwt_key_too_small, jwt_signature, jwt_issuer, jwt_subject, jwt_audience,
+// jwt_exp_missing, jwt_expired, jwt_iat_missing, jwt_issued_in_future,
+// jwt_nbf_invalid, jwt_not_yet_valid, jwt_lifetime_too_long,
+// jwt_jti_invalid, jti_reused, match_subject_prefix, match_audience,
+// match_claims, service_account_mismatch, service_account_not_found,
+// service_account_archived, workspace_id_required, workspace_not_enabled,
+// workspace_not_found, workspace_archived, workspace_unreachable;
+// client_unknown, client_revoked, app_id_not_registered,
+// workspace_mismatch, attestation_rejected, assertion_rejected,
+// counter_not_increasing). The API key admin endpoints list, retrieve and
+// update the keys CreateAPIKey makes.
+//
 // For reliability tests, InjectFault makes matching requests answer a
 // status (with headers such as retry-after, or an HTML body as a proxy
 // would send), wait, drop the connection, or run and then drop it.
@@ -29,7 +52,8 @@
 // Every request gets a request id (the request-id header, on errors and
 // faults too), is recorded in the request log, and meets the pending
 // faults. A known route then runs its chain: authentication, workspace
-// selection (SPEC 5.2), the admin-API rule, vendor-version, vendor-beta
+// selection (SPEC 5.2), the admin-API rule and access-token scopes,
+// vendor-version, vendor-beta
 // (with the route's required value), idempotency, and the handler.
 // Responses are buffered until the handler returns (see responseBuffer);
 // every error is the SPEC 7 body.

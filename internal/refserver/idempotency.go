@@ -13,7 +13,10 @@ import (
 // Idempotency-Key is executed once per (API key, Idempotency-Key). The first
 // response below 500 is remembered for 24 hours and replayed with
 // idempotent-replayed: true; the same key with a different request is 400;
-// a key whose first request is still running is 409.
+// a key whose first request is still running is 409. For an access token
+// the "API key" is the identity the token acts for (principal.idemOwner):
+// tokens are replaced every hour or so, and a retry after a refresh must
+// still be recognised.
 
 const (
 	headerIdempotencyKey = "Idempotency-Key"
@@ -111,7 +114,7 @@ func (s *Server) runIdempotent(c *call, handle func(*call) error) {
 		c.fail(invalidField(headerIdempotencyKey, "must be between 1 and 255 characters"))
 		return
 	}
-	scope := idempotencyScope{apiKeyID: c.caller.keyID, key: key}
+	scope := idempotencyScope{apiKeyID: c.caller.idempotencyOwner(), key: key}
 	rec, outcome := s.idempotency.begin(scope, requestFingerprint(c.r, c.workspaceID, c.ex.body), s.cfg.clock.Now())
 	switch outcome {
 	case idempotencyMismatch:

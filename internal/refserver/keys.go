@@ -20,7 +20,13 @@ type KeySpec struct {
 	Kind        KeyKind
 	OwnerID     string    // user id (personal) or service account id; empty for WorkspaceKey
 	WorkspaceID string    // scope; "" = not scoped (all workspaces the owner can reach); required for WorkspaceKey
-	ExpiresAt   time.Time // zero = never expires; compared with the server clock
+	ExpiresAt   time.Time // zero = never expires; compared with the server clock; fixed for good
+	// Name is the api_key object's name, 1–255 characters; "" = the key's id.
+	Name string
+	// CreatedBy is the api_key object's created_by: a user_… or svcacct_…
+	// id that exists. "" = the owner for a personal key, the organization's
+	// seed owner for service account and workspace keys (auth-wire 5.1).
+	CreatedBy string
 }
 
 // APIKey is a created key. Secret is what clients send; the server keeps
@@ -43,6 +49,10 @@ type apiKey struct {
 	workspaceID string
 	expiresAt   time.Time
 	status      KeyStatus
+	name        string
+	createdAt   time.Time
+	createdBy   string // user_… or svcacct_…
+	hint        string // partial_key_hint: the only part of the secret kept
 }
 
 func (k *apiKey) expired(now time.Time) bool {
@@ -56,6 +66,23 @@ type principal struct {
 	kind        KeyKind
 	ownerID     string
 	workspaceID string // the key's scope; "" when not scoped
+	// scope is an access token's scope (oauth_tokens.go); "" for API keys.
+	// A federation token acts as its service account; a device token as
+	// nobody (kind "").
+	scope string
+	// idemOwner scopes an access token's Idempotency-Keys to what outlives
+	// the token: its service account, or its attested device key. "" for
+	// API keys, whose keys are scoped to the key itself.
+	idemOwner string
+}
+
+// idempotencyOwner is whose Idempotency-Keys a request shares
+// (idempotency.go).
+func (p principal) idempotencyOwner() string {
+	if p.idemOwner != "" {
+		return p.idemOwner
+	}
+	return p.keyID
 }
 
 func (k *apiKey) principal() principal {
@@ -65,6 +92,9 @@ func (k *apiKey) principal() principal {
 // CreateAPIKey creates an active key. The owner must exist and be able to
 // use the API in the scoped workspace, as the console requires at creation.
 func (s *Server) CreateAPIKey(spec KeySpec) (APIKey, error) {
+	// Stored as the wire shows it (expires_at has microseconds), so that
+	// "expires_at ≤ now" tells a client exactly when the key expires.
+	spec.ExpiresAt = spec.ExpiresAt.Truncate(time.Microsecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkKeySpecLocked(spec); err != nil {
@@ -76,6 +106,14 @@ func (s *Server) CreateAPIKey(spec KeySpec) (APIKey, error) {
 func (s *Server) checkKeySpecLocked(spec KeySpec) error {
 	if !spec.ExpiresAt.IsZero() && !spec.ExpiresAt.After(s.cfg.clock.Now()) {
 		return errors.New("ExpiresAt must be in the future")
+	}
+	if spec.Name != "" {
+		if err := checkLength("Name", spec.Name, 1, 255); err != nil {
+			return goError(err)
+		}
+	}
+	if err := s.checkKeyCreatorLocked(spec.CreatedBy); err != nil {
+		return err
 	}
 	var ws *workspace
 	if spec.WorkspaceID != "" {
@@ -119,6 +157,19 @@ func (s *Server) addKeyLocked(spec KeySpec) APIKey {
 		workspaceID: spec.WorkspaceID,
 		expiresAt:   spec.ExpiresAt,
 		status:      KeyActive,
+		name:        spec.Name,
+		createdAt:   s.now(),
+		createdBy:   spec.CreatedBy,
+		hint:        partialKeyHint(secret),
+	}
+	if k.name == "" {
+		k.name = k.id
+	}
+	if k.createdBy == "" {
+		k.createdBy = s.seed.UserID
+		if k.kind == PersonalKey {
+			k.createdBy = k.ownerID
+		}
 	}
 	s.keys[k.id] = k
 	s.keysByDigest[secretDigest(secret)] = k

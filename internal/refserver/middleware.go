@@ -136,13 +136,18 @@ func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveRoute is the chain of a known route, in the order the API applies it:
-// authentication, workspace selection (SPEC 5.2), the admin-API rule,
-// vendor-version, vendor-beta, idempotency, then the handler.
+// authentication, workspace selection (SPEC 5.2), the admin-API rule and
+// access-token scopes, vendor-version, vendor-beta, idempotency, then the
+// handler. Public routes (the token exchanges) run their handler only.
 func (s *Server) serveRoute(rt route) http.HandlerFunc {
 	admin := isAdminPath(rt.path)
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, w: w, r: r, ex: exchangeFrom(r.Context())}
 		c.startSpan(rt, false)
+		if rt.public {
+			c.run(rt.handle)
+			return
+		}
 		if err := s.prepareCall(c, rt, admin); err != nil {
 			c.fail(err)
 			return
@@ -168,10 +173,8 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	}
 	c.workspaceID = wsID
 	c.w.Header().Set(headerWorkspaceID, wsID)
-	if admin {
-		if err := checkAdminAccess(caller); err != nil {
-			return err
-		}
+	if err := checkAccess(caller, rt, c.r, admin); err != nil {
+		return err
 	}
 	if err := checkVersion(c.r.Header); err != nil {
 		return err

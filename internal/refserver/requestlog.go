@@ -97,18 +97,23 @@ func redactHeader(h http.Header) http.Header {
 }
 
 // secretBodyFields are body fields that carry credentials (GUIDE 5: a
-// repository's authorization_token is never returned, so never recorded).
-var secretBodyFields = []string{"authorization_token"}
+// repository's authorization_token is never returned, so never recorded;
+// the token exchanges' assertion and attestation, auth-wire 2.9).
+var secretBodyFields = []string{"authorization_token", "assertion", "attestation"}
 
 // redactBody replaces the values of secretBodyFields anywhere in a JSON
-// body. Bodies without such a field are kept byte for byte, and not copied:
-// nothing writes to a request body once read, and Requests hands out copies.
+// body. Field names match without regard to case, as encoding/json matches
+// struct fields, and also when spelled with escapes ("assert\u0069on"),
+// which a JSON decoder reads as the plain name. Bodies without such a field
+// are kept byte for byte, and not copied: nothing writes to a request body
+// once read, and Requests hands out copies.
 func redactBody(body []byte) []byte {
 	if body == nil {
 		return nil
 	}
-	mentionsSecret := slices.ContainsFunc(secretBodyFields, func(f string) bool {
-		return bytes.Contains(body, []byte(`"`+f+`"`))
+	lower := bytes.ToLower(body)
+	mentionsSecret := bytes.Contains(lower, []byte(`\u`)) || slices.ContainsFunc(secretBodyFields, func(f string) bool {
+		return bytes.Contains(lower, []byte(`"`+f+`"`))
 	})
 	if !mentionsSecret {
 		return body
@@ -117,10 +122,12 @@ func redactBody(body []byte) []byte {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // keep numbers exactly as sent
 	if err := dec.Decode(&v); err != nil {
-		// Not JSON, yet it names a secret field: keep nothing of it.
+		// Not JSON, yet it may name a secret field: keep nothing of it.
 		return []byte(redacted)
 	}
-	redactValue(v)
+	if !redactValue(v) {
+		return body
+	}
 	out, err := json.Marshal(v)
 	if err != nil {
 		return []byte(redacted)
@@ -128,19 +135,27 @@ func redactBody(body []byte) []byte {
 	return out
 }
 
-func redactValue(v any) {
+// redactValue redacts v in place and reports whether it changed anything.
+func redactValue(v any) bool {
+	changed := false
 	switch v := v.(type) {
 	case map[string]any:
 		for k, child := range v {
-			if slices.Contains(secretBodyFields, k) {
+			if isSecretBodyField(k) {
 				v[k] = redacted
+				changed = true
 				continue
 			}
-			redactValue(child)
+			changed = redactValue(child) || changed
 		}
 	case []any:
 		for _, child := range v {
-			redactValue(child)
+			changed = redactValue(child) || changed
 		}
 	}
+	return changed
+}
+
+func isSecretBodyField(name string) bool {
+	return slices.ContainsFunc(secretBodyFields, func(f string) bool { return strings.EqualFold(f, name) })
 }

@@ -38,8 +38,13 @@ type Server struct {
 	memory       memoryState
 	sessions     sessionState
 	deployments  deploymentState
-	scripts      scriptState  // the scripted agent's queued turns (script.go)
-	messages     messageState // the fake model's cache and containers (fakemodel_state.go)
+	scripts      scriptState      // the scripted agent's queued turns (script.go)
+	messages     messageState     // the fake model's cache and containers (fakemodel_state.go)
+	tokens       tokenState       // access tokens (oauth_tokens.go)
+	federation   federationState  // issuers, rules, used jti values (federation.go)
+	devices      attestationState // app integrations, challenges, attested keys (attestation.go)
+
+	denials denialLog // why exchanges were refused (oauth.go); own lock
 
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
 }
@@ -53,6 +58,7 @@ type config struct {
 	thinkingKey  []byte                // WithThinkingKey
 	spanExporter sdktrace.SpanExporter // WithSpanExporter; nil: no spans (tracing.go)
 	content      bool                  // WithContentCapture
+	attestation  AttestationVerifier   // WithAttestationVerifier; nil: vendor-test-v1
 }
 
 // Option configures a Server.
@@ -178,5 +184,7 @@ func (s *Server) routes() []route {
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)
 	all = append(all, s.messageRoutes()...)
+	all = append(all, s.oauthRoutes()...)
+	all = append(all, s.apiKeyRoutes()...)
 	return all
 }

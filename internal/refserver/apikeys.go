@@ -1,0 +1,235 @@
+package refserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// API key administration: the admin API under /v1/organizations/api_keys
+// (docs/auth-wire.md section 5; SPEC 3.2, 5.1, 5.3). List, retrieve and
+// update; keys are created through the Go API (CreateAPIKey), and delete is
+// an update to status archived. Any key the admin API accepts (SPEC 5.2 rule
+// 3) manages every key of the organization, itself included (C24).
+
+func (s *Server) apiKeyRoutes() []route {
+	return []route{
+		{method: http.MethodGet, path: "/v1/organizations/api_keys", op: "organizations.api_keys.list", handle: s.listAPIKeys},
+		{method: http.MethodGet, path: "/v1/organizations/api_keys/{api_key_id}", op: "organizations.api_keys.retrieve", handle: s.getAPIKey},
+		{method: http.MethodPost, path: "/v1/organizations/api_keys/{api_key_id}", op: "organizations.api_keys.update", handle: s.updateAPIKey},
+	}
+}
+
+// partialKeyHint is the api_key object's partial_key_hint: the prefix, the
+// first 3 and the last 4 characters of the secret's body (auth-wire 5.1).
+func partialKeyHint(secret string) string {
+	body := strings.TrimPrefix(secret, keySecretPrefix)
+	return keySecretPrefix + body[:3] + "..." + body[len(body)-4:]
+}
+
+// checkKeyCreatorLocked checks KeySpec.CreatedBy: empty, or a user or
+// service account that exists.
+func (s *Server) checkKeyCreatorLocked(id string) error {
+	switch {
+	case id == "":
+		return nil
+	case strings.HasPrefix(id, "user_"):
+		if _, ok := s.users[id]; !ok {
+			return fmt.Errorf("CreatedBy: user %s not found", id)
+		}
+	case strings.HasPrefix(id, "svcacct_"):
+		if _, ok := s.serviceAccounts[id]; !ok {
+			return fmt.Errorf("CreatedBy: service account %s not found", id)
+		}
+	default:
+		return errors.New("CreatedBy must be a user_… or svcacct_… id")
+	}
+	return nil
+}
+
+// actorRef is {id, type} of created_by and principal.
+type actorRef struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+func actorOf(id string) actorRef {
+	if strings.HasPrefix(id, "svcacct_") {
+		return actorRef{ID: id, Type: "service_account"}
+	}
+	return actorRef{ID: id, Type: "user"}
+}
+
+// apiKeyView is the api_key object (auth-wire 5.1). Status never reports
+// expiry: expires_at does.
+type apiKeyView struct {
+	Type           string     `json:"type"`
+	ID             string     `json:"id"`
+	Name           string     `json:"name"`
+	WorkspaceID    *string    `json:"workspace_id"`
+	CreatedAt      timestamp  `json:"created_at"`
+	CreatedBy      actorRef   `json:"created_by"`
+	Principal      *actorRef  `json:"principal"`
+	PartialKeyHint string     `json:"partial_key_hint"`
+	Status         KeyStatus  `json:"status"`
+	ExpiresAt      *timestamp `json:"expires_at"`
+}
+
+func (k *apiKey) view() apiKeyView {
+	v := apiKeyView{
+		Type:           "api_key",
+		ID:             k.id,
+		Name:           k.name,
+		CreatedAt:      timestamp(k.createdAt),
+		CreatedBy:      actorOf(k.createdBy),
+		PartialKeyHint: k.hint,
+		Status:         k.status,
+		ExpiresAt:      optionalTimestamp(k.expiresAt),
+	}
+	if k.workspaceID != "" {
+		ws := k.workspaceID
+		v.WorkspaceID = &ws
+	}
+	if k.kind != WorkspaceKey {
+		p := actorOf(k.ownerID)
+		v.Principal = &p
+	}
+	return v
+}
+
+func (k *apiKey) position() position { return position{createdAt: k.createdAt, id: k.id} }
+
+// validPrefixedID reports whether s is prefix followed by 1–64 ASCII letters
+// or digits: a well-formed id in a request (auth-wire "Identifiers").
+func validPrefixedID(prefix, s string) bool {
+	rest, ok := strings.CutPrefix(s, prefix)
+	if !ok || len(rest) == 0 || len(rest) > 64 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+var keyStatuses = []string{string(KeyActive), string(KeyInactive), string(KeyArchived)}
+
+func (s *Server) listAPIKeys(c *call) error {
+	q := c.r.URL.Query()
+	p, err := parseIDPageParams(q)
+	if err != nil {
+		return err
+	}
+	status, hasStatus := queryValue(q, "status")
+	if hasStatus && !slices.Contains(keyStatuses, status) {
+		return invalidField("status", "must be one of %s", quoteList(keyStatuses))
+	}
+	wsID, hasWS := queryValue(q, "workspace_id")
+	if hasWS && !validWorkspaceID(wsID) {
+		return invalidField("workspace_id", "must be a workspace ID (`wrkspc_…`)")
+	}
+	creator, hasCreator := queryValue(q, "created_by_user_id")
+	if hasCreator && !validPrefixedID("user_", creator) {
+		return invalidField("created_by_user_id", "must be a user ID (`user_…`)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := slices.SortedFunc(maps.Values(s.keys), newestFirst((*apiKey).position))
+	keep := func(k *apiKey) bool {
+		return (!hasStatus || string(k.status) == status) &&
+			(!hasWS || k.workspaceID == wsID) &&
+			(!hasCreator || k.createdBy == creator)
+	}
+	page, err := paginateByID(all, func(k *apiKey) string { return k.id }, keep, p)
+	if err != nil {
+		return err
+	}
+	return c.ok(mapIDPage(page, (*apiKey).view))
+}
+
+func apiKeyNotFound(id string) *apiError {
+	return notFound("API key `%s` not found.", id)
+}
+
+func (s *Server) getAPIKey(c *call) error {
+	id := c.r.PathValue("api_key_id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, ok := s.keys[id]
+	if !ok {
+		return apiKeyNotFound(id)
+	}
+	return c.ok(k.view())
+}
+
+// apiKeyUpdateBody is the body of Update API Key (auth-wire 5.4).
+type apiKeyUpdateBody struct {
+	Name      optional[string]          `json:"name"`
+	Status    optional[string]          `json:"status"`
+	ExpiresAt optional[json.RawMessage] `json:"expires_at"`
+}
+
+func (s *Server) updateAPIKey(c *call) error {
+	var body apiKeyUpdateBody
+	if err := c.decode(&body); err != nil {
+		return err
+	}
+	if body.ExpiresAt.Set {
+		return invalidField("expires_at", "expiry is fixed at creation and cannot be changed")
+	}
+	if body.Name.Null {
+		return invalidField("name", "must not be null")
+	}
+	if body.Name.Set {
+		if err := checkLength("name", body.Name.Value, 1, 255); err != nil {
+			return err
+		}
+	}
+	if body.Status.Null {
+		return invalidField("status", "must not be null")
+	}
+	if body.Status.Set && !slices.Contains(keyStatuses, body.Status.Value) {
+		return invalidField("status", "must be one of %s", quoteList(keyStatuses))
+	}
+	id := c.r.PathValue("api_key_id")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, ok := s.keys[id]
+	if !ok {
+		return apiKeyNotFound(id)
+	}
+	renames := body.Name.Set && body.Name.Value != k.name
+	moves := body.Status.Set && KeyStatus(body.Status.Value) != k.status
+	if err := s.checkKeyUpdateLocked(k, renames, moves, KeyStatus(body.Status.Value)); err != nil {
+		return err
+	}
+	if renames {
+		k.name = body.Name.Value
+	}
+	if moves {
+		k.status = KeyStatus(body.Status.Value)
+	}
+	return c.ok(k.view())
+}
+
+// checkKeyUpdateLocked applies the state rules of SPEC 3.2 (auth-wire 5.4):
+// nothing changing is always fine; a deleted key never changes again; an
+// expired key can only be deleted. Every other move between active and
+// inactive, and deleting, is allowed.
+func (s *Server) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeyStatus) error {
+	switch {
+	case !renames && !moves:
+		return nil
+	case k.status == KeyArchived:
+		return stateConflict(errInvalidRequest, "API key `%s` has been deleted and cannot be updated.", k.id)
+	case k.expired(s.cfg.clock.Now()) && (renames || to != KeyArchived):
+		return stateConflict(errInvalidRequest, "API key `%s` has expired; an expired key can only be deleted.", k.id)
+	}
+	return nil
+}
