@@ -2,6 +2,7 @@ package agentplatform
 
 import (
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/apikeys"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
@@ -27,6 +28,7 @@ type Client struct {
 	MemoryStores *memorystores.Service // stores of memories that sessions mount
 	Models       *models.Service       // the model catalogue
 	Workspaces   *workspaces.Service   // organization workspaces (admin API)
+	APIKeys      *apikeys.Service      // organization API keys (admin API)
 	Tunnels      *tunnels.Service      // tunnels (research preview)
 	Messages     *messages.Service     // Messages, token counting and chat completions
 
@@ -49,6 +51,7 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		MemoryStores: memorystores.NewService(p),
 		Models:       models.NewService(p),
 		Workspaces:   workspaces.NewService(p),
+		APIKeys:      apikeys.NewService(p),
 		Tunnels:      tunnels.NewService(p),
 		Messages:     messages.NewService(p),
 		pipeline:     p,

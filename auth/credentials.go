@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"net/http"
 )
 
@@ -23,3 +24,7 @@ type Credentials interface {
 type Invalidator interface {
 	Invalidate(req *http.Request)
 }
+
+// errUninitialized is returned by the methods of a zero FederationCredentials
+// or DeviceAttestationCredentials.
+var errUninitialized = errors.New("auth: credentials must be created with auth.Federation or auth.DeviceAttestation")

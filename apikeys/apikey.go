@@ -1,0 +1,59 @@
+package apikeys
+
+import "time"
+
+// APIKey is an API key of the organization (type "api_key"). It never
+// holds the secret: only PartialKeyHint.
+type APIKey struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// WorkspaceID is the workspace the key is scoped to, or "" for a key
+	// that is not scoped to a workspace (null on the wire).
+	WorkspaceID string    `json:"workspace_id"`
+	CreatedAt   time.Time `json:"created_at"`
+	CreatedBy   Actor     `json:"created_by"`
+	// Principal is whom the key acts as: a user (personal key) or a
+	// service account; nil for a legacy workspace key, which acts as nobody.
+	Principal *Actor `json:"principal"`
+	// PartialKeyHint shows the start and end of the secret
+	// ("sk-vendor-api03-R2D...igAA").
+	PartialKeyHint string `json:"partial_key_hint"`
+	// Status does not report expiry; ExpiresAt does.
+	Status Status `json:"status"`
+	// ExpiresAt is when the key stops working, fixed at creation; zero for
+	// a key that never expires (null on the wire).
+	ExpiresAt time.Time `json:"expires_at,omitzero"`
+}
+
+// Expired reports whether the key has expired at now. An expired key keeps
+// its status, and can only be deleted.
+func (k *APIKey) Expired(now time.Time) bool {
+	return !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)
+}
+
+// Status is a key's status (SPEC 3.2). Values not listed here are kept as
+// received.
+type Status string
+
+const (
+	StatusActive   Status = "active"
+	StatusInactive Status = "inactive" // disabled; can be re-enabled
+	StatusArchived Status = "archived" // deleted, permanently; still listed
+)
+
+// Actor is a user or a service account: who created a key, or whom it
+// acts as.
+type Actor struct {
+	ID   string    `json:"id"`
+	Type ActorType `json:"type"`
+}
+
+// ActorType tells users from service accounts. Values not listed here are
+// kept as received.
+type ActorType string
+
+const (
+	ActorUser           ActorType = "user"
+	ActorServiceAccount ActorType = "service_account"
+)

@@ -1,0 +1,11 @@
+package auth_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package if a test leaves a goroutine behind: a source
+// must not outlive Close, and an exchange must not outlive its request.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
