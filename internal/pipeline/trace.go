@@ -66,7 +66,7 @@ type Span struct {
 }
 
 type spanState struct {
-	ended    atomic.Bool
+	ended atomic.Bool
 	// attempts is the index of the last attempt, from go-retryablehttp's
 	// hook. Atomic: a stream's span may be ended by Close on another
 	// goroutine while a reconnection is still retrying.
