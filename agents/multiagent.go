@@ -62,7 +62,7 @@ func (m *Coordinator) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	agents, err := union.DecodeSlice(w.Agents, decodeRosterEntry)
+	agents, err := decodeList(w.Agents, decodeRosterEntry)
 	m.Agents = agents
 	return err
 }
@@ -255,7 +255,7 @@ func (d *DelegationEnabled) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	agents, err := union.DecodeSlice(w.PredefinedAgents, decodeRosterEntry)
+	agents, err := decodeList(w.PredefinedAgents, decodeRosterEntry) // nil when not sent
 	*d = DelegationEnabled{InlineAgents: w.InlineAgents, PredefinedAgents: agents}
 	return err
 }

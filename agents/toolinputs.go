@@ -142,6 +142,9 @@ func DecodeToolInput(name ToolName, input json.RawMessage) (ToolInput, error) {
 	case ToolWrite:
 		in, err = decodeInput[WriteInput](input)
 	default:
+		if len(input) > 0 && !json.Valid(input) { // kept raw, so checked here
+			return nil, fmt.Errorf("agents: %s tool input is not JSON", name)
+		}
 		return UnknownToolInput{Name: name, JSON: bytes.Clone(input)}, nil
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is an error response from the API: any status of 400 or more.
@@ -29,8 +30,28 @@ type Error struct {
 // MaxBodySize bounds how much of an error body is read and kept.
 const MaxBodySize = 1 << 20
 
+// maxText bounds each part of Error's string that comes from the server
+// (type, message, request id): a body or header can be as large as the
+// server likes, and an error string ends up in logs. The fields keep the
+// whole text.
+const maxText = 1024
+
+// clip returns s cut to at most maxText bytes, at a rune boundary, with
+// "…" when something was cut.
+func clip(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	n := maxText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // Error formats as "<method> <path>: <status> <type>: <message> (request_id <id>)".
 // It holds nothing from the request's headers, so no credential can reach it.
+// The type, message and request id are cut to 1 KiB each.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("agentplatform: ")
@@ -44,14 +65,14 @@ func (e *Error) Error() string {
 		b.WriteString(strconv.Itoa(e.StatusCode))
 		b.WriteByte(' ')
 	}
-	b.WriteString(string(e.Type))
+	b.WriteString(clip(string(e.Type)))
 	if e.Message != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Message)
+		b.WriteString(clip(e.Message))
 	}
 	if e.RequestID != "" {
 		b.WriteString(" (request_id ")
-		b.WriteString(e.RequestID)
+		b.WriteString(clip(e.RequestID))
 		b.WriteByte(')')
 	}
 	return b.String()

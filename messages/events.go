@@ -2,6 +2,7 @@ package messages
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
@@ -155,10 +156,18 @@ func decodeEvent(typ string, data []byte) (StreamEvent, error) {
 		var e MessageDeltaEvent
 		return e, json.Unmarshal(data, &e)
 	case "message_stop":
+		if !json.Valid(data) {
+			return nil, errNotJSON
+		}
 		return MessageStopEvent{}, nil
+	}
+	if !json.Valid(data) { // kept raw, so checked here: only JSON is kept
+		return nil, errNotJSON
 	}
 	return UnknownStreamEvent{union.NewRaw(typ, data)}, nil
 }
+
+var errNotJSON = errors.New("event data is not JSON")
 
 // deltaWire is every delta's fields at once, so that the frequent event is
 // decoded in one pass, without probing the delta's type first.
@@ -205,7 +214,11 @@ func decodeDeltaEvent(data []byte) (StreamEvent, error) {
 		if err := json.Unmarshal(data, &raw); err != nil {
 			return nil, err
 		}
-		d = UnknownDelta{union.NewRaw(w.Delta.Type, raw.Delta)}
+		typ, err := union.Type(raw.Delta) // a delta without a type is malformed, not unknown
+		if err != nil {
+			return nil, fmt.Errorf("delta: %w", err)
+		}
+		d = UnknownDelta{union.NewRaw(typ, raw.Delta)}
 	}
 	return ContentBlockDeltaEvent{Index: w.Index, Delta: d}, nil
 }

@@ -43,11 +43,25 @@ func Marshal(typ string, v any) ([]byte, error) {
 	}
 	out := make([]byte, 0, len(body)+len(typ)+12)
 	out = append(out, `{"type":`...)
-	out = strconv.AppendQuote(out, typ)
+	out = appendString(out, typ)
 	if len(body) > 2 {
 		out = append(out, ',')
 	}
 	return append(out, body[1:]...), nil
+}
+
+// appendString appends typ as a JSON string. strconv's quoting is JSON only
+// for printable ASCII; anything else (a type read from a newer server, or
+// set by hand on an Unknown variant) goes through encoding/json, which
+// escapes control characters and replaces invalid UTF-8.
+func appendString(out []byte, typ string) []byte {
+	for i := 0; i < len(typ); i++ {
+		if typ[i] < 0x20 || typ[i] > 0x7e {
+			s, _ := json.Marshal(typ) // a string always marshals
+			return append(out, s...)
+		}
+	}
+	return strconv.AppendQuote(out, typ)
 }
 
 // DecodeSlice decodes a JSON array whose elements are union values. null

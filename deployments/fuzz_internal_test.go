@@ -1,0 +1,203 @@
+package deployments
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/robfig/cron/v3"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
+	"github.com/agentplatform/agentplatform-go/internal/union/uniontest"
+	"github.com/agentplatform/agentplatform-go/sessions"
+)
+
+// unmarshal decodes a struct that holds unions with its own UnmarshalJSON.
+func unmarshal[T any](data []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
+}
+
+// sameBudget: a budget's Type "" is sent as "limit" (sessions.Budget).
+var sameBudget = cmp.Comparer(func(a, b sessions.Budget) bool {
+	for _, x := range []*sessions.Budget{&a, &b} {
+		if x.Type == "" {
+			x.Type = sessions.BudgetLimit
+		}
+	}
+	return a == b
+})
+
+// unionChecks are the union decoders of the package and the structs that
+// hold them, by the kind byte of FuzzDecodeUnion.
+var unionChecks = []func(*testing.T, []byte){
+	uniontest.Decoder[ResourceConfig]{Decode: decodeResourceConfig}.Check,
+	uniontest.Decoder[PausedReason]{Decode: decodePausedReason, EmptyIsAbsent: true}.Check,
+	uniontest.Decoder[TriggerContext]{Decode: decodeTriggerContext, EmptyIsAbsent: true}.Check,
+	uniontest.Decoder[Deployment]{Decode: unmarshal[Deployment], Equal: cmp.Options{sameBudget}}.Check,
+	uniontest.Decoder[Run]{Decode: unmarshal[Run]}.Check,
+}
+
+// FuzzDecodeUnion checks the deployment's resource configurations, paused
+// reasons and run trigger contexts, and the Deployment and Run that hold
+// them (with the initial events, decoded by the sessions package): no
+// panic, no value from invalid JSON, unknown types kept byte for byte, and
+// a stable round trip through json.Marshal (see uniontest).
+func FuzzDecodeUnion(f *testing.F) {
+	const (
+		resource = iota
+		paused
+		trigger
+		deployment
+		run
+	)
+	for _, seed := range []struct {
+		kind uint8
+		data string
+	}{
+		// As TestDecodeDeployment and docs/managed-agents-wire.md show them.
+		{resource, `{"type": "file", "file_id": "file_1", "mount_path": null}`},
+		{resource, `{"type": "vcs_repository", "url": "https://x/r", "checkout": {"type": "commit", "sha": "abcdef0"}, "mount_path": "/r"}`},
+		{resource, `{"type":"vcs_repository","url":"https://x/r","checkout":{"type":"tag","name":"v1"},"mount_path":null}`},
+		{resource, `{"type": "memory_store", "memory_store_id": "memstore_1", "access": null, "instructions": null}`},
+		{resource, `{"type": "bucket", "name": "b"}`},
+		{paused, `{"type": "manual"}`},
+		{paused, `{"type": "error", "error": {"type": "memory_store_archived_error"}}`},
+		{paused, `{"type": "quota", "limit": 3}`},
+		{paused, `null`},
+		{trigger, `{"type": "schedule", "scheduled_at": "2026-03-08T07:00:00Z"}`},
+		{trigger, `{"type": "manual"}`},
+		{trigger, `{"type": "webhook", "source": "gh"}`},
+		{deployment, `{"type":"deployment","id":"depl_1","name":"n","description":null,"agent":{"type":"agent","id":"agent_1","version":2},"environment_id":"env_1",` +
+			`"initial_events":[{"type":"user.message","content":[{"type":"text","text":"go"},{"type":"document","file_id":"file_9"}]},` +
+			`{"type":"user.define_outcome","description":"d","rubric":{"type":"file","file_id":"file_1"},"max_iterations":3},{"type":"user.future_event","payload":{"x":1}}],` +
+			`"resources":[{"type":"file","file_id":"file_1","mount_path":null},{"type":"bucket","name":"b"}],"vault_ids":[],` +
+			`"budget":{"type":"limit","max_list_cost":{"amount":"2500","currency":"USD"}},` +
+			`"schedule":{"type":"cron","expression":"0 9 * * *","timezone":"UTC","last_run_at":"2026-03-15T09:00:00.000000Z","upcoming_runs_at":["2026-03-16T09:00:00.000000Z"]},` +
+			`"status":"paused","paused_reason":{"type":"error","error":{"type":"memory_store_archived_error"}},"metadata":{},"archived_at":null,` +
+			`"created_at":"2026-03-15T08:00:00Z","updated_at":"2026-03-15T08:00:00Z"}`},
+		{run, `{"type":"deployment_run","id":"drun_1","deployment_id":"depl_1","agent":{"type":"agent","id":"agent_1","version":2},` +
+			`"trigger_context":{"type":"schedule","scheduled_at":"2026-03-08T07:00:00Z"},"session_id":"sesn_1","error":null,"created_at":"2026-03-08T07:00:01Z"}`},
+		{run, `{"type":"deployment_run","id":"drun_2","deployment_id":"depl_1","agent":{"type":"agent","id":"agent_1","version":2},` +
+			`"trigger_context":{"type":"manual"},"session_id":null,"error":{"type":"environment_archived_error","message":"environment env_1 is archived"},"created_at":"2026-03-08T07:00:01Z"}`},
+	} {
+		f.Add(seed.kind, []byte(seed.data))
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
+		unionChecks[int(kind)%len(unionChecks)](t, data)
+	})
+}
+
+// FuzzSchedule checks cron expression and timezone validation. The SDK
+// checks only lengths locally; cron syntax and IANA names are the
+// server's, and the reference server's schedule package (which the
+// scheduled deployments of the reference server run on) is what judges
+// them. For any expression, timezone and instant:
+//
+//   - Parse never panics and refuses with a *schedule.Error naming
+//     schedule.expression or schedule.timezone, its message bounded;
+//   - what Parse accepts, the SDK's local check accepts too: nothing the
+//     server would take is refused before sending;
+//   - an accepted schedule's next fire time is strictly after now and
+//     within the five-year horizon, or zero when it never fires there (an
+//     expression such as "0 0 30 2 *"), and it is found in bounded time;
+//   - the next fire times are increasing, and in zones without clock
+//     changes they are robfig/cron's own.
+func FuzzSchedule(f *testing.F) {
+	for _, seed := range []struct {
+		expr, tz string
+		now      int64 // seconds after 2026-01-01T00:00:00Z
+	}{
+		{"0 9 * * 1-5", "America/Los_Angeles", 0},
+		{"30 2 * * *", "America/New_York", 5_700_000},  // spring forward, 2026-03-08
+		{"30 1 * * *", "America/New_York", 26_500_000}, // fall back, 2026-11-01
+		{"*/15 * * * *", "Australia/Lord_Howe", 8_000_000},
+		{"0-30/10 9-17 * * MON-FRI", "Europe/Berlin", 0},
+		{"0 0 1 jan-MAR/2 *", "UTC", -1_000_000_000},
+		{"0 9 * * 7", "Etc/GMT+5", 0},
+		{"0 0 29 2 *", "UTC", 100},
+		{"0 0 30 2 *", "UTC", 0}, // valid, never fires
+		{"0 0 31 4,6,9,11 *", "Asia/Kolkata", 0},
+		{"0 0 1 * 1", "UTC", 0},
+		{"59 23 31 12 6", "Pacific/Kiritimati", 0},
+		{"  0\t9 * * *  ", "UTC", 0},
+		{"@daily", "UTC", 0},
+		{"TZ=UTC 0 9 * * *", "UTC", 0},
+		{"0 9 L * *", "UTC", 0},
+		{"99999999999999999999 * * * *", "UTC", 0},
+		{"0 9 * * *", "Mars/Olympus", 0},
+		{"0 9 * * *", "../etc/passwd", 0},
+		{"0 9 * * *", "posix/America/New_York", 0},
+		{"0 9 * * *", "", 0},
+		{"0\u00a09 * * *", "UTC", 0},
+	} {
+		f.Add(seed.expr, seed.tz, seed.now)
+	}
+	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const span = 400 * 365 * 24 * 3600 // now stays within 1826..2426
+	f.Fuzz(func(t *testing.T, expr, tz string, offset int64) {
+		s, err := schedule.Parse(expr, tz)
+		if err != nil {
+			var e *schedule.Error
+			if !errors.As(err, &e) || s != nil {
+				t.Fatalf("Parse(%q, %q) = %v, %v: want a *schedule.Error alone", expr, tz, s, err)
+			}
+			if e.Field != "schedule.expression" && e.Field != "schedule.timezone" {
+				t.Fatalf("error names field %q", e.Field)
+			}
+			if len(err.Error()) > 4096 {
+				t.Fatalf("error message of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if err := (&ScheduleParam{Expression: expr, Timezone: tz}).validate(); err != nil {
+			t.Fatalf("the server accepts %q in %q, the SDK refuses it: %v", expr, tz, err)
+		}
+		if s.Expression() != expr || s.Timezone() != tz {
+			t.Fatalf("echoed as %q %q", s.Expression(), s.Timezone())
+		}
+
+		now := epoch.Add(time.Duration(offset%span) * time.Second)
+		start := time.Now()
+		runs := s.Upcoming(now, 3)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("three fire times of %q took %v", expr, d)
+		}
+		prev := now
+		for _, r := range runs {
+			if !r.After(prev) || r.Location() != time.UTC {
+				t.Fatalf("%q in %s after %v: fire times %v are not increasing UTC times", expr, tz, now, runs)
+			}
+			if r.After(prev.AddDate(5, 0, 0)) {
+				t.Fatalf("%q: %v is beyond the five-year horizon from %v", expr, r, prev)
+			}
+			prev = r
+		}
+		next := s.Next(now)
+		if len(runs) > 0 && !next.Equal(runs[0]) || len(runs) == 0 && !next.IsZero() {
+			t.Fatalf("Next %v disagrees with Upcoming %v", next, runs)
+		}
+
+		// Without clock changes the fire times are robfig's.
+		if tz != "UTC" && !strings.HasPrefix(tz, "Etc/") {
+			return
+		}
+		theirs, err := cron.ParseStandard(expr)
+		if err != nil {
+			return // day-of-week 7, which robfig refuses
+		}
+		loc, _ := time.LoadLocation(tz)
+		theirs.(*cron.SpecSchedule).Location = loc
+		want := theirs.Next(now)
+		switch {
+		case next.IsZero() && !want.IsZero() && !want.After(now.AddDate(5, 0, 0)):
+			t.Fatalf("%q in %s after %v: never fires, robfig says %v", expr, tz, now, want)
+		case !next.IsZero() && !next.Equal(want):
+			t.Fatalf("%q in %s after %v: fires at %v, robfig says %v", expr, tz, now, next, want)
+		}
+	})
+}
