@@ -429,7 +429,7 @@ func TestLocalValidation(t *testing.T) {
 			p.Tools = []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: agents.ToolWebFetch, AllowedDomains: []string{}}}}}
 		}), "tools[0].configs[0].allowed_domains"},
 		{"domains 65", with(func(p *agents.CreateParams) {
-			p.Tools = []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: agents.ToolWebSearch, BlockedDomains: make([]string, 65)}}}}
+			p.Tools = []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: agents.ToolWebSearch, BlockedDomains: hosts(65)}}}}
 		}), "tools[0].configs[0].blocked_domains"},
 		{"config name missing", with(func(p *agents.CreateParams) {
 			p.Tools = []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{}}}}
@@ -498,6 +498,7 @@ func TestLocalValidation(t *testing.T) {
 			p.MCPServers = make([]agents.MCPServer, 20)
 			for i := range p.MCPServers {
 				p.MCPServers[i] = agents.MCPServer{Name: strings.Repeat("s", i+1), URL: "https://x"}
+				p.Tools = append(p.Tools, agents.MCPToolset{MCPServerName: p.MCPServers[i].Name})
 			}
 		}), ""},
 		{"mcp toolset server 256", with(func(p *agents.CreateParams) {
@@ -597,16 +598,12 @@ func TestServerSideRules(t *testing.T) {
 		params  agents.CreateParams
 		message string
 	}{
-		{"unknown server", agents.CreateParams{Name: "n", Model: agents.ModelID("m"), Tools: []agents.Tool{agents.MCPToolset{MCPServerName: "nope"}}},
-			"tools[0].mcp_server_name: no mcp_servers entry named `nope`"},
 		{"unknown tool name", agents.CreateParams{Name: "n", Model: agents.ModelID("m"),
 			Tools: []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: "teleport"}}}}},
 			"tools[0].configs[0].name: must be one of `bash`"},
 		{"web field on bash", agents.CreateParams{Name: "n", Model: agents.ModelID("m"),
 			Tools: []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: agents.ToolBash, MaxContentTokens: 3}}}}},
 			"tools[0].configs[0].max_content_tokens: unknown field"},
-		{"custom skill id", agents.CreateParams{Name: "n", Model: agents.ModelID("m"), Skills: []agents.Skill{agents.CustomSkill{SkillID: "xlsx"}}},
-			"skills[0].skill_id: must be a custom skill id"},
 		{"unknown agent", agents.CreateParams{Name: "n", Model: agents.ModelID("m"),
 			Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID("agent_01nope")}}},
 			"Agent `agent_01nope` not found."},

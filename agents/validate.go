@@ -1,8 +1,10 @@
 package agents
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
@@ -31,9 +33,16 @@ const (
 	maxMCPToolName  = 128
 	maxSkillField   = 64
 	maxLocationText = 255
+
+	customSkillPrefix = "skill_"
 )
 
-var customToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var (
+	customToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	plainHostname  = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
+)
+
+const maxHostname = 253
 
 func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
@@ -53,7 +62,7 @@ func (p *CreateParams) validate() error {
 	if err := check.Length("system", p.System, 0, maxSystem); err != nil {
 		return err
 	}
-	if err := validateLists(p.Tools, p.MCPServers, p.Skills); err != nil {
+	if err := ValidateToolLists("", p.Tools, p.MCPServers, p.Skills, true); err != nil {
 		return err
 	}
 	if p.Multiagent != nil {
@@ -89,7 +98,10 @@ func (p *UpdateParams) validate() error {
 			return err
 		}
 	}
-	if err := validateLists(p.Tools, p.MCPServers, p.Skills); err != nil {
+	// The servers and toolsets must match in the resulting agent: the
+	// request alone decides that when it replaces both lists.
+	both := p.Tools != nil && p.MCPServers != nil
+	if err := ValidateToolLists("", p.Tools, p.MCPServers, p.Skills, both); err != nil {
 		return err
 	}
 	if m, ok := p.Multiagent.Get(); ok {
@@ -116,32 +128,74 @@ func validateModel(m ModelParam) error {
 	return nil
 }
 
-func validateLists(tools []Tool, servers []MCPServer, skills []Skill) error {
-	if err := count("tools", len(tools), maxTools); err != nil {
+// ValidateToolLists checks the tools, mcp_servers and skills of a request
+// as an agent create does, each list free of duplicates, naming fields
+// under prefix: "" for an agent's body, "agent" for a session's
+// ("agent.tools[0].name"). matched also checks that every MCP toolset names
+// one of servers and that every server is used by a toolset, which the
+// request alone decides when it sends both lists. The sessions package
+// calls it before sending.
+func ValidateToolLists(prefix string, tools []Tool, servers []MCPServer, skills []Skill, matched bool) error {
+	toolsPath, serversPath, skillsPath := join(prefix, "tools"), join(prefix, "mcp_servers"), join(prefix, "skills")
+	if err := count(toolsPath, len(tools), maxTools); err != nil {
 		return err
 	}
+	seen := map[string]bool{}
 	for i, t := range tools {
-		if err := validateTool(idx("tools", i), t); err != nil {
+		p := idx(toolsPath, i)
+		if err := validateTool(p, t); err != nil {
 			return err
 		}
+		switch t := t.(type) {
+		case AgentToolset:
+			if seen[AgentToolsetType] {
+				return apierror.Invalid(p+".type", "duplicate toolset `"+AgentToolsetType+"`")
+			}
+			seen[AgentToolsetType] = true
+		case MCPToolset:
+			if seen["mcp:"+t.MCPServerName] {
+				return apierror.Invalid(p+".mcp_server_name", "duplicate mcp_toolset `"+t.MCPServerName+"`")
+			}
+			seen["mcp:"+t.MCPServerName] = true
+		case CustomTool:
+			if seen["custom:"+t.Name] {
+				return apierror.Invalid(p+".name", "duplicate custom tool `"+t.Name+"`")
+			}
+			seen["custom:"+t.Name] = true
+		}
 	}
-	if err := count("mcp_servers", len(servers), maxMCPServers); err != nil {
+	if err := count(serversPath, len(servers), maxMCPServers); err != nil {
 		return err
 	}
+	names := map[string]bool{}
 	for i, s := range servers {
-		p := idx("mcp_servers", i)
+		p := idx(serversPath, i)
 		if err := check.Length(p+".name", s.Name, 1, maxMCPName); err != nil {
 			return err
 		}
+		if names[s.Name] {
+			return apierror.Invalid(p+".name", "duplicate mcp server `"+s.Name+"`")
+		}
+		names[s.Name] = true
 		if err := check.Length(p+".url", s.URL, 1, maxMCPURL); err != nil {
 			return err
 		}
+		if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return apierror.Invalid(p+".url", "must be an absolute http or https URL")
+		}
 	}
-	if err := count("skills", len(skills), maxSkills); err != nil {
+	if matched {
+		if err := matchServers(toolsPath, serversPath, tools, servers, names); err != nil {
+			return err
+		}
+	}
+	if err := count(skillsPath, len(skills), maxSkills); err != nil {
 		return err
 	}
+	seen = map[string]bool{}
 	for i, s := range skills {
-		p := idx("skills", i)
+		p := idx(skillsPath, i)
+		var key, id string
 		switch s := s.(type) {
 		case nil:
 			return apierror.Invalid(p, "must not be nil")
@@ -149,13 +203,56 @@ func validateLists(tools []Tool, servers []MCPServer, skills []Skill) error {
 			if err := checkSkill(p, s.SkillID, s.Version); err != nil {
 				return err
 			}
+			key, id = "vendor", s.SkillID
 		case CustomSkill:
-			if err := checkSkill(p, s.SkillID, s.Version); err != nil {
+			if err := check.Length(p+".skill_id", s.SkillID, 1, maxSkillField); err != nil {
 				return err
 			}
+			if !strings.HasPrefix(s.SkillID, customSkillPrefix) {
+				return apierror.Invalid(p+".skill_id", "must be a custom skill id (`"+customSkillPrefix+"…`)")
+			}
+			if err := check.OptionalLength(p+".version", s.Version, 1, maxSkillField); err != nil {
+				return err
+			}
+			key, id = "custom", s.SkillID
+		default:
+			continue
+		}
+		if seen[key+"\x00"+id] {
+			return apierror.Invalid(p+".skill_id", "duplicate skill `"+id+"`")
+		}
+		seen[key+"\x00"+id] = true
+	}
+	return nil
+}
+
+// matchServers checks that every MCP toolset names one of the servers
+// (named) and that every server is used by a toolset.
+func matchServers(toolsPath, serversPath string, tools []Tool, servers []MCPServer, named map[string]bool) error {
+	used := map[string]bool{}
+	for i, t := range tools {
+		if m, ok := t.(MCPToolset); ok {
+			if !named[m.MCPServerName] {
+				return apierror.Invalid(idx(toolsPath, i)+".mcp_server_name", "no mcp_servers entry named `"+m.MCPServerName+"`")
+			}
+			used[m.MCPServerName] = true
+		}
+	}
+	for i, s := range servers {
+		if !used[s.Name] {
+			return apierror.Invalid(idx(serversPath, i)+".name", "server `"+s.Name+"` is not referenced by any mcp_toolset")
 		}
 	}
 	return nil
+}
+
+// join appends a member to a wire path: "" + "tools" is "tools", "agent" +
+// "tools" is "agent.tools".
+func join(prefix, member string) string {
+	if prefix == "" {
+		return member
+	}
+	return prefix + "." + member
 }
 
 func checkSkill(path, id, version string) error {
@@ -177,19 +274,31 @@ func validateTool(path string, t Tool) error {
 	case nil:
 		return apierror.Invalid(path, "must not be nil")
 	case AgentToolset:
+		seen := map[ToolName]bool{}
 		for i, c := range t.Configs {
-			if err := validateToolConfig(idx(path+".configs", i), c); err != nil {
+			p := idx(path+".configs", i)
+			if err := validateToolConfig(p, c); err != nil {
 				return err
 			}
+			if seen[c.Name] {
+				return apierror.Invalid(p+".name", "duplicate tool `"+string(c.Name)+"`")
+			}
+			seen[c.Name] = true
 		}
 	case MCPToolset:
 		if err := check.Length(path+".mcp_server_name", t.MCPServerName, 1, maxMCPName); err != nil {
 			return err
 		}
+		seen := map[string]bool{}
 		for i, c := range t.Configs {
-			if err := check.Length(idx(path+".configs", i)+".name", c.Name, 1, maxMCPToolName); err != nil {
+			p := idx(path+".configs", i) + ".name"
+			if err := check.Length(p, c.Name, 1, maxMCPToolName); err != nil {
 				return err
 			}
+			if seen[c.Name] {
+				return apierror.Invalid(p, "duplicate tool `"+c.Name+"`")
+			}
+			seen[c.Name] = true
 		}
 	case CustomTool:
 		if err := check.Length(path+".name", t.Name, 1, maxCustomName); err != nil {
@@ -209,21 +318,21 @@ func validateToolConfig(path string, c ToolConfig) error {
 	if c.Name == "" {
 		return apierror.Invalid(path+".name", "is required")
 	}
-	if c.AllowedDomains != nil && c.BlockedDomains != nil {
-		return apierror.Invalid(path+".blocked_domains", "cannot be combined with allowed_domains")
-	}
 	for _, d := range []struct {
 		field string
 		list  []string
 	}{{"allowed_domains", c.AllowedDomains}, {"blocked_domains", c.BlockedDomains}} {
-		if d.list != nil && (len(d.list) < 1 || len(d.list) > maxDomains) {
-			return apierror.Invalid(path+"."+d.field, "must have between 1 and "+strconv.Itoa(maxDomains)+" items")
-		}
 		for i, host := range d.list {
-			if host == "" {
+			if !plainHostname.MatchString(host) || len(host) > maxHostname {
 				return apierror.Invalid(idx(path+"."+d.field, i), "must be a plain hostname")
 			}
 		}
+		if d.list != nil && (len(d.list) < 1 || len(d.list) > maxDomains) {
+			return apierror.Invalid(path+"."+d.field, "must have between 1 and "+strconv.Itoa(maxDomains)+" items")
+		}
+	}
+	if c.AllowedDomains != nil && c.BlockedDomains != nil {
+		return apierror.Invalid(path+".blocked_domains", "cannot be combined with allowed_domains")
 	}
 	if c.MaxContentTokens < 0 || c.MaxContentTokens > 1<<31-1 {
 		return apierror.Invalid(path+".max_content_tokens", "must be at least 1")
@@ -261,7 +370,7 @@ func validateMultiagent(m Multiagent, creating bool) error {
 		if len(m.Agents) < 1 || len(m.Agents) > maxRoster {
 			return apierror.Invalid("multiagent.agents", "must have between 1 and "+strconv.Itoa(maxRoster)+" items")
 		}
-		return validateRoster("multiagent.agents", m.Agents)
+		return validateRoster("multiagent.agents", m.Agents, true)
 	case Multiagent20261001:
 		if a, ok := m.Advisor.(AdvisorEnabled); ok {
 			if creating || a.Model != "" {
@@ -287,7 +396,7 @@ func validateDelegation(path string, d Delegation, creating bool) error {
 	if err := count(pp, len(e.PredefinedAgents), maxRoster); err != nil {
 		return err
 	}
-	if err := validateRoster(pp, e.PredefinedAgents); err != nil {
+	if err := validateRoster(pp, e.PredefinedAgents, false); err != nil {
 		return err
 	}
 	inlineOff := e.InlineAgents != nil && e.InlineAgents.Type == Disabled
@@ -297,7 +406,11 @@ func validateDelegation(path string, d Delegation, creating bool) error {
 	return nil
 }
 
-func validateRoster(path string, entries []RosterEntry) error {
+// validateRoster checks roster entries; advisors are allowed only in a
+// coordinator roster. At most one advisor and one self: other duplicates
+// need the references resolved, which is the server's work.
+func validateRoster(path string, entries []RosterEntry, allowAdvisor bool) error {
+	advisor, self := false, false
 	for i, e := range entries {
 		p := idx(path, i)
 		switch e := e.(type) {
@@ -311,10 +424,22 @@ func validateRoster(path string, entries []RosterEntry) error {
 			if err := ValidateAgentRef(p, e); err != nil {
 				return err
 			}
+		case SelfEntry:
+			if self {
+				return apierror.Invalid(p, "duplicate agent `self`")
+			}
+			self = true
 		case AdvisorEntry:
+			if !allowAdvisor {
+				return apierror.Invalid(p+".type", "must be one of `agent`, `self`")
+			}
 			if err := check.Length(p+".model", e.Model, 1, maxModelID); err != nil {
 				return err
 			}
+			if advisor {
+				return apierror.Invalid(p, "duplicate advisor `"+e.Model+"`")
+			}
+			advisor = true
 		}
 	}
 	return nil

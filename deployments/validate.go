@@ -9,8 +9,9 @@ import (
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
-// Local validation: every limit of SPEC 8 the SDK can check before
-// sending, reported with the wire path of the field. Cron syntax, IANA
+// Local validation: every limit of SPEC 8 and every format rule the SDK
+// can check before sending (vault and file id prefixes, URLs, mount
+// paths), reported with the wire path of the field. Cron syntax, IANA
 // names and enum values are the server's to judge.
 
 // Limits of SPEC 8 and docs/managed-agents-wire.md sections 8, 9 and 11.
@@ -137,7 +138,7 @@ func validateVaultIDs(ids []string) error {
 	if len(ids) > maxVaultIDs {
 		return apierror.Invalid("vault_ids", "must have at most "+strconv.Itoa(maxVaultIDs)+" items")
 	}
-	return nil
+	return sessions.ValidateVaultIDs("vault_ids", ids)
 }
 
 func (s *ScheduleParam) validate() error {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
-	"strconv"
 
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/union"
@@ -343,48 +342,4 @@ func (b chatBody) MarshalJSON() ([]byte, error) {
 		m["stream"] = json.RawMessage("true")
 	}
 	return json.Marshal(m)
-}
-
-func (p *ChatCompletionParams) validate() error {
-	if p.Model == "" {
-		return invalid("model", "is required")
-	}
-	if len(p.Messages) == 0 {
-		return invalid("messages", "must have at least 1 item")
-	}
-	for i, m := range p.Messages {
-		path := idx("messages", i)
-		switch m.Role {
-		case ChatRoleSystem, ChatRoleDeveloper, ChatRoleUser, ChatRoleAssistant:
-		case ChatRoleTool:
-			if m.ToolCallID == "" {
-				return invalid(path+".tool_call_id", "is required")
-			}
-		default:
-			return invalid(path+".role", "unsupported role "+strconv.Quote(string(m.Role)))
-		}
-		for k, c := range m.ToolCalls {
-			if !isObject(json.RawMessage(c.Function.Arguments)) {
-				return invalid(idx(path+".tool_calls", k)+".function.arguments", "must be a JSON object")
-			}
-		}
-	}
-	if p.MaxTokens < 0 {
-		return invalid("max_tokens", "must be at least 0")
-	}
-	if p.MaxCompletionTokens < 0 {
-		return invalid("max_completion_tokens", "must be at least 0")
-	}
-	if p.Temperature != nil && (*p.Temperature < 0 || *p.Temperature > 2) {
-		return invalid("temperature", "must be between 0 and 2")
-	}
-	if err := unit("top_p", p.TopP); err != nil {
-		return err
-	}
-	for i, t := range p.Tools {
-		if !toolNameRule.MatchString(t.Function.Name) {
-			return invalid(idx("tools", i)+".function.name", "must be 1 to 128 letters, digits, underscores or hyphens")
-		}
-	}
-	return nil
 }

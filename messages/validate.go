@@ -3,6 +3,7 @@ package messages
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,10 +14,13 @@ import (
 )
 
 // Local checks (contract 2, 6, 12). Each names the field with the
-// contract's dotted path ("messages.0.content.1.text", "tools.2.custom.name",
-// "thinking.enabled.budget_tokens") and nothing is sent. The rules that
-// need server state (the model catalogue, the workspace, signatures, tool
-// pairing) are left to the server.
+// contract's dotted path, union tags included ("tools.2.custom.name",
+// "messages.1.content.0.tool_use.id", "thinking.enabled.budget_tokens"),
+// and words the rule as the server does (docs/messages-wire.md 1.5), so
+// that a local and a remote refusal read the same; nothing is sent. Where
+// the server's message names no field, the local one names the field the
+// rule is about. The rules that need server state (the model catalogue,
+// the workspace, signatures, tool pairing) are left to the server.
 
 const (
 	maxMessages      = 100000
@@ -26,23 +30,64 @@ const (
 	minThinkBudget   = 1024
 	maxFallbacks     = 3
 	maxMCPName       = 64
+	maxToolName      = 128
+	maxToolUseID     = 256
 )
 
 var (
-	toolNameRule  = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
-	toolUseIDRule = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+	toolNameRule    = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
+	toolUseIDRule   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	propertyKeyRule = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 )
 
 func invalid(field, rule string) error { return apierror.Invalid(field, rule) }
+
+// The server's wording of the common rules (docs/messages-wire.md 1.5).
+const (
+	fieldRequired     = "Field required"
+	notADictionary    = "Input should be a valid dictionary"
+	emptyText         = "text content blocks must be non-empty"
+	emptyMessage      = "all messages must have non-empty content except for the optional final assistant message"
+	trailingSpace     = "final assistant content cannot end with trailing whitespace"
+	budgetAboveTokens = "`max_tokens` must be greater than `thinking.budget_tokens`"
+)
+
+func atLeast(n string) string { return "Input should be greater than or equal to " + n }
+func atMost(n string) string  { return "Input should be less than or equal to " + n }
+
+func tooFew(n int) string {
+	return "List should have at least 1 item after validation, not " + strconv.Itoa(n)
+}
+
+func tooMany(max, n int) string {
+	return "List should have at most " + strconv.Itoa(max) + " items after validation, not " + strconv.Itoa(n)
+}
+
+// checkString is the server's string rule: min to max characters, then
+// pattern when there is one.
+func checkString(field, s string, min, max int, pattern *regexp.Regexp) error {
+	n := utf8.RuneCountInString(s)
+	switch {
+	case n < min && min == 1:
+		return invalid(field, "String should have at least 1 character")
+	case n < min:
+		return invalid(field, "String should have at least "+strconv.Itoa(min)+" characters")
+	case n > max:
+		return invalid(field, "String should have at most "+strconv.Itoa(max)+" characters")
+	case pattern != nil && !pattern.MatchString(s):
+		return invalid(field, "String should match pattern '"+pattern.String()+"'")
+	}
+	return nil
+}
 
 func idx(prefix string, i int) string { return prefix + "." + strconv.Itoa(i) }
 
 func (p *MessageParams) validate() error {
 	if p.Model == "" {
-		return invalid("model", "is required")
+		return invalid("model", fieldRequired)
 	}
 	if p.MaxTokens < 0 {
-		return invalid("max_tokens", "must be at least 0")
+		return invalid("max_tokens", atLeast("0"))
 	}
 	if err := validateMessages(p.Messages); err != nil {
 		return err
@@ -56,7 +101,7 @@ func (p *MessageParams) validate() error {
 	if err := validateToolChoice(p.ToolChoice, p.Tools, p.Thinking); err != nil {
 		return err
 	}
-	if err := validateMCPServers(p.MCPServers); err != nil {
+	if err := validateMCPServers(p.MCPServers, p.Tools); err != nil {
 		return err
 	}
 	if err := unit("temperature", p.Temperature); err != nil {
@@ -66,10 +111,10 @@ func (p *MessageParams) validate() error {
 		return err
 	}
 	if p.TopK != nil && *p.TopK < 0 {
-		return invalid("top_k", "must be at least 0")
+		return invalid("top_k", atLeast("0"))
 	}
 	if len(p.StopSequences) > maxStopSequences {
-		return invalid("stop_sequences", "must have at most "+strconv.Itoa(maxStopSequences)+" items")
+		return invalid("stop_sequences", tooMany(maxStopSequences, len(p.StopSequences)))
 	}
 	for i, s := range p.StopSequences {
 		if strings.TrimSpace(s) == "" {
@@ -82,7 +127,7 @@ func (p *MessageParams) validate() error {
 	if thinkingOn(p.Thinking) {
 		switch {
 		case p.Temperature != nil && *p.Temperature != 1:
-			return invalid("temperature", "may only be set to 1 when thinking is enabled")
+			return invalid("temperature", "`temperature` may only be set to 1 when thinking is enabled")
 		case p.TopP != nil && *p.TopP < 0.95:
 			return invalid("top_p", "must be at least 0.95 when thinking is enabled")
 		case p.TopK != nil:
@@ -96,14 +141,14 @@ func (p *MessageParams) validate() error {
 		return invalid("output_format", "cannot be combined with output_config.format")
 	}
 	if p.Metadata != nil && utf8.RuneCountInString(p.Metadata.UserID) > maxUserID {
-		return invalid("metadata.user_id", "must be at most "+strconv.Itoa(maxUserID)+" characters")
+		return invalid("metadata.user_id", "String should have at most "+strconv.Itoa(maxUserID)+" characters")
 	}
 	return validateFallbacks(p.Fallbacks, p.Model, p.MaxTokens)
 }
 
 func (p *CountTokensParams) validate() error {
 	if p.Model == "" {
-		return invalid("model", "is required")
+		return invalid("model", fieldRequired)
 	}
 	if err := validateMessages(p.Messages); err != nil {
 		return err
@@ -117,7 +162,7 @@ func (p *CountTokensParams) validate() error {
 	if err := validateToolChoice(p.ToolChoice, p.Tools, p.Thinking); err != nil {
 		return err
 	}
-	if err := validateMCPServers(p.MCPServers); err != nil {
+	if err := validateMCPServers(p.MCPServers, p.Tools); err != nil {
 		return err
 	}
 	if err := validateThinking(p.Thinking, 0, false); err != nil {
@@ -127,52 +172,160 @@ func (p *CountTokensParams) validate() error {
 }
 
 func unit(field string, v *float64) error {
-	if v != nil && (*v < 0 || *v > 1) {
-		return invalid(field, "must be between 0 and 1")
+	return numberIn(field, v, 0, 1)
+}
+
+// numberIn checks an optional number against [min, max].
+func numberIn(field string, v *float64, min, max float64) error {
+	switch {
+	case v == nil:
+	case *v < min:
+		return invalid(field, atLeast(strconv.FormatFloat(min, 'f', -1, 64)))
+	case *v > max:
+		return invalid(field, atMost(strconv.FormatFloat(max, 'f', -1, 64)))
 	}
 	return nil
 }
 
 func validateMessages(msgs []MessageParam) error {
 	if len(msgs) == 0 {
-		return invalid("messages", "must have at least 1 item")
+		return invalid("messages", tooFew(0))
 	}
 	if len(msgs) > maxMessages {
-		return invalid("messages", "must have at most "+strconv.Itoa(maxMessages)+" items")
+		return invalid("messages", tooMany(maxMessages, len(msgs)))
 	}
 	for i, m := range msgs {
 		path := idx("messages", i)
 		if m.Role != RoleUser && m.Role != RoleAssistant {
-			return invalid(path+".role", "must be user or assistant")
+			return invalid(path+".role", "Input should be 'user' or 'assistant'")
 		}
 		final := i == len(msgs)-1 && m.Role == RoleAssistant
-		if err := validateContent(path, m.Content, final); err != nil {
+		if err := validateContent(path, m.Role, m.Content, final); err != nil {
 			return err
 		}
 	}
-	return nil
+	return checkToolPairing(msgs)
+}
+
+// The server's wording of the tool-pairing rule (docs/messages-wire.md 2.2).
+const (
+	missingResults = "`tool_use` ids were found without `tool_result` blocks immediately after: %s. " +
+		"Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+	unexpectedResult = "unexpected `tool_use_id` found in `tool_result` blocks: %s. " +
+		"Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+)
+
+// checkToolPairing applies the tool-pairing rule to turns, as the server
+// does: consecutive messages of one role form one turn, every tool_use of
+// an assistant turn needs a tool_result in the next turn, and every
+// tool_result answers a tool_use of the previous turn. A conversation with
+// tool blocks this SDK does not model is left to the server.
+func checkToolPairing(msgs []MessageParam) error {
+	type use struct {
+		id  string
+		msg int
+	}
+	for _, m := range msgs {
+		for _, b := range blocksOf(m.Content) {
+			if u, ok := b.(UnknownBlock); ok && (u.Type == "tool_use" || u.Type == "tool_result") {
+				return nil
+			}
+		}
+	}
+	var pending []use // tool_use ids of the previous assistant turn
+	prevAssistant := false
+	flush := func(results map[string]bool) error {
+		var missing []string
+		at := -1
+		for _, u := range pending {
+			if !results[u.id] {
+				if at < 0 {
+					at = u.msg
+				}
+				missing = append(missing, u.id)
+			}
+		}
+		if len(missing) > 0 {
+			return invalid(idx("messages", at), fmt.Sprintf(missingResults, strings.Join(missing, ", ")))
+		}
+		return nil
+	}
+	for i := 0; i < len(msgs); {
+		role := msgs[i].Role
+		j := i
+		for j < len(msgs) && msgs[j].Role == role {
+			j++
+		}
+		if role == RoleAssistant {
+			pending, prevAssistant = nil, true
+			for k := i; k < j; k++ {
+				for _, b := range blocksOf(msgs[k].Content) {
+					if u, ok := b.(ToolUseBlock); ok {
+						pending = append(pending, use{u.ID, k})
+					}
+				}
+			}
+		} else {
+			results := map[string]bool{}
+			for k := i; k < j; k++ {
+				for _, b := range blocksOf(msgs[k].Content) {
+					if r, ok := b.(ToolResultBlock); ok {
+						results[r.ToolUseID] = true
+					}
+				}
+			}
+			if err := flush(results); err != nil {
+				return err
+			}
+			known := map[string]bool{}
+			for _, u := range pending {
+				known[u.id] = true
+			}
+			for k := i; k < j; k++ {
+				for n, b := range blocksOf(msgs[k].Content) {
+					if r, ok := b.(ToolResultBlock); ok && (!prevAssistant || !known[r.ToolUseID]) {
+						return invalid(idx(idx("messages", k)+".content", n), fmt.Sprintf(unexpectedResult, r.ToolUseID))
+					}
+				}
+			}
+			pending, prevAssistant = nil, false
+		}
+		i = j
+	}
+	return flush(nil)
+}
+
+// blocksOf returns the blocks of content; the text shorthand has no tool
+// blocks.
+func blocksOf(c Content) Blocks {
+	b, _ := c.(Blocks)
+	return b
 }
 
 // validateContent checks one message's content. Only a final assistant
 // message (a prefill) may be empty, and it must not end with white space.
-func validateContent(path string, c Content, prefill bool) error {
+func validateContent(path string, role Role, c Content, prefill bool) error {
 	var last ContentBlock
 	switch c := c.(type) {
 	case nil:
 		if !prefill {
-			return invalid(path+".content", "is required")
+			return invalid(path+".content", fieldRequired)
 		}
 	case Text:
 		if c == "" && !prefill {
-			return invalid(path+".content", "must be non-empty")
+			return invalid(path, emptyMessage)
 		}
 		last = TextBlock{Text: string(c)}
 	case Blocks:
 		if len(c) == 0 && !prefill {
-			return invalid(path+".content", "must be non-empty")
+			return invalid(path, emptyMessage)
 		}
 		for j, b := range c {
-			if err := validateBlock(idx(path+".content", j), b); err != nil {
+			bp := idx(path+".content", j)
+			if err := validateBlock(bp, b); err != nil {
+				return err
+			}
+			if err := checkPlacement(bp, role, b); err != nil {
 				return err
 			}
 		}
@@ -182,8 +335,52 @@ func validateContent(path string, c Content, prefill bool) error {
 	}
 	if t, ok := last.(TextBlock); ok && prefill && t.Text != "" {
 		if r, _ := utf8.DecodeLastRuneInString(t.Text); unicode.IsSpace(r) {
-			return invalid(path+".content", "final assistant content cannot end with trailing whitespace")
+			return invalid("messages", trailingSpace)
 		}
+	}
+	return nil
+}
+
+// checkPlacement refuses a block of one role's kind in the other role's
+// message (docs/messages-wire.md 2.2): what the model produces goes in
+// assistant messages, what the user supplies in user messages.
+func checkPlacement(path string, role Role, b ContentBlock) error {
+	var typ string
+	var onlyIn Role
+	switch b.(type) {
+	case ToolUseBlock:
+		typ, onlyIn = "tool_use", RoleAssistant
+	case ThinkingBlock:
+		typ, onlyIn = "thinking", RoleAssistant
+	case RedactedThinkingBlock:
+		typ, onlyIn = "redacted_thinking", RoleAssistant
+	case FallbackBlock:
+		typ, onlyIn = "fallback", RoleAssistant
+	case ServerToolUseBlock:
+		typ, onlyIn = "server_tool_use", RoleAssistant
+	case MCPToolUseBlock:
+		typ, onlyIn = "mcp_tool_use", RoleAssistant
+	case MCPToolResultBlock:
+		typ, onlyIn = "mcp_tool_result", RoleAssistant
+	case WebSearchToolResultBlock:
+		typ, onlyIn = "web_search_tool_result", RoleAssistant
+	case CodeExecutionToolResultBlock:
+		typ, onlyIn = "code_execution_tool_result", RoleAssistant
+	case BashCodeExecutionToolResultBlock:
+		typ, onlyIn = "bash_code_execution_tool_result", RoleAssistant
+	case ToolResultBlock:
+		typ, onlyIn = "tool_result", RoleUser
+	case ImageBlock:
+		typ, onlyIn = "image", RoleUser
+	case DocumentBlock:
+		typ, onlyIn = "document", RoleUser
+	case SearchResultBlock:
+		typ, onlyIn = "search_result", RoleUser
+	default:
+		return nil
+	}
+	if role != onlyIn {
+		return invalid(path, "`"+typ+"` blocks are not allowed in `"+string(role)+"` messages")
 	}
 	return nil
 }
@@ -191,54 +388,52 @@ func validateContent(path string, c Content, prefill bool) error {
 func validateBlock(path string, b ContentBlock) error {
 	switch b := b.(type) {
 	case nil:
-		return invalid(path, "must not be nil")
+		return invalid(path, notADictionary)
 	case TextBlock:
 		if b.Text == "" {
-			return invalid(path+".text", "must be non-empty")
+			return invalid("messages", emptyText)
 		}
 	case ToolUseBlock:
-		if !toolUseIDRule.MatchString(b.ID) {
-			return invalid(path+".id", "must be 1 to 256 letters, digits, underscores or hyphens")
+		if err := checkString(path+".tool_use.id", b.ID, 1, maxToolUseID, toolUseIDRule); err != nil {
+			return err
 		}
 		if b.Name == "" {
-			return invalid(path+".name", "is required")
+			return invalid(path+".tool_use.name", fieldRequired)
 		}
 		if len(b.Input) > 0 && !isObject(b.Input) {
-			return invalid(path+".input", "must be a JSON object")
+			return invalid(path+".tool_use.input", notADictionary)
 		}
 	case ToolResultBlock:
-		if !toolUseIDRule.MatchString(b.ToolUseID) {
-			return invalid(path+".tool_use_id", "must be 1 to 256 letters, digits, underscores or hyphens")
+		if err := checkString(path+".tool_result.tool_use_id", b.ToolUseID, 1, maxToolUseID, toolUseIDRule); err != nil {
+			return err
 		}
 		if blocks, ok := b.Content.(Blocks); ok {
 			for j, c := range blocks {
-				if err := validateBlock(idx(path+".content", j), c); err != nil {
+				if err := validateBlock(idx(path+".tool_result.content", j), c); err != nil {
 					return err
 				}
 			}
 		}
 	case ImageBlock:
 		if b.Source == nil {
-			return invalid(path+".source", "is required")
+			return invalid(path+".image.source", fieldRequired)
 		}
 	case DocumentBlock:
 		if b.Source == nil {
-			return invalid(path+".source", "is required")
+			return invalid(path+".document.source", fieldRequired)
 		}
 	}
 	return nil
 }
 
+// validateSystem refuses empty text blocks. A system string may be empty,
+// as the server accepts it: it is not a block.
 func validateSystem(s System) error {
 	switch s := s.(type) {
-	case Text:
-		if s == "" {
-			return invalid("system", "text content blocks must be non-empty")
-		}
 	case SystemBlocks:
-		for i, b := range s {
+		for _, b := range s {
 			if b.Text == "" {
-				return invalid(idx("system", i)+".text", "must be non-empty")
+				return invalid("system", emptyText)
 			}
 		}
 	}
@@ -247,12 +442,12 @@ func validateSystem(s System) error {
 
 func validateTools(tools []Tool, servers []MCPServer) error {
 	if len(tools) > maxTools {
-		return invalid("tools", "must have at most "+strconv.Itoa(maxTools)+" items")
+		return invalid("tools", tooMany(maxTools, len(tools)))
 	}
 	names := make(map[string]bool, len(tools))
 	unique := func(name string) error {
 		if names[name] {
-			return invalid("tools", "tool names must be unique: "+strconv.Quote(name)+" is repeated")
+			return invalid("tools", "Tool names must be unique.")
 		}
 		names[name] = true
 		return nil
@@ -261,16 +456,13 @@ func validateTools(tools []Tool, servers []MCPServer) error {
 		path := idx("tools", i)
 		switch t := t.(type) {
 		case nil:
-			return invalid(path, "must not be nil")
+			return invalid(path, notADictionary)
 		case CustomTool:
-			if !toolNameRule.MatchString(t.Name) {
-				return invalid(path+".custom.name", "must be 1 to 128 letters, digits, underscores or hyphens")
+			if err := checkString(path+".custom.name", t.Name, 1, maxToolName, toolNameRule); err != nil {
+				return err
 			}
-			if len(t.InputSchema) == 0 {
-				return invalid(path+".custom.input_schema", "is required")
-			}
-			if !isObject(t.InputSchema) {
-				return invalid(path+".custom.input_schema", "must be a JSON object")
+			if err := checkInputSchema(path+".custom.input_schema", t.InputSchema); err != nil {
+				return err
 			}
 			if err := unique(t.Name); err != nil {
 				return err
@@ -280,11 +472,11 @@ func validateTools(tools []Tool, servers []MCPServer) error {
 			if typ == "" {
 				typ = WebSearch20250305
 			}
+			if t.MaxUses < 0 {
+				return invalid(path+"."+typ+".max_uses", atLeast("1"))
+			}
 			if t.AllowedDomains != nil && t.BlockedDomains != nil {
 				return invalid(path+"."+typ, "allowed_domains and blocked_domains cannot both be set")
-			}
-			if t.MaxUses < 0 {
-				return invalid(path+"."+typ+".max_uses", "must be at least 1")
 			}
 			if err := unique("web_search"); err != nil {
 				return err
@@ -299,8 +491,42 @@ func validateTools(tools []Tool, servers []MCPServer) error {
 				found = found || s.Name == t.MCPServerName
 			}
 			if !found {
-				return invalid(path+".mcp_toolset.mcp_server_name", "no MCP server named "+strconv.Quote(t.MCPServerName))
+				return invalid(path+".mcp_toolset.mcp_server_name", "no MCP server named `"+t.MCPServerName+"`")
 			}
+		}
+	}
+	return nil
+}
+
+// checkInputSchema checks what the server checks of a custom tool's
+// schema: an object whose type is "object", whose properties (when set) is
+// an object with keys of the allowed form.
+func checkInputSchema(path string, raw json.RawMessage) error {
+	if !isObject(raw) {
+		return invalid(path, notADictionary)
+	}
+	var schema map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return invalid(path, notADictionary)
+	}
+	typ, ok := schema["type"]
+	if !ok {
+		return invalid(path+".type", fieldRequired)
+	}
+	if string(bytes.TrimSpace(typ)) != `"object"` {
+		return invalid(path+".type", "Input should be 'object'")
+	}
+	props, ok := schema["properties"]
+	if !ok || string(bytes.TrimSpace(props)) == "null" {
+		return nil
+	}
+	var keys map[string]json.RawMessage
+	if !isObject(props) || json.Unmarshal(props, &keys) != nil {
+		return invalid(path+".properties", notADictionary)
+	}
+	for k := range keys {
+		if !propertyKeyRule.MatchString(k) {
+			return invalid(path+".properties", "Property keys should match pattern '"+propertyKeyRule.String()+"'")
 		}
 	}
 	return nil
@@ -313,18 +539,15 @@ func validateToolChoice(c ToolChoice, tools []Tool, thinking Thinking) error {
 		forced = true
 	case ToolChoiceTool:
 		forced = true
-		if c.Name == "" {
-			return invalid("tool_choice.tool.name", "is required")
-		}
-		if !hasTool(tools, c.Name) {
-			return invalid("tool_choice.tool.name", "tool "+strconv.Quote(c.Name)+" is not in tools")
+		if len(tools) > 0 && !hasTool(tools, c.Name) {
+			return invalid("tool_choice.tool.name", "tool `"+c.Name+"` is not in `tools`")
 		}
 	}
 	if forced && len(tools) == 0 {
-		return invalid("tool_choice", "requires at least one tool in tools")
+		return invalid("tool_choice", "requires at least one tool in `tools`")
 	}
 	if forced && thinkingOn(thinking) {
-		return invalid("tool_choice", "cannot force tool use when thinking is enabled")
+		return invalid("tool_choice", "Thinking may not be enabled when tool_choice forces tool use")
 	}
 	return nil
 }
@@ -353,19 +576,32 @@ func hasTool(tools []Tool, name string) bool {
 	return false
 }
 
-func validateMCPServers(servers []MCPServer) error {
+func validateMCPServers(servers []MCPServer, tools []Tool) error {
 	seen := make(map[string]bool, len(servers))
 	for i, s := range servers {
 		path := idx("mcp_servers", i)
-		if n := utf8.RuneCountInString(s.Name); n < 1 || n > maxMCPName {
-			return invalid(path+".name", "must be 1 to "+strconv.Itoa(maxMCPName)+" characters")
+		if err := checkString(path+".name", s.Name, 1, maxMCPName, nil); err != nil {
+			return err
 		}
-		if seen[s.Name] {
-			return invalid(path+".name", "must be unique: "+strconv.Quote(s.Name)+" is repeated")
-		}
-		seen[s.Name] = true
 		if !strings.HasPrefix(s.URL, "https://") {
 			return invalid(path+".url", "must start with https://")
+		}
+	}
+	for i, s := range servers {
+		if seen[s.Name] {
+			return invalid(idx("mcp_servers", i)+".name", "duplicate MCP server name `"+s.Name+"`")
+		}
+		seen[s.Name] = true
+	}
+	for i, s := range servers {
+		refs := 0
+		for _, t := range tools {
+			if ts, ok := t.(MCPToolset); ok && ts.MCPServerName == s.Name {
+				refs++
+			}
+		}
+		if refs != 1 {
+			return invalid(idx("mcp_servers", i), "MCP server `"+s.Name+"` must be referenced by exactly one mcp_toolset")
 		}
 	}
 	return nil
@@ -384,17 +620,17 @@ func validateThinking(t Thinking, maxTokens int, create bool) error {
 		return nil
 	}
 	if budget < minThinkBudget {
-		return invalid("thinking.enabled.budget_tokens", "must be at least "+strconv.Itoa(minThinkBudget))
+		return invalid("thinking.enabled.budget_tokens", atLeast(strconv.Itoa(minThinkBudget)))
 	}
 	if create && budget >= maxTokens {
-		return invalid("thinking.enabled.budget_tokens", "must be less than max_tokens ("+strconv.Itoa(maxTokens)+")")
+		return invalid("thinking.enabled.budget_tokens", budgetAboveTokens+" ("+strconv.Itoa(maxTokens)+")")
 	}
 	return nil
 }
 
 func validateOutput(c *OutputConfig) error {
 	if c != nil && c.Format != nil && !isObject(c.Format.Schema) {
-		return invalid("output_config.format.schema", "must be a JSON object")
+		return invalid("output_config.format.schema", notADictionary)
 	}
 	return nil
 }
@@ -404,16 +640,19 @@ func validateFallbacks(f Fallbacks, model string, maxTokens int) error {
 	if !ok {
 		return nil
 	}
-	if len(list) < 1 || len(list) > maxFallbacks {
-		return invalid("fallbacks", "must have 1 to "+strconv.Itoa(maxFallbacks)+" items")
+	if len(list) < 1 {
+		return invalid("fallbacks", tooFew(len(list)))
+	}
+	if len(list) > maxFallbacks {
+		return invalid("fallbacks", tooMany(maxFallbacks, len(list)))
 	}
 	seen := map[string]bool{model: true}
 	for i, fb := range list {
 		if fb.Model == "" {
-			return invalid(idx("fallbacks", i)+".model", "is required")
+			return invalid(idx("fallbacks", i)+".model", fieldRequired)
 		}
 		if seen[fb.Model] {
-			return invalid(idx("fallbacks", i)+".model", "duplicate model "+strconv.Quote(fb.Model))
+			return invalid(idx("fallbacks", i)+".model", "duplicate model `"+fb.Model+"`")
 		}
 		seen[fb.Model] = true
 		limit := maxTokens
@@ -431,4 +670,54 @@ func validateFallbacks(f Fallbacks, model string, maxTokens int) error {
 func isObject(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '{' && json.Valid(raw)
+}
+
+// validate checks a chat completion request before it is translated. The
+// server validates the translated request, whose paths can differ (a
+// function tool becomes tools.<i>.custom); these name what the caller
+// wrote.
+func (p *ChatCompletionParams) validate() error {
+	if p.Model == "" {
+		return invalid("model", fieldRequired)
+	}
+	if len(p.Messages) == 0 {
+		return invalid("messages", tooFew(0))
+	}
+	for i, m := range p.Messages {
+		path := idx("messages", i)
+		switch m.Role {
+		case ChatRoleSystem, ChatRoleDeveloper, ChatRoleUser, ChatRoleAssistant:
+		case ChatRoleTool:
+			if m.ToolCallID == "" {
+				return invalid(path+".tool_call_id", fieldRequired)
+			}
+		case "function":
+			return invalid(path+".role", "unsupported role `function`")
+		default:
+			return invalid(path+".role", "Input should be 'system', 'developer', 'user', 'assistant' or 'tool'")
+		}
+		for k, c := range m.ToolCalls {
+			if !isObject(json.RawMessage(c.Function.Arguments)) {
+				return invalid(idx(path+".tool_calls", k)+".function.arguments", "must be a JSON object")
+			}
+		}
+	}
+	if p.MaxTokens < 0 {
+		return invalid("max_tokens", atLeast("0"))
+	}
+	if p.MaxCompletionTokens < 0 {
+		return invalid("max_completion_tokens", atLeast("0"))
+	}
+	if err := numberIn("temperature", p.Temperature, 0, 2); err != nil {
+		return err
+	}
+	if err := unit("top_p", p.TopP); err != nil {
+		return err
+	}
+	for i, t := range p.Tools {
+		if err := checkString(idx("tools", i)+".function.name", t.Function.Name, 1, maxToolName, toolNameRule); err != nil {
+			return err
+		}
+	}
+	return nil
 }

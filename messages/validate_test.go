@@ -15,7 +15,8 @@ import (
 )
 
 // TestLocalRefusals: each broken rule is refused before anything is sent,
-// naming the field by the contract's path, by Create and Stream alike.
+// naming the field by the contract's path (the server's, union tags
+// included), by Create and Stream alike.
 func TestLocalRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		field string
@@ -25,27 +26,26 @@ func TestLocalRefusals(t *testing.T) {
 		{"max_tokens", func(p *messages.MessageParams) { p.MaxTokens = -1 }},
 		{"messages", func(p *messages.MessageParams) { p.Messages = nil }},
 		{"messages.0.role", func(p *messages.MessageParams) { p.Messages[0].Role = "system" }},
-		{"messages.0.content", func(p *messages.MessageParams) { p.Messages[0].Content = messages.Text("") }},
+		{"messages.0", func(p *messages.MessageParams) { p.Messages[0].Content = messages.Text("") }},
 		{"messages.0.content", func(p *messages.MessageParams) { p.Messages[0].Content = nil }},
-		{"messages.0.content", func(p *messages.MessageParams) { p.Messages[0].Content = messages.Blocks{} }},
-		{"messages.0.content.1.text", func(p *messages.MessageParams) {
+		{"messages.0", func(p *messages.MessageParams) { p.Messages[0].Content = messages.Blocks{} }},
+		{"messages", func(p *messages.MessageParams) { // an empty text block; the server names no block
 			p.Messages[0] = messages.UserBlocks(messages.TextBlock{Text: "a"}, messages.TextBlock{})
 		}},
 		{"messages.0.content.0", func(p *messages.MessageParams) { p.Messages[0] = messages.UserBlocks(nil) }},
-		{"messages.1.content", func(p *messages.MessageParams) {
+		{"messages", func(p *messages.MessageParams) {
 			p.Messages = append(p.Messages, messages.AssistantText("Prefill ends with a space "))
 		}},
-		{"messages.1.content", func(p *messages.MessageParams) {
+		{"messages.1", func(p *messages.MessageParams) {
 			p.Messages = append(p.Messages, messages.AssistantText(""), messages.UserText("x"))
 		}},
-		{"messages.1.content.0.id", func(p *messages.MessageParams) {
+		{"messages.1.content.0.tool_use.id", func(p *messages.MessageParams) {
 			p.Messages = append(p.Messages, messages.AssistantBlocks(messages.ToolUseBlock{ID: "bad id!", Name: "x"}))
 		}},
-		{"messages.1.content.0.input", func(p *messages.MessageParams) {
+		{"messages.1.content.0.tool_use.input", func(p *messages.MessageParams) {
 			p.Messages = append(p.Messages, messages.AssistantBlocks(messages.ToolUseBlock{ID: "toolu_1", Name: "x", Input: json.RawMessage(`[1]`)}))
 		}},
-		{"system", func(p *messages.MessageParams) { p.System = messages.Text("") }},
-		{"system.1.text", func(p *messages.MessageParams) { p.System = messages.SystemBlocks{{Text: "a"}, {}} }},
+		{"system", func(p *messages.MessageParams) { p.System = messages.SystemBlocks{{Text: "a"}, {}} }},
 		{"temperature", func(p *messages.MessageParams) { p.Temperature = new(1.5) }},
 		{"temperature", func(p *messages.MessageParams) { p.Temperature = new(-0.1) }},
 		{"top_p", func(p *messages.MessageParams) { p.TopP = new(2.0) }},

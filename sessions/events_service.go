@@ -40,7 +40,7 @@ func (p *SendParams) validate() error {
 	if err := atMost("events", len(p.Events), maxEvents); err != nil {
 		return err
 	}
-	return ValidateEvents("events", p.Events)
+	return validateEvents("events", p.Events, true)
 }
 
 // Send sends events to a session (SPEC 4.10): POST

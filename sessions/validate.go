@@ -1,7 +1,9 @@
 package sessions
 
 import (
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
@@ -27,10 +29,11 @@ const (
 	maxIterations   = 20
 	maxSystem       = 100000
 	maxModelID      = 256
-	maxAgentTools   = 128
-	maxAgentServers = 20
-	maxAgentSkills  = 20
 	maxBudgetDigits = 18
+	maxMemoryStores = 8
+	maxSystemBlocks = 1000
+	filePrefix      = "file_"
+	vaultPrefix     = "vlt_"
 )
 
 func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
@@ -62,6 +65,9 @@ func (p *CreateParams) validate() error {
 		return err
 	}
 	if err := atMost("vault_ids", len(p.VaultIDs), maxVaultIDs); err != nil {
+		return err
+	}
+	if err := ValidateVaultIDs("vault_ids", p.VaultIDs); err != nil {
 		return err
 	}
 	if p.Budget != nil {
@@ -98,44 +104,17 @@ func validateAgentParam(field string, ref agents.AgentRef) error {
 			return err
 		}
 	}
-	if err := atMost(field+".tools", len(o.Tools), maxAgentTools); err != nil {
-		return err
-	}
-	if err := atMost(field+".mcp_servers", len(o.MCPServers), maxAgentServers); err != nil {
-		return err
-	}
-	if err := atMost(field+".skills", len(o.Skills), maxAgentSkills); err != nil {
-		return err
-	}
-	return nilElements(field, o.Tools, o.Skills)
-}
-
-// nilElements refuses nil union values, which would be sent as null. The
-// finer rules of tools and skills are the server's to judge, as for an
-// agent.
-func nilElements(field string, tools []agents.Tool, skills []agents.Skill) error {
-	for i, t := range tools {
-		if t == nil {
-			return apierror.Invalid(idx(field+".tools", i), "must not be nil")
-		}
-	}
-	for i, s := range skills {
-		if s == nil {
-			return apierror.Invalid(idx(field+".skills", i), "must not be nil")
-		}
-	}
-	return nil
+	// A list the request leaves out is the agent's own, which only the
+	// server knows: toolsets and servers are matched when both are sent.
+	return agents.ValidateToolLists(field, o.Tools, o.MCPServers, o.Skills, o.Tools != nil && o.MCPServers != nil)
 }
 
 func (p *UpdateParams) validate() error {
 	if a := p.Agent; a != nil {
-		if err := atMost("agent.tools", len(a.Tools), maxAgentTools); err != nil {
-			return err
-		}
-		if err := atMost("agent.mcp_servers", len(a.MCPServers), maxAgentServers); err != nil {
-			return err
-		}
-		if err := nilElements("agent", a.Tools, nil); err != nil {
+		// Validated like an agent's lists; a list left out is the
+		// session's, so toolsets and servers are matched only when both
+		// are sent.
+		if err := agents.ValidateToolLists("agent", a.Tools, a.MCPServers, nil, a.Tools != nil && a.MCPServers != nil); err != nil {
 			return err
 		}
 	}
@@ -190,10 +169,62 @@ func (b Budget) Validate(field string) error {
 // does not count them: the callers' limits differ. The deployments package
 // calls it before sending.
 func ValidateResources(field string, resources []ResourceParam) error {
+	stores := 0
 	for i, r := range resources {
 		if err := validateResource(idx(field, i), r); err != nil {
 			return err
 		}
+		if _, ok := r.(MemoryStoreResourceParam); ok {
+			stores++
+		}
+	}
+	if stores > maxMemoryStores {
+		return apierror.Invalid(field, "must have at most "+strconv.Itoa(maxMemoryStores)+" memory stores")
+	}
+	return nil
+}
+
+// ValidateVaultIDs checks vault references locally, naming them under
+// field: each a vault id ("vlt_…"), none twice. Vaults are not looked up,
+// so the prefix is the whole rule. It does not count them: the callers'
+// limits differ. The deployments package calls it before sending.
+func ValidateVaultIDs(field string, ids []string) error {
+	seen := make(map[string]bool, len(ids))
+	for i, id := range ids {
+		if !strings.HasPrefix(id, vaultPrefix) {
+			return apierror.Invalid(idx(field, i), "must be a vault id (`"+vaultPrefix+"…`)")
+		}
+		if seen[id] {
+			return apierror.Invalid(idx(field, i), "duplicate vault id `"+id+"`")
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+// checkFileID checks a file reference: 1 to 128 characters and the file_
+// prefix (files are not looked up).
+func checkFileID(field, id string) error {
+	if err := check.Length(field, id, 1, maxFileID); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(id, filePrefix) {
+		return apierror.Invalid(field, "must be a file id (`"+filePrefix+"…`)")
+	}
+	return nil
+}
+
+// checkMountPath checks an optional mount path: 1 to 4096 characters,
+// absolute.
+func checkMountPath(field, p string) error {
+	if p == "" {
+		return nil
+	}
+	if err := check.Length(field, p, 1, maxMountPath); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(p, "/") {
+		return apierror.Invalid(field, "must start with `/`")
 	}
 	return nil
 }
@@ -208,13 +239,16 @@ func validateResource(path string, r ResourceParam) error {
 		if err := check.Length(path+".url", r.URL, 1, maxURL); err != nil {
 			return err
 		}
+		if u, err := url.Parse(r.URL); err != nil || u.Scheme != "https" || u.Host == "" {
+			return apierror.Invalid(path+".url", "must be an absolute https URL")
+		}
 		if err := check.OptionalLength(path+".authorization_token", string(r.AuthorizationToken), 1, maxToken); err != nil {
 			return err
 		}
 		if err := validateCheckout(path+".checkout", r.Checkout); err != nil {
 			return err
 		}
-		return check.OptionalLength(path+".mount_path", r.MountPath, 1, maxMountPath)
+		return checkMountPath(path+".mount_path", r.MountPath)
 	case MemoryStoreResourceParam:
 		if r.MemoryStoreID == "" {
 			return apierror.Invalid(path+".memory_store_id", "is required")
@@ -229,10 +263,10 @@ func (r *FileResourceParam) validate(path string) error {
 	if path != "" {
 		prefix = path + "."
 	}
-	if err := check.Length(prefix+"file_id", r.FileID, 1, maxFileID); err != nil {
+	if err := checkFileID(prefix+"file_id", r.FileID); err != nil {
 		return err
 	}
-	return check.OptionalLength(prefix+"mount_path", r.MountPath, 1, maxMountPath)
+	return checkMountPath(prefix+"mount_path", r.MountPath)
 }
 
 func validateCheckout(path string, c Checkout) error {
@@ -240,7 +274,12 @@ func validateCheckout(path string, c Checkout) error {
 	case BranchCheckout:
 		return check.Length(path+".name", c.Name, 1, maxBranch)
 	case CommitCheckout:
-		return check.Length(path+".sha", c.SHA, minSHA, maxSHA)
+		if err := check.Length(path+".sha", c.SHA, minSHA, maxSHA); err != nil {
+			return err
+		}
+		if strings.Trim(strings.ToLower(c.SHA), "0123456789abcdef") != "" {
+			return apierror.Invalid(path+".sha", "must be a hexadecimal commit id")
+		}
 	}
 	return nil
 }
@@ -251,6 +290,24 @@ func validateCheckout(path string, c Checkout) error {
 // right after a user.message. It does not count them: the callers' limits
 // differ. The deployments package calls it before sending.
 func ValidateEvents(field string, events []EventParam) error {
+	return validateEvents(field, events, false)
+}
+
+// Where a system.message may go, as initial events and Send Events word it
+// (SPEC 6.2): initial events hold no tool results.
+const (
+	systemPlacement     = "system.message must be the last event and follow a user.message"
+	sendSystemPlacement = systemPlacement + ", user.tool_result or user.custom_tool_result"
+)
+
+// validateEvents is ValidateEvents; send applies the rules of Send Events,
+// which words the placement rule for tool results too and bounds a
+// system.message's content.
+func validateEvents(field string, events []EventParam, send bool) error {
+	placement := systemPlacement
+	if send {
+		placement = sendSystemPlacement
+	}
 	for i, e := range events {
 		path := idx(field, i)
 		switch e := e.(type) {
@@ -265,11 +322,14 @@ func ValidateEvents(field string, events []EventParam) error {
 				return err
 			}
 		case SystemMessageParam:
-			if i != len(events)-1 || i == 0 || !accompaniable(events[i-1]) {
-				return apierror.Invalid(path, "system.message must be the last event and follow a user.message")
+			if send && (len(e.Content) < 1 || len(e.Content) > maxSystemBlocks) {
+				return apierror.Invalid(path+".content", "must have between 1 and "+strconv.Itoa(maxSystemBlocks)+" items")
 			}
 			if err := validateContent(path+".content", e.Content); err != nil {
 				return err
+			}
+			if i != len(events)-1 || i == 0 || !accompaniable(events[i-1]) {
+				return apierror.Invalid(path, placement)
 			}
 		case eventValidator:
 			if err := e.validateEvent(path); err != nil {
@@ -324,6 +384,9 @@ func (e *DefineOutcomeParam) validate(path string) error {
 	case FileRubricParam:
 		if r.FileID == "" {
 			return apierror.Invalid(path+".rubric.file_id", "is required")
+		}
+		if err := checkFileID(path+".rubric.file_id", r.FileID); err != nil {
+			return err
 		}
 	}
 	if e.MaxIterations != 0 && (e.MaxIterations < 1 || e.MaxIterations > maxIterations) {

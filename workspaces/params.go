@@ -1,19 +1,5 @@
 package workspaces
 
-import (
-	"github.com/agentplatform/agentplatform-go/internal/check"
-)
-
-// Limits the SDK checks before sending (docs/api-choices.md, "Workspaces").
-const (
-	maxNameLength = 255
-	maxTags       = 50
-	maxTagKey     = 128
-	maxTagValue   = 256
-	reservedTag   = "vendor"
-	maxListLimit  = 1000
-)
-
 // CreateParams is the body of Create.
 type CreateParams struct {
 	Name string `json:"name"` // required, 1 to 255 characters
@@ -38,13 +24,6 @@ type DataResidencyParams struct {
 	WorkspaceGeo         Geo         `json:"workspace_geo,omitzero"`
 }
 
-func (p *CreateParams) validate() error {
-	if err := check.Length("name", p.Name, 1, maxNameLength); err != nil {
-		return err
-	}
-	return validateCommon(p.DisplayColor, p.Tags)
-}
-
 // UpdateParams is the body of Update. Empty fields are left unchanged.
 type UpdateParams struct {
 	Name          string                     `json:"name,omitzero"`
@@ -61,22 +40,6 @@ type UpdateParams struct {
 type DataResidencyUpdateParams struct {
 	AllowedInferenceGeos AllowedGeos `json:"allowed_inference_geos,omitzero"`
 	DefaultInferenceGeo  Geo         `json:"default_inference_geo,omitzero"`
-}
-
-func (p *UpdateParams) validate() error {
-	if err := check.OptionalLength("name", p.Name, 1, maxNameLength); err != nil {
-		return err
-	}
-	return validateCommon(p.DisplayColor, p.Tags)
-}
-
-func validateCommon(color string, tags map[string]string) error {
-	if color != "" {
-		if err := check.HexColor("display_color", color); err != nil {
-			return err
-		}
-	}
-	return check.StringMap("tags", tags, maxTags, maxTagKey, maxTagValue, reservedTag)
 }
 
 // ListParams selects a page of workspaces.

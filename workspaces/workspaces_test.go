@@ -158,8 +158,8 @@ func TestLocalValidation(t *testing.T) {
 		{"tag key vendor", workspaces.CreateParams{Name: "a", Tags: map[string]string{"vendor:team": "x"}}, "tags"},
 		{"tag key Vendor", workspaces.CreateParams{Name: "a", Tags: map[string]string{"VendorX": "x"}}, "tags"},
 		{"tag key 128", workspaces.CreateParams{Name: "a", Tags: map[string]string{strings.Repeat("k", 128): "x"}}, ""},
-		{"tag key 129", workspaces.CreateParams{Name: "a", Tags: map[string]string{strings.Repeat("k", 129): "x"}}, "tags key"},
-		{"tag key empty", workspaces.CreateParams{Name: "a", Tags: map[string]string{"": "x"}}, "tags key"},
+		{"tag key 129", workspaces.CreateParams{Name: "a", Tags: map[string]string{strings.Repeat("k", 129): "x"}}, "tags"},
+		{"tag key empty", workspaces.CreateParams{Name: "a", Tags: map[string]string{"": "x"}}, "tags"},
 		{"tag value 256", workspaces.CreateParams{Name: "a", Tags: map[string]string{"k": strings.Repeat("v", 256)}}, ""},
 		{"tag value 257", workspaces.CreateParams{Name: "a", Tags: map[string]string{"k": strings.Repeat("v", 257)}}, "tags.k"},
 	}

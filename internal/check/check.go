@@ -5,7 +5,6 @@ package check
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
@@ -40,27 +39,6 @@ func OptionalLength(field, s string, min, max int) error {
 func Limit(v, max int) error {
 	if v != 0 && (v < 1 || v > max) {
 		return apierror.Invalid("limit", "must be between 1 and "+strconv.Itoa(max))
-	}
-	return nil
-}
-
-// StringMap checks a map of strings: at most maxPairs pairs, keys of 1 to
-// maxKey characters, values of at most maxValue characters, and no key
-// starting (in any case) with reservedPrefix when that is set.
-func StringMap(field string, m map[string]string, maxPairs, maxKey, maxValue int, reservedPrefix string) error {
-	if len(m) > maxPairs {
-		return apierror.Invalid(field, "must have at most "+strconv.Itoa(maxPairs)+" pairs")
-	}
-	for k, v := range m {
-		if err := Length(field+" key", k, 1, maxKey); err != nil {
-			return err
-		}
-		if reservedPrefix != "" && len(k) >= len(reservedPrefix) && strings.EqualFold(k[:len(reservedPrefix)], reservedPrefix) {
-			return apierror.Invalid(field, "key "+strconv.Quote(k)+" must not begin with "+strconv.Quote(reservedPrefix))
-		}
-		if err := Length(field+"."+k, v, 0, maxValue); err != nil {
-			return err
-		}
 	}
 	return nil
 }
