@@ -139,18 +139,18 @@ func spanText(sp sdktrace.ReadOnlySpan) string {
 	var b strings.Builder
 	b.WriteString(sp.Name())
 	for _, kv := range sp.Attributes() {
-		fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+		fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.String())
 	}
 	for _, ev := range sp.Events() {
 		b.WriteString(" " + ev.Name)
 		for _, kv := range ev.Attributes {
-			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.String())
 		}
 	}
 	b.WriteString(" " + sp.Status().Description)
 	for _, l := range sp.Links() {
 		for _, kv := range l.Attributes {
-			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.String())
 		}
 	}
 	return b.String()

@@ -292,7 +292,7 @@ func (a *Accumulator) Done() bool { return a.done }
 
 // blockKind names a block's type for messages.
 func blockKind(b ContentBlock) string {
-	switch b.(type) {
+	switch b := b.(type) {
 	case TextBlock:
 		return "text"
 	case ThinkingBlock:
@@ -304,7 +304,7 @@ func blockKind(b ContentBlock) string {
 	case MCPToolUseBlock:
 		return "mcp_tool_use"
 	case UnknownBlock:
-		return b.(UnknownBlock).Type
+		return b.Type
 	}
 	return fmt.Sprintf("%T", b)
 }

@@ -182,7 +182,7 @@ type chatImageURL struct {
 func (p ChatImagePart) MarshalJSON() ([]byte, error) {
 	return union.Marshal("image_url", struct {
 		ImageURL chatImageURL `json:"image_url"`
-	}{chatImageURL{p.URL, p.Detail}})
+	}{chatImageURL(p)})
 }
 
 func decodeChatPart(data []byte) (ChatContentPart, error) {

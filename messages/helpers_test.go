@@ -61,14 +61,3 @@ func lastBody(t *testing.T, env *reftest.Env) map[string]any {
 	require.NoError(t, json.Unmarshal(reqs[len(reqs)-1].Body, &m))
 	return m
 }
-
-// streamed runs params as a stream and returns the accumulated message.
-func streamed(t *testing.T, client *agentplatform.Client, params messages.MessageParams) *messages.Message {
-	t.Helper()
-	st, err := client.Messages.Stream(ctx, params)
-	require.NoError(t, err)
-	defer st.Close()
-	msg, err := st.Message()
-	require.NoError(t, err)
-	return msg
-}

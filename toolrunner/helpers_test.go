@@ -2,7 +2,6 @@ package toolrunner_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -356,11 +355,3 @@ func (h *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (h *logHandler) WithGroup(string) slog.Handler { return h }
-
-// mustJSON is v as JSON.
-func mustJSON(tb testing.TB, v any) json.RawMessage {
-	tb.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(tb, err)
-	return b
-}

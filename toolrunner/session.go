@@ -142,7 +142,7 @@ func (f *follower) follow() (err error, ended bool) {
 		st, err := f.r.events.Stream(f.readCtx, f.id, sessions.StreamParams{ResumeAfter: pos})
 		var delivered bool
 		if err == nil {
-			delivered, ended, err = f.consume(st, &pos)
+			delivered, err = f.consume(st, &pos)
 			st.Close()
 		}
 		switch {
@@ -193,9 +193,10 @@ func (f *follower) reconcileRetrying() (reconciled, error) {
 }
 
 // consume reads one stream, handling each event; pos follows the last
-// persisted event. It reports whether any event arrived, whether the
-// session ended, and the error that ended the stream.
-func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (delivered, ended bool, err error) {
+// persisted event. It reports whether any event arrived, and the error that
+// ended the stream: nil means the session is over, whether an event said so
+// or the stream ended cleanly.
+func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (delivered bool, err error) {
 	var timer *time.Timer
 	arm := func() {
 		if d := f.r.cfg.idleTimeout; d > 0 && f.idle {
@@ -222,7 +223,7 @@ func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (de
 				f.log.Warn("toolrunner: an event could not be decoded; skipped", "error", err.Error())
 				continue
 			}
-			return delivered, false, err
+			return delivered, err
 		}
 		received := time.Now()
 		delivered = true
@@ -231,7 +232,7 @@ func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (de
 		}
 		wasIdle := f.idle
 		if f.handle(ev, received) {
-			return true, true, nil
+			return true, nil
 		}
 		switch {
 		case f.idle && !wasIdle:
@@ -240,7 +241,7 @@ func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (de
 			timer.Stop()
 		}
 	}
-	return delivered, false, nil
+	return delivered, nil
 }
 
 // handle acts on one event, in the order the session recorded them, and

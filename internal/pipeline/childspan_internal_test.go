@@ -48,7 +48,7 @@ func TestChildSpans(t *testing.T) {
 	require.Equal(t, codes.Error, c.Status().Code)
 	a := map[string]string{}
 	for _, kv := range c.Attributes() {
-		a[string(kv.Key)] = kv.Value.Emit()
+		a[string(kv.Key)] = kv.Value.String()
 	}
 	require.Equal(t, map[string]string{"gen_ai.provider.name": "vendor", "error.type": "max_uses_exceeded"}, a)
 

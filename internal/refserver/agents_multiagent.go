@@ -258,12 +258,6 @@ func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAd
 	return out, nil
 }
 
-type rosterAgentBody struct {
-	Type    optional[string] `json:"type"`
-	ID      optional[string] `json:"id"`
-	Version optional[int64]  `json:"version"`
-}
-
 type rosterAdvisorBody struct {
 	Type  optional[string] `json:"type"`
 	Model optional[string] `json:"model"`

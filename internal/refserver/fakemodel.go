@@ -157,10 +157,6 @@ type outBlock struct {
 	search, code bool
 }
 
-func (b *outBlock) isCall() bool {
-	return b.typ == "tool_use" || b.typ == "server_tool_use" || b.typ == "mcp_tool_use"
-}
-
 // cost is the block's share of output_tokens (10.3 step 5).
 func (b *outBlock) cost() int {
 	switch b.typ {

@@ -108,10 +108,10 @@ func (st *federationState) init() {
 // AddFederationIssuer registers an issuer and returns its fdis_… id.
 func (s *Server) AddFederationIssuer(cfg FederationIssuer) (string, error) {
 	if !federationName.MatchString(cfg.Name) {
-		return "", errors.New("Name must match ^[a-z0-9-]+$ and have 1–255 characters")
+		return "", errors.New("name must match ^[a-z0-9-]+$ and have 1–255 characters")
 	}
 	if cfg.IssuerURL == "" {
-		return "", errors.New("IssuerURL is required")
+		return "", errors.New("issuer URL is required")
 	}
 	switch {
 	case cfg.JWKS != nil && cfg.JWKSURL != "":
@@ -236,7 +236,7 @@ func (s *Server) federationIssuerLocked(id string) (*fedIssuer, error) {
 // AddFederationRule registers a rule and returns its fdrl_… id.
 func (s *Server) AddFederationRule(cfg FederationRule) (string, error) {
 	if !federationName.MatchString(cfg.Name) {
-		return "", errors.New("Name must match ^[a-z0-9-]+$ and have 1–255 characters")
+		return "", errors.New("name must match ^[a-z0-9-]+$ and have 1–255 characters")
 	}
 	if strings.TrimSuffix(cfg.SubjectPrefix, "*") == "" && len(cfg.Claims) == 0 {
 		return "", errors.New(federationClaimsRequired)

@@ -99,11 +99,6 @@ func (st Step) modelStep() bool {
 	return true
 }
 
-// callsTool reports whether the step is a tool call, which ends its request.
-func (st Step) callsTool() bool {
-	return st.kind == stepUseTool || st.kind == stepUseMCPTool || st.kind == stepUseCustomTool
-}
-
 type stepConfig struct {
 	verdict string // auto policies: allow, deny, ask; "" unscripted
 	output  *toolOutput

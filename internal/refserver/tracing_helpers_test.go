@@ -147,7 +147,7 @@ func wantAttrs(t *testing.T, s tracetest.SpanStub, want map[attribute.Key]any) {
 			t.Fatalf("unsupported want type %T", w)
 		}
 		if !match {
-			t.Errorf("%s: %s = %v (%v), want %v (%T)", s.Name, k, v.Emit(), v.Type(), w, w)
+			t.Errorf("%s: %s = %v (%v), want %v (%T)", s.Name, k, v.String(), v.Type(), w, w)
 		}
 	}
 	if t.Failed() {
@@ -161,7 +161,7 @@ func wantExactAttrs(t *testing.T, s tracetest.SpanStub, want map[attribute.Key]a
 	wantAttrs(t, s, want)
 	for _, kv := range s.Attributes {
 		if _, ok := want[kv.Key]; !ok {
-			t.Fatalf("%s: unexpected %s = %v", s.Name, kv.Key, kv.Value.Emit())
+			t.Fatalf("%s: unexpected %s = %v", s.Name, kv.Key, kv.Value.String())
 		}
 	}
 }
@@ -171,7 +171,7 @@ func wantNoAttrs(t *testing.T, s tracetest.SpanStub, keys ...attribute.Key) {
 	got := attrMap(s)
 	for _, k := range keys {
 		if v, ok := got[k]; ok {
-			t.Fatalf("%s: unexpected %s = %v", s.Name, k, v.Emit())
+			t.Fatalf("%s: unexpected %s = %v", s.Name, k, v.String())
 		}
 	}
 }
