@@ -33,10 +33,10 @@ func (r AgentReference) MarshalJSON() ([]byte, error) {
 	return union.Marshal("agent", plain(r))
 }
 
-// ValidateAgentRef checks ref locally, reporting problems at field (the
-// wire path of the reference, such as "agent"). Packages that send
-// references call it before sending.
-func ValidateAgentRef(field string, ref AgentRef) error {
+// validateAgentRef checks ref locally, reporting problems at field (the
+// wire path of the reference, such as "agent"). Sessions and deployments
+// send references too, and borrow it (shared.go).
+func validateAgentRef(field string, ref AgentRef) error {
 	switch r := ref.(type) {
 	case nil:
 		return apierror.Invalid(field, "is required")

@@ -62,7 +62,7 @@ func (p *CreateParams) validate() error {
 	if err := check.Length("system", p.System, 0, maxSystem); err != nil {
 		return err
 	}
-	if err := ValidateToolLists("", p.Tools, p.MCPServers, p.Skills, true); err != nil {
+	if err := validateToolLists("", p.Tools, p.MCPServers, p.Skills, true); err != nil {
 		return err
 	}
 	if p.Multiagent != nil {
@@ -101,7 +101,7 @@ func (p *UpdateParams) validate() error {
 	// The servers and toolsets must match in the resulting agent: the
 	// request alone decides that when it replaces both lists.
 	both := p.Tools != nil && p.MCPServers != nil
-	if err := ValidateToolLists("", p.Tools, p.MCPServers, p.Skills, both); err != nil {
+	if err := validateToolLists("", p.Tools, p.MCPServers, p.Skills, both); err != nil {
 		return err
 	}
 	if m, ok := p.Multiagent.Get(); ok {
@@ -128,14 +128,14 @@ func validateModel(m ModelParam) error {
 	return nil
 }
 
-// ValidateToolLists checks the tools, mcp_servers and skills of a request
+// validateToolLists checks the tools, mcp_servers and skills of a request
 // as an agent create does, each list free of duplicates, naming fields
 // under prefix: "" for an agent's body, "agent" for a session's
 // ("agent.tools[0].name"). matched also checks that every MCP toolset names
 // one of servers and that every server is used by a toolset, which the
-// request alone decides when it sends both lists. The sessions package
-// calls it before sending.
-func ValidateToolLists(prefix string, tools []Tool, servers []MCPServer, skills []Skill, matched bool) error {
+// request alone decides when it sends both lists. Sessions send tool lists
+// too, and borrow it (shared.go).
+func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills []Skill, matched bool) error {
 	toolsPath, serversPath, skillsPath := join(prefix, "tools"), join(prefix, "mcp_servers"), join(prefix, "skills")
 	if err := count(toolsPath, len(tools), maxTools); err != nil {
 		return err
@@ -417,11 +417,11 @@ func validateRoster(path string, entries []RosterEntry, allowAdvisor bool) error
 		case nil:
 			return apierror.Invalid(p, "must not be nil")
 		case AgentID:
-			if err := ValidateAgentRef(p, e); err != nil {
+			if err := validateAgentRef(p, e); err != nil {
 				return err
 			}
 		case AgentReference:
-			if err := ValidateAgentRef(p, e); err != nil {
+			if err := validateAgentRef(p, e); err != nil {
 				return err
 			}
 		case SelfEntry:

@@ -117,28 +117,28 @@ func validateAgent(ref agents.AgentRef) error {
 	if _, ok := ref.(sessions.AgentWithOverrides); ok {
 		return apierror.Invalid("agent", agentWithOverrides+" is accepted only when creating a session")
 	}
-	return agents.ValidateAgentRef("agent", ref)
+	return validateAgentRef("agent", ref)
 }
 
 func validateEvents(events []sessions.EventParam) error {
 	if len(events) < 1 || len(events) > maxEvents {
 		return apierror.Invalid("initial_events", "must have between 1 and "+strconv.Itoa(maxEvents)+" items")
 	}
-	return sessions.ValidateEvents("initial_events", events)
+	return validateSessionEvents("initial_events", events)
 }
 
 func validateResources(rs []sessions.ResourceParam) error {
 	if len(rs) > maxResources {
 		return apierror.Invalid("resources", "must have at most "+strconv.Itoa(maxResources)+" items")
 	}
-	return sessions.ValidateResources("resources", rs)
+	return validateSessionResources("resources", rs)
 }
 
 func validateVaultIDs(ids []string) error {
 	if len(ids) > maxVaultIDs {
 		return apierror.Invalid("vault_ids", "must have at most "+strconv.Itoa(maxVaultIDs)+" items")
 	}
-	return sessions.ValidateVaultIDs("vault_ids", ids)
+	return check.PrefixedIDs("vault_ids", ids, "vlt_", "a vault id")
 }
 
 func (s *ScheduleParam) validate() error {

@@ -18,11 +18,19 @@ import (
 type Option = pipeline.Option
 
 // Middleware sees every attempt of every request, retries included, with
-// credentials already applied, and calls next to send it on.
-type Middleware = pipeline.Middleware
+// credentials already applied, and calls next to send it on:
+//
+//	logTimes := func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+//		start := time.Now()
+//		resp, err := next(req)
+//		log.Printf("%s %s: %s", req.Method, req.URL.Path, time.Since(start))
+//		return resp, err
+//	}
+//	client, err := agentplatform.NewClient(option.WithMiddleware(logTimes))
+type Middleware = func(req *http.Request, next MiddlewareNext) (*http.Response, error)
 
 // MiddlewareNext sends an attempt on to the next middleware or the transport.
-type MiddlewareNext = pipeline.MiddlewareNext
+type MiddlewareNext = func(req *http.Request) (*http.Response, error)
 
 // WithBaseURL sets the API's base URL, for example a regional endpoint or a
 // reference server ("http://127.0.0.1:8080"). The default is

@@ -61,13 +61,13 @@ func (p *CreateParams) validate() error {
 	if err := atMost("resources", len(p.Resources), maxResources); err != nil {
 		return err
 	}
-	if err := ValidateResources("resources", p.Resources); err != nil {
+	if err := validateResources("resources", p.Resources); err != nil {
 		return err
 	}
 	if err := atMost("vault_ids", len(p.VaultIDs), maxVaultIDs); err != nil {
 		return err
 	}
-	if err := ValidateVaultIDs("vault_ids", p.VaultIDs); err != nil {
+	if err := check.PrefixedIDs("vault_ids", p.VaultIDs, vaultPrefix, "a vault id"); err != nil {
 		return err
 	}
 	if p.Budget != nil {
@@ -78,15 +78,15 @@ func (p *CreateParams) validate() error {
 	if err := atMost("initial_events", len(p.InitialEvents), maxEvents); err != nil {
 		return err
 	}
-	return ValidateEvents("initial_events", p.InitialEvents)
+	return validateInitialEvents("initial_events", p.InitialEvents)
 }
 
 func validateAgentParam(field string, ref agents.AgentRef) error {
 	o, ok := ref.(AgentWithOverrides)
 	if !ok {
-		return agents.ValidateAgentRef(field, ref)
+		return validateAgentRef(field, ref)
 	}
-	if err := agents.ValidateAgentRef(field, o.AgentReference); err != nil {
+	if err := validateAgentRef(field, o.AgentReference); err != nil {
 		return err
 	}
 	switch m := o.Model.(type) {
@@ -106,7 +106,7 @@ func validateAgentParam(field string, ref agents.AgentRef) error {
 	}
 	// A list the request leaves out is the agent's own, which only the
 	// server knows: toolsets and servers are matched when both are sent.
-	return agents.ValidateToolLists(field, o.Tools, o.MCPServers, o.Skills, o.Tools != nil && o.MCPServers != nil)
+	return validateToolLists(field, o.Tools, o.MCPServers, o.Skills, o.Tools != nil && o.MCPServers != nil)
 }
 
 func (p *UpdateParams) validate() error {
@@ -114,7 +114,7 @@ func (p *UpdateParams) validate() error {
 		// Validated like an agent's lists; a list left out is the
 		// session's, so toolsets and servers are matched only when both
 		// are sent.
-		if err := agents.ValidateToolLists("agent", a.Tools, a.MCPServers, nil, a.Tools != nil && a.MCPServers != nil); err != nil {
+		if err := validateToolLists("agent", a.Tools, a.MCPServers, nil, a.Tools != nil && a.MCPServers != nil); err != nil {
 			return err
 		}
 	}
@@ -164,11 +164,11 @@ func (b Budget) Validate(field string) error {
 	return nil
 }
 
-// ValidateResources checks resource parameters locally, naming them under
+// validateResources checks resource parameters locally, naming them under
 // field (for example "resources", giving "resources[2].mount_path"). It
 // does not count them: the callers' limits differ. The deployments package
 // calls it before sending.
-func ValidateResources(field string, resources []ResourceParam) error {
+func validateResources(field string, resources []ResourceParam) error {
 	stores := 0
 	for i, r := range resources {
 		if err := validateResource(idx(field, i), r); err != nil {
@@ -180,24 +180,6 @@ func ValidateResources(field string, resources []ResourceParam) error {
 	}
 	if stores > maxMemoryStores {
 		return apierror.Invalid(field, "must have at most "+strconv.Itoa(maxMemoryStores)+" memory stores")
-	}
-	return nil
-}
-
-// ValidateVaultIDs checks vault references locally, naming them under
-// field: each a vault id ("vlt_…"), none twice. Vaults are not looked up,
-// so the prefix is the whole rule. It does not count them: the callers'
-// limits differ. The deployments package calls it before sending.
-func ValidateVaultIDs(field string, ids []string) error {
-	seen := make(map[string]bool, len(ids))
-	for i, id := range ids {
-		if !strings.HasPrefix(id, vaultPrefix) {
-			return apierror.Invalid(idx(field, i), "must be a vault id (`"+vaultPrefix+"…`)")
-		}
-		if seen[id] {
-			return apierror.Invalid(idx(field, i), "duplicate vault id `"+id+"`")
-		}
-		seen[id] = true
 	}
 	return nil
 }
@@ -284,12 +266,13 @@ func validateCheckout(path string, c Checkout) error {
 	return nil
 }
 
-// ValidateEvents checks event parameters locally, naming them under field
-// (for example "initial_events", giving "initial_events[0].content[1].text"),
-// including the placement of a system.message: at most one, last, and
-// right after a user.message. It does not count them: the callers' limits
-// differ. The deployments package calls it before sending.
-func ValidateEvents(field string, events []EventParam) error {
+// validateInitialEvents checks initial events locally, naming them under
+// field (for example "initial_events", giving
+// "initial_events[0].content[1].text"), including the placement of a
+// system.message: at most one, last, and right after a user.message. It
+// does not count them: the callers' limits differ. Deployments carry
+// initial events too, and borrow it (shared.go).
+func validateInitialEvents(field string, events []EventParam) error {
 	return validateEvents(field, events, false)
 }
 
@@ -300,7 +283,7 @@ const (
 	sendSystemPlacement = systemPlacement + ", user.tool_result or user.custom_tool_result"
 )
 
-// validateEvents is ValidateEvents; send applies the rules of Send Events,
+// validateEvents is validateInitialEvents; send applies the rules of Send Events,
 // which words the placement rule for tool results too and bounds a
 // system.message's content.
 func validateEvents(field string, events []EventParam, send bool) error {

@@ -39,12 +39,14 @@ const (
 type Option func(*Config) error
 
 // MiddlewareNext sends a request attempt on to the next middleware, and in
-// the end to the HTTP transport.
-type MiddlewareNext func(*http.Request) (*http.Response, error)
+// the end to the HTTP transport. It and Middleware are aliases of plain
+// func types, as in the option package, so that godoc shows applications
+// the signature instead of a name in an internal package.
+type MiddlewareNext = func(*http.Request) (*http.Response, error)
 
 // Middleware sees every attempt of every request, retries included, after
 // credentials have been applied.
-type Middleware func(*http.Request, MiddlewareNext) (*http.Response, error)
+type Middleware = func(*http.Request, MiddlewareNext) (*http.Response, error)
 
 // Config is everything that shapes a call. The client holds one; each call
 // works on a copy with its own options applied, so slices and maps here are

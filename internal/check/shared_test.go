@@ -1,0 +1,35 @@
+package check_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/check"
+)
+
+type (
+	ruleOfA func(field string, a int) error
+	unknown func(field string, x float64) error
+)
+
+func TestSharedRuleIsFoundByItsTypeOnce(t *testing.T) {
+	errA := errors.New("a")
+	check.Share[ruleOfA](func(string, int) error { return errA })
+	require.ErrorIs(t, check.Shared[ruleOfA]()("f", 1), errA)
+	require.PanicsWithValue(t, "check: a rule of type check_test.ruleOfA is shared twice",
+		func() { check.Share[ruleOfA](func(string, int) error { return nil }) })
+	require.PanicsWithValue(t, "check: no rule of type check_test.unknown is shared", func() { check.Shared[unknown]() })
+}
+
+func TestPrefixedIDs(t *testing.T) {
+	require.NoError(t, check.PrefixedIDs("vault_ids", []string{"vlt_1", "vlt_2"}, "vlt_", "a vault id"))
+	var v *apierror.ValidationError
+	require.ErrorAs(t, check.PrefixedIDs("vault_ids", []string{"vlt_1", "x"}, "vlt_", "a vault id"), &v)
+	require.Equal(t, "vault_ids[1]", v.Field)
+	require.Equal(t, "must be a vault id (`vlt_…`)", v.Rule)
+	require.ErrorAs(t, check.PrefixedIDs("vault_ids", []string{"vlt_1", "vlt_1"}, "vlt_", "a vault id"), &v)
+	require.Equal(t, "duplicate vault id `vlt_1`", v.Rule)
+}
