@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"cmp"
 	"encoding/json"
 	"slices"
 )
@@ -14,8 +13,11 @@ import (
 
 const sessionResourceListMax = 1000
 
-// listSessionResources is R1: created_at ascending, then id; without limit
-// every resource after the cursor is returned (SPEC 4.1).
+// listSessionResources is R1: in attach order, which is created_at
+// ascending with the resources of one create request in the order the
+// request gave them (their created_at is the same, and their ids are
+// random, so neither breaks the tie); without limit every resource after
+// the cursor is returned (SPEC 4.1).
 func (s *Server) listSessionResources(c *call) error {
 	q := c.r.URL.Query()
 	limit, err := queryInt(q, "limit", 0, 1, sessionResourceListMax) // 0: all
@@ -36,13 +38,15 @@ func (s *Server) listSessionResources(c *call) error {
 	if err != nil {
 		return err
 	}
-	all := slices.SortedFunc(slices.Values(x.resources), func(a, b *sessionResource) int {
-		return cmp.Or(a.createdAt.Compare(b.createdAt), cmp.Compare(a.id, b.id))
-	})
+	all := x.resources // attach order
 	if after != nil {
-		// Ascending order: keep what comes after the cursor position,
-		// which in newest-first terms is what comes before it.
-		all = slices.DeleteFunc(all, func(r *sessionResource) bool { return !r.position().before(*after) })
+		if i := slices.IndexFunc(all, func(r *sessionResource) bool { return r.id == after.id }); i >= 0 {
+			all = all[i+1:]
+		} else {
+			// The cursor's resource was detached since: keep what was
+			// attached after its time.
+			all = slices.DeleteFunc(slices.Clone(all), func(r *sessionResource) bool { return !r.createdAt.After(after.createdAt) })
+		}
 	}
 	page := all
 	if limit > 0 && len(all) > limit {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
 // Session resources R1–R5 (docs/managed-agents-wire.md section 7).
@@ -189,4 +191,29 @@ func TestSessionResourceGetUpdateDelete(t *testing.T) {
 	wantOK(t, f.ma(t, "POST", sessionsPath+"/"+id+"/resources", `{"type":"file","file_id":"file_z","mount_path":"/workspace/repo"}`))
 	// The memory store the session used is still there.
 	wantOK(t, f.do(t, "GET", memoryStoresPath+"/"+store, "", memoryBeta))
+}
+
+// TestSessionResourcesListInAttachOrder: resources attached by one create
+// request share created_at and have random ids; the list keeps the order
+// the request gave them, as the session object does, on every page.
+func TestSessionResourcesListInAttachOrder(t *testing.T) {
+	e := newEnv(t, refserver.WithIDs(refserver.RandomIDs()))
+	f := sessionFixture{env: e, agent: e.createAgent(t, "a"), envID: e.createEnvironment(t, `{"name":"e"}`)["id"].(string)}
+	for range 8 {
+		id := f.sessionID(t, `,"resources":[{"type":"file","file_id":"file_c"},{"type":"file","file_id":"file_a"},`+
+			`{"type":"vcs_repository","url":"https://example.com/o/repo"},{"type":"file","file_id":"file_b"}]`)
+		var mounts []string
+		for p := f.listResources(t, id, "?limit=1"); ; p = f.listResources(t, id, "?limit=1&page="+*p.NextPage) {
+			for _, r := range p.Data {
+				mounts = append(mounts, r.MountPath)
+			}
+			if p.NextPage == nil {
+				break
+			}
+		}
+		want := []string{"/mnt/session/uploads/file_c", "/mnt/session/uploads/file_a", "", "/mnt/session/uploads/file_b"}
+		if len(mounts) != 4 || mounts[0] != want[0] || mounts[1] != want[1] || mounts[3] != want[3] {
+			t.Fatalf("mounts %q, want the order of the request %q", mounts, want)
+		}
+	}
 }
