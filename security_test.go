@@ -62,7 +62,7 @@ func canaryWorkload(t *testing.T, contentMode bool) {
 
 	e, err := client.Environments.Create(ctx, environments.CreateParams{Name: "e"})
 	require.NoError(t, err)
-	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.Model(models.VendorHaiku55),
+	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.ModelID(models.VendorHaiku55),
 		System: "Always answer " + content})
 	require.NoError(t, err)
 	retryAfter := http.Header{"Retry-After": []string{"0"}}

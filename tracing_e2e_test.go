@@ -30,7 +30,7 @@ func TestOneTraceFromSDKToAPI(t *testing.T) {
 
 	e, err := client.Environments.Create(ctx, environments.CreateParams{Name: "e"})
 	require.NoError(t, err)
-	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.Model(models.VendorHaiku55)})
+	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.ModelID(models.VendorHaiku55)})
 	require.NoError(t, err)
 	s, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(a.ID), EnvironmentID: e.ID})
 	require.NoError(t, err)

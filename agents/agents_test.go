@@ -139,7 +139,7 @@ func TestCreateWithDefaults(t *testing.T) {
 
 	// A bare toolset takes its defaults: enabled, always_allow; an MCP
 	// toolset's default policy is always_ask.
-	b, err := client.Agents.Create(ctx, agents.CreateParams{Name: "tools", Model: agents.Model("anything-goes"),
+	b, err := client.Agents.Create(ctx, agents.CreateParams{Name: "tools", Model: agents.ModelID("anything-goes"),
 		Tools:      []agents.Tool{agents.AgentToolset{}, agents.MCPToolset{MCPServerName: "s"}},
 		MCPServers: []agents.MCPServer{{Name: "s", URL: "http://localhost:8080/mcp"}}})
 	require.NoError(t, err)

@@ -19,9 +19,6 @@ type ModelID string
 
 func (ModelID) isModelParam() {}
 
-// Model returns id as a ModelParam; it is shorthand for ModelID(id).
-func Model(id string) ModelID { return ModelID(id) }
-
 // ModelConfig is a model with its settings. In a response every field is
 // resolved: Effort defaults to "high", Speed to "standard", and
 // InferenceGeo is "" when unset (null on the wire). In a request empty

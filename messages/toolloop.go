@@ -127,7 +127,7 @@ func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.
 	for i, call := range calls {
 		t, ok := byName[call.Name]
 		if !ok {
-			results[i] = resultBlock(call.ID, tool.Errorf("tool %q does not exist; the available tools are: %s", call.Name, toolNames(byName)))
+			results[i] = ToolResult(call.ID, tool.Errorf("tool %q does not exist; the available tools are: %s", call.Name, toolNames(byName)))
 			continue
 		}
 		select {
@@ -181,7 +181,7 @@ func (tr toolTracer) run(ctx context.Context, t tool.Tool, call ToolUseBlock) Co
 		)
 	}
 	res := runTool(ctx, t, call)
-	block := resultBlock(call.ID, res)
+	block := ToolResult(call.ID, res)
 	if span.ContentCapture() {
 		var c content
 		c.set(tracing.GenAIToolCallArguments, rawTree(call.Input))
@@ -225,10 +225,16 @@ func toolNames(byName map[string]tool.Tool) string {
 	return strings.Join(names, ", ")
 }
 
-// resultBlock turns a tool's result into the tool_result block that
-// answers call id. Empty text blocks are left out (the API refuses them);
-// a result with no content is an empty result.
-func resultBlock(id string, r tool.Result) ContentBlock {
+// ToolResult turns a tool's result into the tool_result block that answers
+// the tool use toolUseID, as RunTools does: for a loop of your own.
+// Text and images are kept; empty text blocks are left out (the API
+// refuses them), and a result with no content is an empty result.
+//
+//	for _, call := range msg.ToolUses() {
+//		results = append(results, messages.ToolResult(call.ID, lookup.Run(ctx, call.Input)))
+//	}
+//	params.Messages = append(params.Messages, msg.Param(), messages.UserBlocks(results...))
+func ToolResult(toolUseID string, r tool.Result) ToolResultBlock {
 	var blocks Blocks
 	for _, b := range r.Content {
 		switch b := b.(type) {
@@ -240,7 +246,7 @@ func resultBlock(id string, r tool.Result) ContentBlock {
 			blocks = append(blocks, ImageBlock{Source: Base64Source{MediaType: b.MediaType, Data: base64.StdEncoding.EncodeToString(b.Data)}})
 		}
 	}
-	out := ToolResultBlock{ToolUseID: id, IsError: r.IsError}
+	out := ToolResultBlock{ToolUseID: toolUseID, IsError: r.IsError}
 	if len(blocks) > 0 {
 		out.Content = blocks
 	}

@@ -204,3 +204,17 @@ func TestRunToolsKeepsACallersDefinition(t *testing.T) {
 	require.Equal(t, "My own words.", tools[0].(map[string]any)["description"])
 	require.Len(t, p.Tools, 1, "the caller's params are not changed")
 }
+
+// TestToolResultForAHandWrittenLoop: the block RunTools sends, built from a
+// tool.Result by hand: text and images kept, empty text left out, no
+// content an empty result, and the error flag carried.
+func TestToolResultForAHandWrittenLoop(t *testing.T) {
+	img := tool.ImageBlock{MediaType: "image/png", Data: []byte{1, 2, 3}}
+	b := messages.ToolResult("toolu_1", tool.Result{Content: []tool.Block{tool.TextBlock{Text: "a"}, tool.TextBlock{}, img}})
+	require.Equal(t, messages.ToolResultBlock{ToolUseID: "toolu_1", Content: messages.Blocks{
+		messages.TextBlock{Text: "a"},
+		messages.ImageBlock{Source: messages.Base64Source{MediaType: "image/png", Data: "AQID"}},
+	}}, b)
+	require.Equal(t, messages.ToolResultBlock{ToolUseID: "toolu_2", IsError: true},
+		messages.ToolResult("toolu_2", tool.Result{IsError: true}))
+}
