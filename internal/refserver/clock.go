@@ -17,11 +17,12 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-// ManualClock is a Clock that moves only when told to. It is safe for
-// concurrent use.
+// ManualClock is a Clock that moves when told to: frozen (NewManualClock)
+// or also with real time (NewRunningClock). It is safe for concurrent use.
 type ManualClock struct {
 	mu       sync.Mutex
-	now      time.Time
+	now      time.Time // the reading at started (running) or always (frozen)
+	started  time.Time // zero for a frozen clock; carries the monotonic reading
 	watchers []func()
 }
 
@@ -30,11 +31,27 @@ func NewManualClock(t time.Time) *ManualClock {
 	return &ManualClock{now: t}
 }
 
+// NewRunningClock returns a ManualClock that also follows real time: it
+// reads t plus the real time elapsed since the call, plus every Advance.
+// It lets a test skip ahead (expire a key, reach a schedule's next fire)
+// on a server whose clock otherwise behaves like the system's.
+//
+// A server treats it as any ManualClock: what falls due as real time
+// passes is done on the next request or the next move of the clock, not by
+// a background ticker (an Advance(0) catches up), and a wait on the server
+// clock (the delay directive) is woken only by a move of the clock.
+func NewRunningClock(t time.Time) *ManualClock {
+	return &ManualClock{now: t, started: time.Now()}
+}
+
 // Now returns the clock's current time.
 func (c *ManualClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.now
+	if c.started.IsZero() {
+		return c.now
+	}
+	return c.now.Add(time.Since(c.started))
 }
 
 // Advance moves the clock forward by d (backward when d is negative). A
@@ -47,10 +64,14 @@ func (c *ManualClock) Advance(d time.Duration) {
 	c.notify()
 }
 
-// Set moves the clock to t, with the same effect as Advance.
+// Set moves the clock to t, with the same effect as Advance. A running
+// clock goes on from t.
 func (c *ManualClock) Set(t time.Time) {
 	c.mu.Lock()
 	c.now = t
+	if !c.started.IsZero() {
+		c.started = time.Now()
+	}
 	c.mu.Unlock()
 	c.notify()
 }

@@ -1,0 +1,80 @@
+// Package platformtest runs the Agent Platform API in your test's process,
+// for testing code that uses this SDK, as net/http/httptest does for
+// net/http: a real server on a loopback address, and a client for it.
+// Nothing in the SDK or in your code is mocked; your code makes the same
+// calls it makes in production.
+//
+// The server is the SDK's reference implementation of the whole API, over
+// in-memory state, with what a test needs on top: an agent whose actions
+// the test scripts, injected faults, a clock the test moves, and a log of
+// the requests it received.
+//
+//	func TestSupportBot(t *testing.T) {
+//		srv, client := platformtest.New(t, platformtest.WithStartTime(
+//			time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)))
+//		ctx := t.Context()
+//		bot := supportbot.New(client) // your code, given the client
+//		agent, err := bot.Setup(ctx)  // creates its environment and agent
+//		require.NoError(t, err)
+//
+//		// Every session of the agent: its first turn looks the order up,
+//		// then answers.
+//		err = srv.ScriptAgent(agent.ID, []platformtest.Step{
+//			platformtest.UseCustomTool("lookup_order", map[string]any{"order_id": "1234"}),
+//			platformtest.Say("Order 1234 shipped yesterday."),
+//		})
+//		require.NoError(t, err)
+//
+//		// The API fails twice; the SDK retries.
+//		srv.InjectFault(platformtest.Fault{Method: "POST", Path: "/v1/sessions", Status: 529, Times: 2})
+//
+//		reply, err := bot.Ask(ctx, "Where is order 1234?")
+//		require.NoError(t, err)
+//		require.Equal(t, "Order 1234 shipped yesterday.", reply)
+//	}
+//
+// New returns a server and a client, both closed when the test ends.
+// NewServer starts a server alone (Close it); Server.Client builds more
+// clients, with options of their own.
+//
+// # The scripted agent
+//
+// The server has no model. ScriptSession queues turns for one session,
+// ScriptAgent for every new session of an agent (deployment runs
+// included); each turn is a list of Steps: Say, SayChunks, Think, the tool
+// calls UseTool, UseMCPTool and UseCustomTool, the failures Refuse, Fail,
+// Reschedule and Terminate, Hold, Spawn and Emit. A turn runs inside the
+// request that starts it, until it ends or waits for the application (a
+// custom tool's result, a tool confirmation), so a test sees the same
+// events every time. With no turn queued, the agent calls its first custom
+// tool on a session's first turn, if it has one, and otherwise answers
+// "You said: <message>".
+//
+// # Faults
+//
+// InjectFault makes matching requests answer an error status (with
+// retry-after and similar headers, or an HTML body), wait, drop the
+// connection before or after handling the request, or cut an event stream
+// after some events. The clients from Server.Client cap retry waits at a
+// few milliseconds, so retries cost a test almost nothing. Requests lists
+// what the server received, every retry included, with credentials
+// redacted.
+//
+// # Time
+//
+// The server's clock reads the real time and moves only forward. Advance
+// moves it on and has the server do what fell due: scheduled deployments
+// fire, tokens expire. WithStartTime starts it at a fixed time and keeps it
+// still between Advance calls, and makes ids sequential, so that
+// responses are the same on every run.
+//
+// # Tracing
+//
+// WithSpanExporter collects the server's spans (SPEC 6.3), which share
+// their traces with the spans of the SDK: a test can check its own
+// instrumentation end to end with go.opentelemetry.io/otel/sdk/trace/tracetest.
+//
+// The server implements the API as SPEC.md describes it; docs/api-choices.md
+// records its choices where SPEC is silent. It is for tests: its state
+// lives in memory and is lost on Close.
+package platformtest
