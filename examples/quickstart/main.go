@@ -1,39 +1,52 @@
-// Command quickstart tours the API: the model catalogue, the organization's
-// workspaces, then an environment, an agent with a custom tool, a session of
-// that agent, and one conversation turn streamed as it happens: the agent
-// calls the custom tool, the program answers it, and the reply streams in.
-// Last, one Messages call, streamed.
+// Command quickstart is a first tour of the SDK: it creates an environment
+// and an agent with a custom tool, starts a session, lets the tool runner
+// answer the agent's tool call, streams the reply, and prints a summary of
+// the trace the calls left.
 //
 //	go run ./examples/quickstart
 //
-// With VENDOR_API_KEY set it talks to the API at VENDOR_BASE_URL (default
-// https://api.vendor.com). Without it, it starts the SDK's reference server
-// in this process, so it runs with no account and no network.
+// Without VENDOR_API_KEY it runs against the SDK's reference server, started
+// in this process: no account, no network. With VENDOR_API_KEY set it calls
+// the API at VENDOR_BASE_URL (default https://api.vendor.com), in the
+// workspace VENDOR_WORKSPACE_ID if the key needs one, and archives what it
+// created.
 package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strings"
+	"log"
 	"time"
 
 	"go.opentelemetry.io/otel"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
-	"github.com/agentplatform/agentplatform-go/apierror"
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
 	"github.com/agentplatform/agentplatform-go/models"
-	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/workspaces"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tool"
+	"github.com/agentplatform/agentplatform-go/toolrunner"
 )
 
+// orderQuery is the custom tool's input; the tool's JSON Schema is generated
+// from this type.
+type orderQuery struct {
+	OrderID string `json:"order_id" jsonschema:"the order's id, e.g. 1234"`
+}
+
+// lookupOrder is a custom tool: the agent calls it, and this program runs it.
+var lookupOrder = tool.Must(tool.New("lookup_order", "Look up an order by its id.",
+	func(ctx context.Context, in orderQuery) (tool.Result, error) {
+		// A real tool would query a database here.
+		return tool.JSON(map[string]string{"order_id": in.OrderID, "status": "shipped", "carrier": "DHL"})
+	}))
+
 func main() {
+	log.SetFlags(0)
 	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(1)
+		log.Fatal("quickstart: ", err)
 	}
 }
 
@@ -41,92 +54,104 @@ func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	traces := newSpans()
-	opts, stop, err := connect(traces)
+	// Record spans in memory, to summarize them at the end. The client and
+	// the tool runner send theirs to the global provider by default.
+	traces := newTraces()
+	otel.SetTracerProvider(traces.provider)
+	defer traces.summary(ctx)
+
+	env, err := exampleenv.Start(traces.embeddedServerOption()) // the embedded server records its spans too
 	if err != nil {
 		return err
 	}
-	defer stop()
-	defer traces.summary(ctx)
+	defer env.Close()
 
-	// The global provider: the client and the tool runner both default to it.
-	otel.SetTracerProvider(traces.tp)
-	client, err := agentplatform.NewClient(opts...)
+	client, err := agentplatform.NewClient(env.ClientOptions()...)
 	if err != nil {
 		return err
 	}
 	defer client.Close()
 
-	fmt.Println("\nModels, newest first:")
-	for m, err := range client.Models.All(ctx, models.ListParams{}) {
-		if err != nil {
-			return err
-		}
-		fmt.Printf("  %-18s %-18s context %7d tokens, output up to %6d, effort: %s\n",
-			m.ID, m.DisplayName, m.MaxInputTokens, m.MaxTokens, effortLevels(m.Capabilities.Effort))
-	}
-
-	fmt.Println("\nWorkspaces:")
-	for ws, err := range client.Workspaces.All(ctx, workspaces.ListParams{IncludeDefault: true}) {
-		if errors.Is(err, apierror.ErrPermission) {
-			fmt.Println("  (listing workspaces needs a key that is not scoped to one workspace)")
-			break
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Printf("  %-32s %-20s data stored in %s, inference default %s\n",
-			ws.ID, ws.Name, ws.DataResidency.WorkspaceGeo, ws.DataResidency.DefaultInferenceGeo)
-	}
-	if err := startSession(ctx, client); err != nil {
+	// An environment is where the agent's sessions run; the default is a
+	// cloud container with unrestricted networking.
+	environment, err := client.Environments.Create(ctx, environments.CreateParams{Name: "quickstart"})
+	if err != nil {
 		return err
 	}
-	return streamMessage(ctx, client)
-}
+	defer client.Environments.Archive(ctx, environment.ID) // best effort: tidies up the real API
 
-// connect returns the client options: the environment's credentials when
-// VENDOR_API_KEY is set, else those of a reference server started here.
-func connect(traces *spans) ([]option.Option, func(), error) {
-	if os.Getenv("VENDOR_API_KEY") != "" {
-		fmt.Println("Using the API at", envOr("VENDOR_BASE_URL", "https://api.vendor.com"))
-		return nil, func() {}, nil
-	}
-	traces.api = tracetest.NewInMemoryExporter()
-	srv := refserver.New(refserver.WithSpanExporter(traces.api))
-	url, stop, err := srv.Start("127.0.0.1:0")
+	// The agent: a model, a system prompt and the custom tool.
+	agent, err := client.Agents.Create(ctx, agents.CreateParams{
+		Name:   "Order helper",
+		Model:  agents.ModelID(models.VendorSonnet55),
+		System: "You answer questions about orders. Look orders up with lookup_order.",
+		Tools:  agents.FromTools(lookupOrder),
+	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("starting the reference server: %w", err)
+		return err
 	}
-	seed := srv.Seed()
-	fmt.Println("VENDOR_API_KEY is not set: using the embedded reference server at", url)
-	opts := []option.Option{
-		option.WithBaseURL(url),
-		option.WithAPIKey(seed.APIKey),
-		option.WithWorkspaceID(seed.DefaultWorkspaceID),
+	defer client.Agents.Archive(ctx, agent.ID)
+	fmt.Printf("Agent %s %q (%s) with tool %s\n", agent.ID, agent.Name, agent.Model.ID, lookupOrder.Name())
+	// The embedded server has no model: it is told what a model would do.
+	if err := scriptEmbeddedAgent(env, agent.ID); err != nil {
+		return err
 	}
-	return opts, func() { _ = stop() }, nil
-}
 
-// effortLevels names the effort levels a model accepts.
-func effortLevels(e models.EffortCapability) string {
-	if !e.Supported {
-		return "not supported"
+	session, err := client.Sessions.Create(ctx, sessions.CreateParams{
+		Agent:         agents.AgentID(agent.ID),
+		EnvironmentID: environment.ID,
+		Title:         "Where is order 1234?",
+	})
+	if err != nil {
+		return err
 	}
-	var levels []string
-	for _, l := range []struct {
-		name string
-		c    models.Capability
-	}{{"low", e.Low}, {"medium", e.Medium}, {"high", e.High}, {"max", e.Max}, {"xhigh", e.XHigh}} {
-		if l.c.Supported {
-			levels = append(levels, l.name)
+	defer client.Sessions.Archive(ctx, session.ID)
+	fmt.Printf("Session %s\n\n", session.ID)
+
+	// The tool runner follows the session in the background and answers
+	// each call of lookup_order exactly once.
+	runner, err := toolrunner.New(client.Sessions, []tool.Tool{lookupOrder})
+	if err != nil {
+		return err
+	}
+	defer runner.Close(ctx) // waits for tools still running
+	if err := runner.Add(session.ID); err != nil {
+		return err
+	}
+
+	// Open the stream before sending: it delivers what happens after it opens.
+	stream, err := client.Sessions.Events.Stream(ctx, session.ID, sessions.StreamParams{})
+	if err != nil {
+		return err
+	}
+	defer stream.Close()
+
+	question := "Where is order 1234?"
+	fmt.Println("user:  ", question)
+	if _, err := client.Sessions.Events.Send(ctx, session.ID, sessions.SendParams{
+		Events: []sessions.EventParam{sessions.UserMessage(question)},
+	}); err != nil {
+		return err
+	}
+
+	for ev, err := range stream.Events() {
+		if err != nil {
+			return err
+		}
+		switch ev := ev.(type) {
+		case *sessions.AgentCustomToolUseEvent:
+			fmt.Printf("agent:   calls %s %s\n", ev.Name, ev.Input)
+		case *sessions.CustomToolResultEvent: // sent by the tool runner
+			fmt.Printf("runner:  answers %s\n", sessions.Text(ev.Content))
+		case *sessions.AgentMessageEvent:
+			fmt.Println("agent:  ", sessions.Text(ev.Content))
+		case *sessions.SessionStatusIdleEvent:
+			if _, ok := ev.StopReason.(sessions.StopRequiresAction); ok {
+				continue // waiting for the tool's answer; the runner sends it
+			}
+			fmt.Println("(the turn is over; the session is idle)")
+			return nil
 		}
 	}
-	return strings.Join(levels, " ")
-}
-
-func envOr(key, fallback string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return fallback
+	return nil
 }

@@ -3,63 +3,76 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
-// spans collects the SDK's spans, and the embedded server's API spans, in
-// memory, so that the quickstart can show what tracing records.
-type spans struct {
-	tp  *sdktrace.TracerProvider
-	sdk *tracetest.InMemoryExporter
-	api *tracetest.InMemoryExporter // nil when talking to the real API
+// traces keeps the SDK's spans, and the embedded server's API spans, in
+// memory, so that the quickstart can show what tracing records. A real
+// program would export them (see examples/tracing-stdout).
+type traces struct {
+	provider *sdktrace.TracerProvider
+	sdk      *tracetest.InMemoryExporter
+	api      *tracetest.InMemoryExporter // the embedded server's spans; empty against the real API
 }
 
-func newSpans() *spans {
+func newTraces() *traces {
 	sdk := tracetest.NewInMemoryExporter()
-	return &spans{sdk: sdk, tp: sdktrace.NewTracerProvider(sdktrace.WithSyncer(sdk))}
+	return &traces{
+		provider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(sdk)),
+		sdk:      sdk,
+		api:      tracetest.NewInMemoryExporter(),
+	}
 }
 
-// summary prints each span name with how many times it was recorded, the
-// kinds, and how many API spans share a trace with the SDK's.
-func (s *spans) summary(ctx context.Context) {
-	defer func() { _ = s.tp.Shutdown(ctx) }() // an in-memory exporter forgets its spans on shutdown: read them first
-	traces := map[trace.TraceID]bool{}
+// embeddedServerOption makes the embedded server export its API spans.
+func (t *traces) embeddedServerOption() refserver.Option {
+	return refserver.WithSpanExporter(t.api)
+}
+
+// summary prints each span name with its kind and count, and how many of the
+// API's spans joined the SDK's traces.
+func (t *traces) summary(ctx context.Context) {
+	defer func() { _ = t.provider.Shutdown(ctx) }() // shutting down clears the in-memory spans: read them first
+	ours := map[trace.TraceID]bool{}
 	fmt.Println("\nSpans recorded by the SDK:")
-	print(s.sdk.GetSpans(), traces)
-	if s.api == nil {
+	printSpans(t.sdk.GetSpans(), ours)
+	api := t.api.GetSpans()
+	if len(api) == 0 {
 		return
 	}
 	fmt.Println("Spans recorded by the API (the embedded server):")
-	api := s.api.GetSpans()
-	print(api, nil)
+	printSpans(api, nil)
 	joined := 0
 	for _, sp := range api {
-		if traces[sp.SpanContext.TraceID()] {
+		if ours[sp.SpanContext.TraceID()] {
 			joined++
 		}
 	}
-	fmt.Printf("%d of %d API spans belong to the SDK's traces (traceparent propagation).\n", joined, len(api))
+	fmt.Printf("%d of %d API spans share a trace with the SDK's (traceparent propagation).\n", joined, len(api))
 }
 
-func print(stubs tracetest.SpanStubs, traces map[trace.TraceID]bool) {
+// printSpans prints one line per span name, and records the spans' traces
+// in traceIDs when it is not nil.
+func printSpans(spans tracetest.SpanStubs, traceIDs map[trace.TraceID]bool) {
 	type row struct {
-		kind   string
-		count  int
-		status string
+		kind  string
+		count int
 	}
 	rows := map[string]*row{}
-	for _, sp := range stubs {
-		if traces != nil {
-			traces[sp.SpanContext.TraceID()] = true
+	for _, sp := range spans {
+		if traceIDs != nil {
+			traceIDs[sp.SpanContext.TraceID()] = true
 		}
 		name := sp.Name
-		if strings.Contains(name, " ") { // tool spans carry the tool's name
-			name = name[:strings.IndexByte(name, ' ')] + " <tool>"
+		if tool, ok := strings.CutPrefix(name, "vendor.custom_tool_use "); ok {
+			name = "vendor.custom_tool_use <" + tool + ">"
 		}
 		r := rows[name]
 		if r == nil {
@@ -67,15 +80,13 @@ func print(stubs tracetest.SpanStubs, traces map[trace.TraceID]bool) {
 			rows[name] = r
 		}
 		r.count++
-		r.status = sp.Status.Code.String()
 	}
 	names := make([]string, 0, len(rows))
 	for n := range rows {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	for _, n := range names {
-		r := rows[n]
-		fmt.Printf("  %-40s %-8s x%-3d last status %s\n", n, r.kind, r.count, r.status)
+		fmt.Printf("  %-44s %-8s x%d\n", n, rows[n].kind, rows[n].count)
 	}
 }

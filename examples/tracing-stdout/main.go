@@ -1,0 +1,98 @@
+// Command tracing-stdout sends the SDK's OpenTelemetry spans to the
+// OpenTelemetry stdout exporter: every API call is a CLIENT span named after
+// its operation (vendor.models.retrieve, vendor.messages.create, …), a child
+// of the application's span, with the GenAI attributes, and with an error
+// status when the call fails.
+//
+//	go run ./examples/tracing-stdout
+//
+// Without VENDOR_API_KEY it runs against the SDK's reference server, started
+// in this process; with it, against the API at VENDOR_BASE_URL. Swap the
+// exporter for an OTLP one to send the same spans to a collector.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
+	"github.com/agentplatform/agentplatform-go/messages"
+	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
+)
+
+func main() {
+	log.SetFlags(0)
+	if err := run(); err != nil {
+		log.Fatal("tracing-stdout: ", err)
+	}
+}
+
+func run() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	// The exporter writes each span as one line of JSON on stdout
+	// (stdouttrace.WithPrettyPrint spreads it over many). The batcher
+	// exports in the background; Shutdown flushes what is left.
+	exporter, err := stdouttrace.New()
+	if err != nil {
+		return err
+	}
+	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter))
+	defer func() {
+		fmt.Println("\nThe spans, as the stdout exporter writes them:")
+		if err := provider.Shutdown(ctx); err != nil {
+			log.Print("tracing-stdout: flushing the spans: ", err)
+		}
+	}()
+
+	env, err := exampleenv.Start()
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	// WithTracerProvider sends the client's spans to provider; without it
+	// they go to the global provider (otel.SetTracerProvider).
+	client, err := agentplatform.NewClient(append(env.ClientOptions(), option.WithTracerProvider(provider))...)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+
+	// The application's own span: the SDK's spans become its children.
+	ctx, span := provider.Tracer("tracing-stdout").Start(ctx, "answer-question")
+	defer span.End()
+
+	model, err := client.Models.Get(ctx, models.VendorHaiku55)
+	if err != nil {
+		return err
+	}
+	fmt.Println("Model:", model.DisplayName)
+
+	msg, err := client.Messages.Create(ctx, messages.MessageParams{
+		Model:     model.ID,
+		MaxTokens: 64,
+		Messages:  []messages.MessageParam{messages.UserText("Say hello.")},
+	}, option.WithConversationID("conversation-42")) // gen_ai.conversation.id on this call's span
+	if err != nil {
+		return err
+	}
+	fmt.Println("Reply:", msg.Text())
+
+	// A failed call: its span has an error status and error.type.
+	_, err = client.Models.Get(ctx, "no-such-model")
+	if !errors.Is(err, apierror.ErrNotFound) {
+		return fmt.Errorf("getting an unknown model: got %v, want not found", err)
+	}
+	fmt.Println("Unknown model:", err)
+	return nil
+}
