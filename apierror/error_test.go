@@ -45,6 +45,15 @@ func TestFromResponse(t *testing.T) {
 	e = apierror.FromResponse("GET", "/x", 400, nil, []byte(`{"type":"error","error":{"type":"quota_exceeded_error","message":"m"}}`))
 	require.Equal(t, apierror.Type("quota_exceeded_error"), e.Type)
 	require.ErrorIs(t, e, apierror.ErrInvalidRequest)
+
+	// A 409 is a conflict whatever its type, and still an invalid request
+	// by type; nothing else is a conflict, a local refusal included.
+	e = apierror.FromResponse("POST", "/v1/agents/a", 409, nil, []byte(`{"type":"error","error":{"type":"invalid_request_error","message":"stale"}}`))
+	require.ErrorIs(t, fmt.Errorf("wrapped: %w", e), apierror.ErrConflict)
+	require.ErrorIs(t, e, apierror.ErrInvalidRequest)
+	require.Equal(t, "agentplatform: conflict", apierror.ErrConflict.Error())
+	require.NotErrorIs(t, apierror.FromResponse("GET", "/x", 400, nil, nil), apierror.ErrConflict)
+	require.NotErrorIs(t, apierror.Invalid("f", "r"), apierror.ErrConflict)
 }
 
 func TestValidationError(t *testing.T) {
