@@ -22,4 +22,18 @@
 // The client retries 408, 409, 429, 5xx and connection failures twice by
 // default, honouring retry-after; POST requests carry an Idempotency-Key so a
 // retry is never performed twice. It is safe for concurrent use.
+//
+// Where to look next:
+//
+//   - option: the options, for the client and for single calls
+//     (credentials, base URL, retries, timeouts, logging, middleware,
+//     tracing);
+//   - apierror: the error types and the sentinels for errors.Is;
+//   - auth: API keys, workload identity federation and device attestation;
+//   - sessions: running an agent, and its event stream; toolrunner runs the
+//     custom tools an agent calls, and tool defines them;
+//   - messages: calling a model directly, with streaming and a tool loop;
+//   - tracing: the OpenTelemetry spans the client records;
+//   - platformtest: the whole API in your test's process, for testing code
+//     that uses this client with no account and no network.
 package agentplatform

@@ -34,8 +34,13 @@
 // limit returns an *apierror.ValidationError naming its wire path (for
 // example "tools[0].name") and nothing is sent.
 //
-// DecodeToolInput decodes the input of a built-in tool call (bash, edit,
-// glob, grep, read, write) from an agent.tool_use event.
+// FromTools declares tool.Tool values (Go functions with a typed input) as
+// custom tools; a toolrunner.Runner then answers the agent's calls of them
+// in sessions. DecodeToolInput decodes the input of a built-in tool call
+// (bash, edit, glob, grep, read, write) from an agent.tool_use event.
+//
+// Agents run in sessions (package sessions), in an environment (package
+// environments), started by hand or by a deployment (package deployments).
 //
 // Every call sends the vendor-beta value these endpoints require (Beta).
 package agents

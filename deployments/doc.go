@@ -23,7 +23,9 @@
 //
 // A scheduled fire that cannot create its session (an archived
 // environment, say) records a failed run and pauses the deployment with an
-// ErrorPause reason; fix the cause and Unpause. Archiving is final.
+// ErrorPause reason; fix the cause and Unpause. Archiving is final. In
+// tests, platformtest's Server.Advance moves the server's clock so that
+// schedules fire at once.
 //
 // Resources and initial events are the sessions package's request types,
 // checked locally by its rules. A deployment returns its resources as

@@ -12,7 +12,10 @@
 //		fmt.Println(ws.Name)
 //	}
 //
-// Cursor pages (managed agents, memory stores, tunnels) carry an opaque
-// next_page cursor. Id pages (workspaces, models) carry first_id, last_id and
-// has_more.
+// List returns the page types of this package. Cursor pages (agents,
+// environments, sessions with their events and resources, deployments and
+// their runs, memory stores, tunnels) carry an opaque NextPage cursor: pass
+// it as the next List call's Page. Id pages (workspaces, models, API keys)
+// carry FirstID, LastID and HasMore: pass LastID as AfterID. Cursor and
+// ByID are the iterators behind every All.
 package pagination

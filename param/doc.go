@@ -13,4 +13,10 @@
 //
 // A map of *string does the same per key for metadata patches: a nil value
 // deletes the key (Go 1.26: new("value") makes a *string in place).
+//
+// Secret carries a credential inside a request body, such as a repository's
+// authorization token. It marshals to its value, but every fmt verb and
+// log/slog print "[redacted]", so params can be printed and logged safely:
+//
+//	sessions.RepositoryResourceParam{URL: repoURL, AuthorizationToken: param.Secret(token)}
 package param

@@ -90,6 +90,9 @@
 //		}
 //	}
 //
+// Package toolrunner answers custom tool calls for you, exactly once,
+// across dropped connections and restarts.
+//
 // Every event the stream, List and Send give is a pointer to its type; all
 // but the previews are PersistedEvent (ID, ProcessedAt, ThreadID), and a
 // type newer than this SDK arrives as *UnknownEvent with its JSON.

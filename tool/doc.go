@@ -21,4 +21,8 @@
 // function and turns a returned error, or a panic, into an error result
 // that the model sees (is_error), so one broken call never stops the
 // conversation.
+//
+// To use a tool with an agent, declare it with agents.FromTools and let a
+// toolrunner.Runner answer its calls; to use it with a model directly, pass
+// it to client.Messages.RunTools.
 package tool

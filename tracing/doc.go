@@ -6,6 +6,7 @@
 // operation (vendor.models.retrieve, vendor.sessions.events.send,
 // vendor.messages.create, …; docs/tracing.md lists them all). One span
 // covers a call and its retries; a stream's span ends when the stream ends.
+// Tracing is configured with client options, not in this package:
 //
 //	client, err := agentplatform.NewClient(
 //		option.WithTracerProvider(tp),      // default: the global provider
@@ -23,4 +24,8 @@
 // add a vendor.tool_use or vendor.mcp_tool_use child span per server or MCP
 // tool call, and the tool loop a vendor.custom_tool_use span per client
 // tool it runs.
+//
+// To check spans in a test, give the client a provider that records to
+// go.opentelemetry.io/otel/sdk/trace/tracetest; platformtest.WithSpanExporter
+// collects the API's own spans, which share the client's traces.
 package tracing
