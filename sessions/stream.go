@@ -58,7 +58,15 @@ type Position struct {
 }
 
 // DecodeError reports an event whose data could not be decoded. Events
-// yields it and goes on with the next event: log it and continue.
+// yields it and goes on with the next event: log it and continue. It is a
+// *DecodeError with two fields, Type (the event's type) and Err (why it
+// could not be decoded, also its Unwrap):
+//
+//	var de *sessions.DecodeError
+//	if errors.As(err, &de) {
+//		log.Printf("skipped a %s event: %v", de.Type, de.Err)
+//		continue
+//	}
 type DecodeError = stream.DecodeError
 
 // HistoryStart is the position before a session's first event: a stream
