@@ -2,8 +2,6 @@ package platformtest
 
 import (
 	"time"
-
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
 // The server's clock. Everything the server dates or times out reads it:
@@ -27,29 +25,4 @@ func (s *Server) Advance(d time.Duration) {
 		panic("platformtest: Advance: negative duration " + d.String())
 	}
 	s.clock.Advance(d)
-}
-
-// tickEverySecond advances a clock that follows real time by zero every
-// second, until stop is called, so that the server fires a schedule close
-// to its time even when no request comes in (it also catches up before each
-// request). stop waits for the goroutine to end.
-func tickEverySecond(c *refserver.ManualClock) (stop func()) {
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				c.Advance(0)
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-finished
-	}
 }

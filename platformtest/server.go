@@ -59,18 +59,13 @@ func NewServer(opts ...Option) (*Server, error) {
 			return nil, fmt.Errorf("platformtest: listening on loopback: %w", err)
 		}
 	}
-	stopTicking := func() {}
-	if cfg.start.IsZero() {
-		stopTicking = tickEverySecond(clock)
-	}
 	return &Server{
 		rs:    rs,
 		clock: clock,
 		url:   url,
 		seed:  rs.Seed(),
 		close: sync.OnceFunc(func() {
-			stopTicking()
-			_ = stop() // it reports only a failure to close the listener
+			_ = stop() // it reports only a failure to close the listener; it also stops the server's ticking
 		}),
 	}, nil
 }

@@ -44,6 +44,13 @@ func NewRunningClock(t time.Time) *ManualClock {
 	return &ManualClock{now: t, started: time.Now()}
 }
 
+// running reports whether the clock also follows real time.
+func (c *ManualClock) running() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.started.IsZero()
+}
+
 // Now returns the clock's current time.
 func (c *ManualClock) Now() time.Time {
 	c.mu.Lock()

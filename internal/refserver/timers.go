@@ -14,10 +14,12 @@ func (s *Server) tick() {
 }
 
 // tickEverySecond runs tick in the background until the returned stop
-// function is called; stop waits for the goroutine to end. With a ManualClock
-// there is nothing to do: the clock's moves drive tick.
+// function is called; stop waits for the goroutine to end. With a frozen
+// ManualClock there is nothing to do: the clock's moves drive tick. A
+// running one (NewRunningClock) also moves with real time, which nothing
+// announces, so it is ticked like the system clock.
 func (s *Server) tickEverySecond() (stop func()) {
-	if _, manual := s.cfg.clock.(*ManualClock); manual {
+	if mc, manual := s.cfg.clock.(*ManualClock); manual && !mc.running() {
 		return func() {}
 	}
 	done, finished := make(chan struct{}), make(chan struct{})
