@@ -28,30 +28,36 @@ func (p *CreateParams) validate() error {
 	if err := check.Length("name", p.Name, 1, maxNameLength); err != nil {
 		return err
 	}
-	if err := validateColor(p.DisplayColor); err != nil {
-		return err
-	}
+	var allowed AllowedGeos
+	var def Geo
 	if r := p.DataResidency; r != nil {
-		if err := validateResidency(r.AllowedInferenceGeos, r.DefaultInferenceGeo); err != nil {
-			return err
-		}
+		allowed, def = r.AllowedInferenceGeos, r.DefaultInferenceGeo
 	}
-	return validateTags(p.Tags)
+	return validateSettings(p.DisplayColor, allowed, def, p.Tags)
 }
 
 func (p *UpdateParams) validate() error {
 	if err := check.OptionalLength("name", p.Name, 1, maxNameLength); err != nil {
 		return err
 	}
-	if err := validateColor(p.DisplayColor); err != nil {
+	var allowed AllowedGeos
+	var def Geo
+	if r := p.DataResidency; r != nil {
+		allowed, def = r.AllowedInferenceGeos, r.DefaultInferenceGeo
+	}
+	return validateSettings(p.DisplayColor, allowed, def, p.Tags)
+}
+
+// validateSettings checks what create and update share, in the server's
+// order: the color, data residency, then the tags.
+func validateSettings(color string, allowed AllowedGeos, def Geo, tags map[string]string) error {
+	if err := validateColor(color); err != nil {
 		return err
 	}
-	if r := p.DataResidency; r != nil {
-		if err := validateResidency(r.AllowedInferenceGeos, r.DefaultInferenceGeo); err != nil {
-			return err
-		}
+	if err := validateResidency(allowed, def); err != nil {
+		return err
 	}
-	return validateTags(p.Tags)
+	return validateTags(tags)
 }
 
 func validateColor(c string) error {
