@@ -106,28 +106,7 @@ func parseMessageParam(path string, raw json.RawMessage) error {
 	if len(blocks) == 0 {
 		return invalidField(contentPath, "must have at least 1 item")
 	}
-	for j, block := range blocks {
-		bp := maIndex(contentPath, j)
-		typ, err := maType(bp, block)
-		if err != nil {
-			return err
-		}
-		if typ != "text" {
-			return maBadType(bp, "text")
-		}
-		var tb textBlockBody
-		if err := maDecode(bp, block, &tb); err != nil {
-			return err
-		}
-		textPath := maJoin(bp, "text")
-		if err := maRequired(textPath, tb.Text); err != nil {
-			return err
-		}
-		if tb.Text.Value == "" {
-			return invalidField(textPath, "must be at least 1 character")
-		}
-	}
-	return nil
+	return checkTextBlocks(contentPath, blocks)
 }
 
 type defineOutcomeBody struct {
