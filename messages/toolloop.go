@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/tracing"
@@ -63,9 +64,12 @@ type ToolLoopResult struct {
 // results go back in one user message of tool_result blocks, in the order
 // of the calls. A tool's error or panic becomes an is_error result that the
 // model reads (tool.Tool.Run), as does a call of a tool that is not in
-// tools. The loop ends when a message's stop_reason is not tool_use (an
-// answer, max_tokens, pause_turn, a refusal, …): the result then holds
-// that message and the whole conversation.
+// tools. A panic's result names only the tool and the panic's value; its
+// stack goes to the client's logger (option.WithLogger, or the call's
+// opts), at error level, or to slog.Default without one. The loop ends
+// when a message's stop_reason is not tool_use (an answer, max_tokens,
+// pause_turn, a refusal, …): the result then holds that message and the
+// whole conversation.
 //
 // It ends early with the result so far and an error: the API's error;
 // ErrMaxIterations (wrapped) after loop.MaxIterations calls; or the
@@ -93,6 +97,12 @@ func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []to
 		}
 	}
 	res := &ToolLoopResult{Messages: slices.Clone(params.Messages)}
+	toolCtx := ctx
+	if _, logger, _ := s.p.Observability(opts...); logger != nil {
+		toolCtx = toolpanic.WithHandler(ctx, func(ctx context.Context, name string, v any, stack []byte) {
+			logger.ErrorContext(ctx, "agentplatform: tool loop: tool panicked", toolpanic.Attrs(name, v, stack)...)
+		})
+	}
 	for {
 		params.Messages = res.Messages
 		msg, err := s.Create(ctx, params, opts...)
@@ -106,7 +116,7 @@ func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []to
 		if msg.StopReason != StopToolUse || len(calls) == 0 {
 			return res, nil
 		}
-		results, err := runCalls(ctx, calls, byName, parallel, s.toolTracer(opts))
+		results, err := runCalls(toolCtx, calls, byName, parallel, s.toolTracer(opts))
 		if err != nil {
 			return res, err
 		}
@@ -203,11 +213,13 @@ func (tr toolTracer) run(ctx context.Context, t tool.Tool, call ToolUseBlock) Co
 
 // runTool runs one call. tool.Tool.Run already turns panics into error
 // results; this guard covers a zero tool.Tool, whose use would otherwise
-// crash the process from a goroutine.
+// crash the process from a goroutine. As there, the result names the
+// panic, and its stack goes to the log.
 func runTool(ctx context.Context, t tool.Tool, call ToolUseBlock) (res tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			res = tool.Errorf("tool %s panicked: %v\n%s", call.Name, p, debug.Stack())
+			res = tool.Errorf("%s", toolpanic.Result(call.Name, p))
+			toolpanic.Report(ctx, call.Name, p, debug.Stack())
 		}
 	}()
 	return t.Run(ctx, call.Input)

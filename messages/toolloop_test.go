@@ -1,10 +1,13 @@
 package messages_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/messages"
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
@@ -126,6 +130,65 @@ func TestRunToolsTurnsFailuresIntoErrorResults(t *testing.T) {
 	require.Contains(t, resultText(results[3]), `tool "ghost" does not exist; the available tools are: crash, fail, get_weather`)
 	require.Contains(t, res.Message.Text(), "Error from fail: disk full")
 	require.Contains(t, res.Message.Text(), `Error from ghost: tool "ghost" does not exist`)
+}
+
+// lockedBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestRunToolsPanicStackGoesToTheLog: the model reads which tool panicked
+// and the panic's value; the stack, with source paths, goes only to the
+// client's logger, and a call's own logger option wins.
+func TestRunToolsPanicStackGoesToTheLog(t *testing.T) {
+	crash := tool.Must(tool.New("crash", "Panics.", func(context.Context, struct{}) (tool.Result, error) {
+		panic("oh no")
+	}))
+	newLogger := func(buf *lockedBuffer) *slog.Logger {
+		return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	var clientLog, callLog lockedBuffer
+	env, _ := newEnv(t)
+	client := env.Client(t, option.WithLogger(newLogger(&clientLog)))
+
+	check := func(buf *lockedBuffer, opts ...option.Option) {
+		t.Helper()
+		res, err := client.Messages.RunTools(ctx, prompt("Use crash"), []tool.Tool{crash}, messages.ToolLoop{}, opts...)
+		require.NoError(t, err)
+		results := toolResults(res.Messages)
+		require.Len(t, results, 1)
+		require.True(t, results[0].IsError)
+		require.Equal(t, "tool crash panicked: oh no", resultText(results[0]), "no stack for the model")
+		var body map[string]any
+		require.NoError(t, json.Unmarshal(env.Server.Requests()[len(env.Server.Requests())-1].Body, &body))
+		sent, err := json.Marshal(body["messages"])
+		require.NoError(t, err)
+		require.NotContains(t, string(sent), "goroutine ", "no stack sent to the API")
+		require.NotContains(t, string(sent), ".go:")
+
+		out := buf.String()
+		require.Contains(t, out, "level=ERROR")
+		require.Contains(t, out, "tool=crash")
+		require.Contains(t, out, "panic=\"oh no\"")
+		require.Contains(t, out, "goroutine ")
+		require.Contains(t, out, "toolloop_test.go", "the stack points at the panic")
+	}
+	check(&clientLog)
+	check(&callLog, option.WithLogger(newLogger(&callLog)))
+	require.Equal(t, 1, strings.Count(clientLog.String(), "tool panicked"), "the call's logger got the second panic")
 }
 
 // TestRunToolsStopsAtMaxIterations: the last turn's tools still run, so

@@ -20,7 +20,8 @@
 // Run decodes the model's input, checks it against the schema, calls the
 // function and turns a returned error, or a panic, into an error result
 // that the model sees (is_error), so one broken call never stops the
-// conversation.
+// conversation. A panic's result names only the tool and the panic's
+// value; its stack goes to the log, not to the model (see Tool.Run).
 //
 // To use a tool with an agent, declare it with agents.FromTools and let a
 // toolrunner.Runner answer its calls; to use it with a model directly, pass

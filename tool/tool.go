@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 )
 
 // Tool is a named function with a description and a JSON Schema for its
@@ -110,10 +111,17 @@ func (t Tool) InputSchema() json.RawMessage { return t.schema }
 // or breaks the schema, an error from the function, and a panic, which is
 // recovered. A caller that cancels ctx should check it before sending the
 // result anywhere.
+//
+// A panic's result says only "tool <name> panicked: <value>": it goes to
+// the model and into the conversation, so it carries no stack trace (nor
+// the source paths one holds). The stack is logged at error level instead:
+// by the tool runner or the Messages tool loop that runs the tool, to
+// their logger, and otherwise to slog.Default.
 func (t Tool) Run(ctx context.Context, input json.RawMessage) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			res = Errorf("tool %s panicked: %v\n%s", t.name, p, debug.Stack())
+			res = Errorf("%s", toolpanic.Result(t.name, p))
+			toolpanic.Report(ctx, t.name, p, debug.Stack())
 		}
 	}()
 	if len(input) == 0 {

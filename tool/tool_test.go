@@ -54,7 +54,6 @@ func TestRunTurnsEveryFailureIntoAnErrorResult(t *testing.T) {
 	}{
 		{"ok", `{"order_id":"1234"}`, `{"id":"1234","status":"shipped"}`, false},
 		{"function error", `{"order_id":"missing"}`, "no such order", true},
-		{"panic", `{"order_id":"boom"}`, "tool lookup_order panicked: database on fire", true},
 		{"missing required field", `{}`, "input does not match the schema", true},
 		{"wrong type", `{"order_id":7}`, "input does not match the schema", true},
 		{"unknown field", `{"order_id":"1","x":1}`, "input does not match the schema", true},

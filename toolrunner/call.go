@@ -2,7 +2,6 @@ package toolrunner
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -15,9 +14,8 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 	"github.com/agentplatform/agentplatform-go/internal/union"
-	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
@@ -30,6 +28,7 @@ type call struct {
 	tool                          tool.Tool       // a custom tool call
 	confirm                       *ConfirmRequest // a confirmation
 	received                      time.Time       // when its event arrived
+	seq                           uint64          // its dispatch order in the session
 
 	ctx    context.Context // cancelled when the call stops waiting, or the runner stops
 	cancel context.CancelCauseFunc
@@ -39,10 +38,11 @@ type call struct {
 	finish func()
 }
 
-// A call's states. Cancelling a call matters only until its answer is
-// claimed; exactly one party moves it out of stateRunning: the call's
-// goroutine when the tool returns, or the watcher on a timeout or when the
-// runner stops.
+// A call's states. Exactly one party moves it out of stateRunning: the
+// call's goroutine when the tool returns, or the watcher on a timeout or
+// when the runner stops. Cancelling a call (an interrupt, an answer seen on
+// the stream) tells a running tool to stop, and ends the retries of an
+// answer being sent.
 const (
 	stateWaiting   int32 = iota // for a slot
 	stateRunning                // the tool or the confirm function
@@ -75,6 +75,8 @@ func (f *follower) track(c *call, run func(*call)) {
 		return
 	}
 	f.seen[c.id] = struct{}{}
+	c.seq = f.dispatched
+	f.dispatched++
 	f.mu.Lock()
 	f.calls[c.id] = c
 	f.mu.Unlock()
@@ -116,6 +118,15 @@ func (f *follower) dispatchConfirm(req ConfirmRequest, received time.Time) {
 // no log arguments otherwise.
 func (f *follower) debug() bool { return f.log.Enabled(context.Background(), slog.LevelDebug) }
 
+// content returns kv, log attributes holding tool inputs or results, when
+// the runner may log content, else nothing.
+func (f *follower) content(kv ...any) []any {
+	if f.r.logContent {
+		return kv
+	}
+	return nil
+}
+
 // runTool runs a tool call, in the pool, on the call's own goroutine, then
 // sends its result. The tool holds its pool slot until it returns, so a
 // tool that ignores its context still counts against the bound. When the
@@ -126,19 +137,18 @@ func (f *follower) runTool(c *call) {
 	select {
 	case f.r.slots <- struct{}{}:
 	case <-c.ctx.Done():
-		f.log.Debug("toolrunner: call closed before it started", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
-		c.finish()
+		f.notStarted(c)
 		return
 	}
 	if c.ctx.Err() != nil { // both were ready
 		<-f.r.slots
-		f.log.Debug("toolrunner: call closed before it started", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
-		c.finish()
+		f.notStarted(c)
 		return
 	}
 	c.state.Store(stateRunning)
 	if f.debug() {
-		f.log.Debug("toolrunner: running tool", "call_id", c.id, "tool", c.name, "input", string(c.input))
+		f.log.Debug("toolrunner: running tool", append([]any{"call_id", c.id, "tool", c.name},
+			f.content("input", string(c.input))...)...)
 	}
 	ctx, span := f.r.tr.start(withCall(c.ctx, c.sessionID, c.id), c)
 	returned := make(chan struct{})
@@ -150,6 +160,7 @@ func (f *follower) runTool(c *call) {
 	}
 	stopWatch := context.AfterFunc(ctx, func() { f.watch(c, ctx, span, deadline, returned) })
 	res := invoke(ctx, c.tool, c.name, c.input)
+	late := ctx.Err() != nil // it returned after its context ended, maybe because it did
 	close(returned)
 	<-f.r.slots
 	stopWatch()
@@ -160,15 +171,26 @@ func (f *follower) runTool(c *call) {
 	}
 	o := outcomeDone
 	switch {
-	case f.hardCtx.Err() != nil:
+	case late && f.hardCtx.Err() != nil:
+		// The runner stopped: what a cancelled tool returns is no answer.
 		f.abandon(c, span)
 		return
 	case timedOut:
 		res, o = f.timeoutResult(c), outcomeTimeout
-	case c.ctx.Err() != nil:
+	case c.ctx.Err() != nil && f.hardCtx.Err() == nil:
 		o = outcomeCancelled
 	}
+	// A result the tool returned before the runner stopped is an answer
+	// owed: send reports it in the session's end error.
 	f.answerTool(c, span, res, o)
+}
+
+// notStarted settles a call closed, or whose runner stopped, while it
+// waited for a slot.
+func (f *follower) notStarted(c *call) {
+	f.log.Debug("toolrunner: call closed before it started", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
+	f.leaveUnanswered(c)
+	c.finish()
 }
 
 // watch runs when a running tool's context ends before it returned: it
@@ -211,18 +233,28 @@ func (f *follower) timeoutResult(c *call) tool.Result {
 	return tool.Errorf("tool %s timed out after %s", c.name, f.r.cfg.toolTimeout)
 }
 
-// abandon settles a call the runner stopped: no answer is sent, and the
-// call stays pending for the session's next runner.
+// abandon settles a call the runner stopped before it had an answer:
+// nothing is sent, and the call stays pending for the session's next
+// runner.
 func (f *follower) abandon(c *call, span trace.Span) {
 	f.r.tr.end(span, c, tool.Result{}, outcomeAbandoned)
 	f.log.Debug("toolrunner: call cancelled; no result sent", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
+	f.leaveUnanswered(c)
 	c.finish()
+}
+
+// leaveUnanswered notes, for the session's end error, a call cancelled
+// without an answer while the session still waits for it.
+func (f *follower) leaveUnanswered(c *call) {
+	if f.sendState(c) == sendStopped {
+		f.left.unansweredCall(c)
+	}
 }
 
 // answerTool ends the call's span and sends its result. A result the API
 // refuses as invalid (a block it does not take, say) is replaced by an
 // error result the model can read, rather than leave the call pending
-// forever.
+// forever; when that is refused too, the call is given up.
 func (f *follower) answerTool(c *call, span trace.Span, res tool.Result, o outcome) {
 	defer c.finish()
 	f.r.tr.end(span, c, res, o)
@@ -233,28 +265,34 @@ func (f *follower) answerTool(c *call, span trace.Span, res tool.Result, o outco
 		f.log.Debug("toolrunner: tool returned after its call was closed", "call_id", c.id, "reason", context.Cause(c.ctx).Error())
 	}
 	if f.debug() {
-		f.log.Debug("toolrunner: tool returned", "call_id", c.id, "tool", c.name, "is_error", res.IsError, "result", res.TextContent())
+		f.log.Debug("toolrunner: tool returned", append([]any{"call_id", c.id, "tool", c.name, "is_error", res.IsError},
+			f.content("result", res.TextContent())...)...)
 	}
 	// The request that sends the result is a child of the call's span, and
 	// survives the call's cancellation: a late answer gets its 409.
 	sctx := trace.ContextWithSpan(f.hardCtx, span)
-	err := f.send(sctx, c, resultParam(c.id, res))
-	var apiErr *apierror.Error
-	var verr *apierror.ValidationError
-	if !errors.As(err, &verr) && !(errors.As(err, &apiErr) && apiErr.StatusCode == 400) {
+	a := UnsentAnswer{CallID: c.id, Tool: c.name, Result: res}
+	err := f.send(sctx, c, a)
+	if !refused(err) {
 		return
 	}
 	f.log.Error("toolrunner: the API refused the tool's result; sending an error result instead",
 		"call_id", c.id, "tool", c.name, "error", err.Error())
-	_ = f.send(sctx, c, sessions.CustomToolError(c.id, "The result of tool "+c.name+" was refused by the API: "+err.Error()))
+	a.Result = tool.Errorf("The result of tool %s was refused by the API: %s", c.name, err.Error())
+	if err := f.send(sctx, c, a); refused(err) {
+		f.log.Error("toolrunner: the API refused the error result too; the call is given up",
+			"call_id", c.id, "tool", c.name, "error", err.Error())
+	}
 }
 
 // invoke runs one call. tool.Tool.Run turns errors and panics into error
-// results; this guard covers anything it does not.
+// results; this guard covers anything it does not (a zero tool.Tool). The
+// result names the panic, never its stack, which goes to the log.
 func invoke(ctx context.Context, t tool.Tool, name string, input json.RawMessage) (res tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			res = tool.Errorf("tool %s panicked: %v\n%s", name, p, debug.Stack())
+			res = tool.Errorf("%s", toolpanic.Result(name, p))
+			toolpanic.Report(ctx, name, p, debug.Stack())
 		}
 	}()
 	return t.Run(ctx, input)
@@ -268,70 +306,30 @@ func (f *follower) runConfirm(c *call) {
 	stop := context.AfterFunc(f.hardCtx, func() {
 		if c.state.CompareAndSwap(stateRunning, stateAbandoned) {
 			f.log.Debug("toolrunner: confirmation cancelled; not sent", "tool_use_id", c.id)
+			f.leaveUnanswered(c)
 			c.finish()
 		}
 	})
 	if f.debug() {
-		f.log.Debug("toolrunner: asking for a confirmation", "tool_use_id", c.id, "tool", c.name, "input", string(c.input))
+		f.log.Debug("toolrunner: asking for a confirmation", append([]any{"tool_use_id", c.id, "tool", c.name},
+			f.content("input", string(c.input))...)...)
 	}
 	d := decide(c.ctx, f.r.cfg.confirm, *c.confirm, f.log)
+	late := c.ctx.Err() != nil // decided after the call stopped waiting, maybe because it did
 	stop()
 	if !c.state.CompareAndSwap(stateRunning, stateAnswering) {
 		return // abandoned
 	}
 	defer c.finish()
-	if c.ctx.Err() != nil {
+	if late {
 		f.log.Debug("toolrunner: confirmation no longer needed; not sent", "tool_use_id", c.id, "reason", context.Cause(c.ctx).Error())
+		f.leaveUnanswered(c)
 		return
 	}
 	f.log.Debug("toolrunner: confirmation decided", "tool_use_id", c.id, "tool", c.name, "allow", d.Allow)
-	_ = f.send(f.hardCtx, c, d.param(c.id))
-}
-
-// Retries of a send on top of the pipeline's own.
-const (
-	sendAttempts = 5
-	minSendWait  = 500 * time.Millisecond
-	maxSendWait  = 10 * time.Second
-)
-
-// send sends one answer. The pipeline already retries transient failures
-// (with an Idempotency-Key); when a failure outlives those retries, send
-// tries again, with bounded backoff, under the same key, so that a send
-// whose response was lost cannot answer twice. A 409 (the call is not
-// pending: answered elsewhere, closed by an interrupt, or the session
-// archived or terminated) is final and not an error.
-func (f *follower) send(ctx context.Context, c *call, ev sessions.EventParam) error {
-	log := f.log
-	key := option.WithHeader("Idempotency-Key", "toolrunner-"+rand.Text())
-	params := sessions.SendParams{Events: []sessions.EventParam{ev}}
-	for attempt := 1; ; attempt++ {
-		_, err := f.r.events.Send(ctx, f.id, params, key)
-		if err == nil {
-			log.Debug("toolrunner: answer accepted", "call_id", c.id)
-			if obs := f.r.cfg.observe; obs != nil {
-				obs(f.id, c.id, c.received, time.Now())
-			}
-			return nil
-		}
-		if ctx.Err() != nil {
-			log.Debug("toolrunner: answer not sent: the runner stopped", "call_id", c.id, "error", err.Error())
-			return err
-		}
-		var apiErr *apierror.Error
-		if errors.As(err, &apiErr) && apiErr.StatusCode == 409 && !apiErr.Temporary() {
-			log.Info("toolrunner: answer refused: the call is no longer pending", "call_id", c.id, "tool", c.name, "error", apiErr.Message)
-			return nil
-		}
-		if permanent(err) || attempt == sendAttempts {
-			log.Error("toolrunner: answer not sent", "call_id", c.id, "tool", c.name, "error", err.Error(), "attempts", attempt)
-			return err
-		}
-		wait := min(minSendWait<<(attempt-1), maxSendWait)
-		log.Warn("toolrunner: sending the answer failed; retrying", "call_id", c.id, "tool", c.name, "error", err.Error(), "attempt", attempt, "wait", wait)
-		if !sleep(ctx, wait) {
-			return ctx.Err()
-		}
+	if err := f.send(f.hardCtx, c, UnsentAnswer{CallID: c.id, Tool: c.name, Decision: &d}); refused(err) {
+		f.log.Error("toolrunner: the API refused the confirmation; the call is given up",
+			"tool_use_id", c.id, "tool", c.name, "error", err.Error())
 	}
 }
 

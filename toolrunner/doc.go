@@ -1,5 +1,5 @@
-// Package toolrunner answers the custom tool calls of sessions (SPEC 2.6,
-// docs/session-events-wire.md 6.4): when a session's agent calls a custom
+// Package toolrunner answers the custom tool calls of sessions
+// (docs/session-events-wire.md 6.4): when a session's agent calls a custom
 // tool, the session emits agent.custom_tool_use and waits; a Runner runs
 // the tool and sends user.custom_tool_result.
 //
@@ -43,9 +43,13 @@
 // Each agent.custom_tool_use of a registered tool is dispatched once (see
 // "Exactly once" below). The tool runs with a timeout (WithToolTimeout,
 // default 5 minutes); an error, a panic or a timeout becomes an error
-// result (is_error) that the model reads. The call's id is in the tool's
-// context (CallID). Calls of tools the Runner does not have are left to
-// other consumers, never answered; they are logged at debug level.
+// result (is_error) that the model reads. A panic's result says only
+// "tool <name> panicked: <value>": the stack, with the build machine's
+// source paths, never reaches the model or the session's history; it is
+// logged at error level (see Observability). The call's id is in the
+// tool's context (CallID). Calls of tools the Runner does not have are
+// left to other consumers, never answered; they are logged at debug
+// level.
 //
 // With WithConfirm the Runner also answers the confirmations of built-in
 // and MCP tool calls (evaluated_permission ask) with the function's
@@ -54,12 +58,20 @@
 //
 // The answer is sent with Send. The client's pipeline already retries
 // transient failures under one Idempotency-Key; when a failure outlasts
-// those retries the Runner sends again, with bounded backoff, under the
-// same key, so a retry cannot answer twice. A 409 (the call is no longer
-// pending: answered elsewhere, closed by an interrupt, or the session
-// archived or terminated) is final: it is logged, not retried. A result
-// the API refuses as invalid is replaced by an error result, so that the
-// call is not left pending.
+// those retries the Runner sends again, under the same key, so a retry
+// cannot answer twice, waiting from 500 ms doubling up to 30 s (with
+// jitter), or as long as the server's retry-after asks, up to 30 s. An
+// answer the Runner owes is never dropped while it follows the session: it
+// is sent until it is recorded, or until it is no longer wanted: the API
+// says the call is no longer pending (a 409: answered elsewhere, closed by
+// an interrupt, the session archived or terminated; logged, not retried)
+// or the session is gone (404); the stream shows the call answered, or
+// closed by an interrupt or the end of the turn; or the session ends. A
+// refused credential (401, 403) is retried too, logged at error, as it may
+// be fixed meanwhile. A result the API refuses as invalid (400) is
+// replaced by an error result, so that the call is not left pending; when
+// that is refused too, the call is given up, logged at error. What the
+// Runner still owes when it stops following is reported (see Stopping).
 //
 // # Sessions at once
 //
@@ -71,21 +83,43 @@
 //
 // Each session's end is reported once, to WithOnSessionEnd, with the
 // error Run would return for it (nil when the session ended or sat idle,
-// ErrRemoved, ErrClosed, or the failure that stopped it); there is no
-// other per-session error state to poll.
+// ErrRemoved, ErrClosed, or the failure that stopped it, wrapped in an
+// *UnsentError when calls were left waiting); there is no other
+// per-session error state to poll.
 //
 // # Stopping
 //
 // Following a session stops when it is terminated, deleted or archived
 // (nil), when it has sat idle for WithIdleTimeout after a turn ended
 // (nil; off by default), when Run's ctx ends (its error: running tools are
-// cancelled and their results not sent), when it is removed (ErrRemoved)
-// and when the Runner is closed (ErrClosed). Remove and Close wait, until
-// their ctx ends, for the tools already running to finish and send their
-// results; then they cancel them, and nothing is sent for those calls. An
-// interrupt while a tool runs (a user.interrupt, or the turn ending) closes
-// the call on the server and cancels the tool's context (context.Cause
-// says why); a result the tool still returns gets the expected 409.
+// cancelled and answers not yet recorded are not sent), when it is removed
+// (ErrRemoved), when the Runner is closed (ErrClosed), and when its stream
+// fails for good (that error). Remove and Close wait, until their ctx
+// ends, for the tools already running to finish and their answers to be
+// recorded; then they cancel the tools and stop sending. An interrupt
+// while a tool runs (a user.interrupt, or the turn ending) closes the call
+// on the server and cancels the tool's context (context.Cause says why); a
+// result the tool still returns gets the expected 409.
+//
+// When the Runner stops following a session while calls still wait on it,
+// the session's end error (Run's result, WithOnSessionEnd) is an
+// *UnsentError that wraps the reason, so errors.Is still matches
+// ErrClosed, ErrRemoved or the context's error. Its Answers are the
+// answers the Runner had and did not get recorded (a tool's result, a
+// confirmation's Decision), each with its call id and tool, for the
+// application to send itself (UnsentAnswer.Param); its Unanswered are the
+// calls whose tool was cancelled, with no answer. The session's agent
+// waits for all of them; a session's next runner runs them again.
+//
+//	err := runner.Run(ctx, sessionID)
+//	var unsent *toolrunner.UnsentError
+//	if errors.As(err, &unsent) {
+//		for _, a := range unsent.Answers {
+//			_, err := client.Sessions.Events.Send(context.Background(), sessionID,
+//				sessions.SendParams{Events: []sessions.EventParam{a.Param()}})
+//			…
+//		}
+//	}
 //
 // A tool that ignores its context keeps its goroutine, and its
 // concurrency slot, until it returns; the Runner does not wait for it past
@@ -112,10 +146,11 @@
 // again.
 //
 // The limit: a Runner that stops between running a tool and recording its
-// result (a crash, a lost network for longer than the retries, or Remove
-// or Close cancelling it past their deadline) leaves that one call
-// pending, and the next Runner runs it again. So a tool's side effects can
-// happen twice for that call. Tools with side effects should be
+// result (a crash, Run's ctx ending, Remove or Close cancelling it past
+// their deadline, the stream failing for good) leaves that one call
+// pending, and the next Runner runs it again, unless the application sent
+// the answer UnsentError handed it. So a tool's side effects can happen
+// twice for that call. Tools with side effects should be
 // idempotent, keyed by CallID(ctx), which is the same on every run of a
 // call. Two Runners following the same session at the same time would
 // both run its calls (only one answer is accepted): a session must belong
@@ -140,20 +175,37 @@
 //     calls Add, so the hand-over neither loses nor repeats a call, beyond
 //     the one call per session "Exactly once" describes.
 //
+// # Watching sessions
+//
+// An application that watches its sessions while a Runner answers their
+// calls can read them through the Runner with WithEventObserver, rather
+// than open a second event stream per session: the observer gets every
+// event the Runner reads, on the session's reader goroutine, in order,
+// each once, from where the Runner's reconciliation left off until it
+// stops following.
+//
 // # Observability
 //
 // Each run of a tool is an INTERNAL span "vendor.custom_tool_use <tool>"
-// (SPEC 6.3) with gen_ai.operation.name execute_tool, gen_ai.tool.name,
-// gen_ai.tool.call.id, gen_ai.tool.type function and vendor.session.id;
-// its status is OK, ERROR with error.type tool_error (an error result) or
-// timeout, or unset when the call was cancelled. It parents the spans the
-// tool starts and the request that sends its result. In content mode
-// (WithContentCapture, default from
-// OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) the span also holds
-// gen_ai.tool.call.arguments and gen_ai.tool.call.result. Spans go to
-// WithTracerProvider, by default the global provider, under the scope
-// tracing.SDKScope. The client's own options trace the requests.
+// (docs/tracing.md) with gen_ai.operation.name execute_tool,
+// gen_ai.tool.name, gen_ai.tool.call.id, gen_ai.tool.type function and
+// vendor.session.id; its status is OK, ERROR with error.type tool_error
+// (an error result) or timeout, or unset when the call was cancelled. It
+// parents the spans the tool starts and the request that sends its result.
+// In content mode the span also holds gen_ai.tool.call.arguments and
+// gen_ai.tool.call.result. Spans go under the scope tracing.SDKScope.
 //
-// Logging goes through WithLogger (log/slog), off by default. Tool inputs
-// and results are logged only at debug level.
+// The Runner takes its tracer provider, logger and content mode from the
+// client whose Sessions it is given (option.WithTracerProvider,
+// option.WithLogger, option.WithContentCapture), so that a client set up
+// once traces and logs the tool calls too; WithTracerProvider, WithLogger
+// and WithContentCapture override them. Without either: the global
+// provider, no logging, and content mode from
+// OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
+//
+// Logging goes through log/slog. Tool inputs and results are logged only
+// at debug level, and through the client's logger only in content mode,
+// as the client logs request bodies. A tool's panic is logged at error
+// level with its stack; with no logger at all, the stack goes to
+// slog.Default.
 package toolrunner

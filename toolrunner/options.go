@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
 // Defaults of the options.
@@ -19,8 +21,9 @@ const (
 	DefaultMaxConcurrency = 64
 )
 
-// EnvCaptureContent, set to true, turns content mode on when
-// WithContentCapture is not given (the OpenTelemetry GenAI convention).
+// EnvCaptureContent, set to true, turns content mode on when neither
+// WithContentCapture nor the client's option.WithContentCapture is given
+// (the OpenTelemetry GenAI convention).
 const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // Option configures a Runner.
@@ -32,9 +35,10 @@ type config struct {
 	idleTimeout    time.Duration
 	confirm        func(context.Context, ConfirmRequest) Decision
 	onSessionEnd   func(sessionID string, err error)
-	tracerProvider trace.TracerProvider
-	content        bool
-	logger         *slog.Logger
+	tracerProvider trace.TracerProvider // nil: the client's
+	content        *bool                // nil: the client's
+	logger         *slog.Logger         // nil: the client's
+	observeEvent   func(sessionID string, ev sessions.Event)
 
 	// observe, when set, sees each answer the API accepted: when its call
 	// event was received and when Send returned. Set by tests only
@@ -43,12 +47,17 @@ type config struct {
 }
 
 func defaults() config {
-	content, _ := strconv.ParseBool(os.Getenv(EnvCaptureContent))
 	return config{
 		toolTimeout:    DefaultToolTimeout,
 		maxConcurrency: DefaultMaxConcurrency,
-		content:        content,
 	}
+}
+
+// contentFromEnv is content mode when neither the runner nor the client
+// says.
+func contentFromEnv() bool {
+	on, _ := strconv.ParseBool(os.Getenv(EnvCaptureContent))
+	return on
 }
 
 // WithToolTimeout bounds each tool call: the tool's context has this
@@ -104,24 +113,60 @@ func WithOnSessionEnd(fn func(sessionID string, err error)) Option {
 }
 
 // WithTracerProvider sends the runner's spans (one vendor.custom_tool_use
-// span per tool call, SPEC 6.3) to tp. The default is the global provider,
-// as otel.GetTracerProvider returns it when New is called.
+// span per tool call, docs/tracing.md) to tp. The default is the client's
+// provider (option.WithTracerProvider), so that the request that sends an
+// answer, which the client traces, is a child of its call's span; when
+// the client has none either, the global provider, as
+// otel.GetTracerProvider returns it when New is called. nil keeps the
+// default.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config) { c.tracerProvider = tp }
 }
 
 // WithContentCapture turns content mode on or off: the tool call's
 // arguments and result on its span (gen_ai.tool.call.arguments,
-// gen_ai.tool.call.result). The default is the environment variable
-// OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, off when unset.
+// gen_ai.tool.call.result). The default is the client's content mode
+// (option.WithContentCapture), which itself defaults to the environment
+// variable OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, off when
+// unset.
 func WithContentCapture(on bool) Option {
-	return func(c *config) { c.content = on }
+	return func(c *config) { c.content = &on }
 }
 
 // WithLogger logs what the runner does through l: calls dispatched and
 // answered at debug level, answers the API refused as final (409) at info,
-// retries and reconnections at warn, failures at error. Tool inputs and
-// results are logged only at debug level. Logging is off by default.
+// retries and reconnections at warn, failures and a tool's panic (with its
+// stack) at error. Tool inputs and results are logged only at debug level.
+//
+// The default is the client's logger (option.WithLogger); logging through
+// it, the runner follows the client's rule for content: tool inputs and
+// results are logged, at debug level, only in content mode. Without
+// either, logging is off. nil keeps the default; to keep the client's
+// logger but silence the runner, pass slog.New(slog.DiscardHandler).
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
+}
+
+// WithEventObserver hands fn every event the runner reads from a
+// session's stream, for an application that also watches its sessions:
+// one stream per session serves both, instead of a stream of the
+// application's own next to the runner's.
+//
+// fn sees the events recorded after the newest one in the session's
+// history when the runner started following it (where its reconciliation
+// left off; earlier events, including the pending calls reconciliation
+// found, are in the history: EventsService.List), until the runner stops
+// following: in order, each once, with no gap, across dropped connections
+// and reopened streams, as the runner's stream delivers them. It sees
+// each event before the runner acts on it, and the session's last events
+// (session.status_terminated, session.deleted) before its end is reported
+// to WithOnSessionEnd. Events that cannot be decoded are skipped (and
+// logged), as the runner skips them.
+//
+// fn runs on the session's reader goroutine, one event at a time per
+// session, sessions in parallel. It must return promptly: while it runs,
+// the session's events wait (tool calls already dispatched go on). It must
+// not call Close or Remove (they would wait for it).
+func WithEventObserver(fn func(sessionID string, ev sessions.Event)) Option {
+	return func(c *config) { c.observeEvent = fn }
 }

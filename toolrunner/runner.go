@@ -8,7 +8,10 @@ import (
 	"strconv"
 	"sync"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
@@ -32,8 +35,15 @@ type Runner struct {
 	tools  map[string]tool.Tool
 	cfg    config
 	log    *slog.Logger
-	tr     tracer
-	slots  chan struct{} // the tool-call pool: one token per running tool
+	// logContent allows tool inputs and results in debug logs: always
+	// with the runner's own logger, only in content mode with the
+	// client's, as the client logs request bodies.
+	logContent bool
+	// logPanics sends a tool's panic stack to log; without a logger it
+	// goes where tool.Tool.Run sends it by default.
+	logPanics bool
+	tr        tracer
+	slots     chan struct{} // the tool-call pool: one token per running tool
 
 	mu        sync.Mutex
 	closed    bool
@@ -69,35 +79,68 @@ func New(s *sessions.Service, tools []tool.Tool, opts ...Option) (*Runner, error
 			o(&cfg)
 		}
 	}
-	log := cfg.logger
+	tp, log, content := settings(s, cfg)
+	logPanics := log != nil
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Runner{
-		events:    s.Events,
-		tools:     byName,
-		cfg:       cfg,
-		log:       log,
-		tr:        newTracer(cfg.tracerProvider, cfg.content),
-		slots:     make(chan struct{}, cfg.maxConcurrency),
-		followers: map[string]*follower{},
+		events:     s.Events,
+		tools:      byName,
+		cfg:        cfg,
+		log:        log,
+		logContent: cfg.logger != nil || content,
+		logPanics:  logPanics,
+		tr:         newTracer(tp, content),
+		slots:      make(chan struct{}, cfg.maxConcurrency),
+		followers:  map[string]*follower{},
 	}, nil
+}
+
+// settings resolves the tracer provider (nil: the global one), logger
+// (nil: none) and content mode: the runner's option when given, else the
+// client's setting, else the default.
+func settings(s *sessions.Service, cfg config) (trace.TracerProvider, *slog.Logger, bool) {
+	tp, log := cfg.tracerProvider, cfg.logger
+	content := contentFromEnv()
+	p := pipeline.Of(s.Events)
+	if p == nil {
+		p = pipeline.Of(s)
+	}
+	if p != nil {
+		ctp, clog, ccontent := p.Observability()
+		if tp == nil {
+			tp = ctp
+		}
+		if log == nil {
+			log = clog
+		}
+		content = ccontent
+	}
+	if cfg.content != nil {
+		content = *cfg.content
+	}
+	return tp, log, content
 }
 
 // Run follows one session and answers its calls until the session is
 // terminated, deleted or archived (nil), it has sat idle for the idle
 // timeout (nil, WithIdleTimeout), ctx ends (ctx's error; running tools are
-// cancelled and their results not sent), the session is removed
-// (ErrRemoved) or the Runner is closed (ErrClosed). Tools still running
-// when Run returns have been cancelled and have returned, except those
-// that ignore cancellation. It starts by reconciling with the session's
-// history (see "Exactly once" in the package documentation).
+// cancelled and answers not yet recorded are not sent), the session is
+// removed (ErrRemoved) or the Runner is closed (ErrClosed). When Run stops
+// following with calls still waiting on it (answers not recorded, tools
+// cancelled), its error is an *UnsentError that lists them and wraps the
+// reason. Tools still running when Run returns have been cancelled and
+// have returned, except those that ignore cancellation. It starts by
+// reconciling with the session's history (see "Exactly once" in the
+// package documentation).
 //
 // A session that cannot be followed is an error: an unknown session
 // (apierror.ErrNotFound), a credential or permission the API refuses.
 // Failures that may pass (connections, 429, 5xx, an error event ending
 // the stream once the stream's own reconnection gave up) are retried with
-// backoff of up to 30 s, for as long as Run runs, and logged at warn.
+// backoff of up to 30 s, for as long as Run runs, and logged at warn; so
+// is sending an answer (see "Calls" in the package documentation).
 func (r *Runner) Run(ctx context.Context, sessionID string) error {
 	f, err := r.start(ctx, sessionID)
 	if err != nil {
@@ -118,10 +161,12 @@ func (r *Runner) Add(sessionID string) error {
 
 // Remove stops following a session: no new call is started, and Remove
 // waits, until ctx ends, for the tools already running to finish and
-// their results to be sent. When ctx ends first, they are cancelled, their
-// results are not sent (the calls stay pending, for the session's next
-// runner), and Remove returns ctx's error. The session's end is reported
-// with ErrRemoved. Removing a session that is not followed does nothing.
+// their answers to be recorded. When ctx ends first, the tools still
+// running are cancelled, the answers not yet recorded are not sent (the
+// calls stay pending, for the session's next runner), and Remove returns
+// ctx's error. The session's end is reported with ErrRemoved, wrapped in
+// an *UnsentError that lists those calls when there are any. Removing a
+// session that is not followed does nothing.
 //
 // Hand a session over to another runner only after Remove has returned
 // (see the package documentation).
@@ -138,9 +183,11 @@ func (r *Runner) Remove(ctx context.Context, sessionID string) error {
 
 // Close stops the Runner: every session stops being read, and Close waits,
 // until ctx ends, for the tools already running to finish and their
-// results to be sent. When ctx ends first, they are cancelled, their
-// results are not sent, and Close returns ctx's error. Every session ends
-// with ErrClosed. Close returns once no goroutine of the Runner is left,
+// answers to be recorded. When ctx ends first, the tools still running
+// are cancelled, the answers not yet recorded are not sent, and Close
+// returns ctx's error. Every session ends with ErrClosed, wrapped in an
+// *UnsentError that lists the session's calls left waiting when there are
+// any. Close returns once no goroutine of the Runner is left,
 // except those of tools that ignore their context's cancellation. Closing
 // twice is harmless; Add and Run fail afterwards.
 func (r *Runner) Close(ctx context.Context) error {

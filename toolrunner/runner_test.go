@@ -3,6 +3,7 @@ package toolrunner_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -106,7 +107,8 @@ func TestToolFailures(t *testing.T) {
 		}, want: "no order 9"},
 		{name: "panic", fn: func(context.Context, orderInput) (tool.Result, error) {
 			panic("index out of range")
-		}, want: "tool lookup_order panicked: index out of range"},
+		}, opts: []toolrunner.Option{toolrunner.WithLogger(slog.New(slog.DiscardHandler))}, // the stack goes there
+			want: "tool lookup_order panicked: index out of range"},
 		{name: "timeout", fn: func(ctx context.Context, _ orderInput) (tool.Result, error) {
 			<-ctx.Done()
 			return tool.Result{}, ctx.Err()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
+	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -18,20 +19,23 @@ import (
 // goroutine per call it dispatches; tools run in the Runner's pool, so a
 // reader never waits for a tool or a slot.
 //
-// Two contexts govern it. readCtx stops the reading (Remove, Close, Run's
-// context). hardCtx, its parent, cancels the calls too: at once for Run's
-// context and when the session has ended, after the grace period for
-// Remove and Close.
+// Three contexts govern it. readCtx stops the reading (Remove, Close,
+// Run's context). hardCtx, its parent, cancels the calls too: at once for
+// Run's context and when the session has ended, after the grace period for
+// Remove and Close. retryCtx, also its child, ends the retries of answers
+// when the stream has failed for good: nobody follows the session any more.
 type follower struct {
 	r   *Runner
 	id  string
 	log *slog.Logger
 
-	parent   context.Context // Run's context (Background for Add)
-	hardCtx  context.Context
-	abortAll context.CancelCauseFunc
-	readCtx  context.Context
-	stopRead context.CancelCauseFunc
+	parent      context.Context // Run's context (Background for Add)
+	hardCtx     context.Context
+	abortAll    context.CancelCauseFunc
+	readCtx     context.Context
+	stopRead    context.CancelCauseFunc
+	retryCtx    context.Context
+	stopRetries context.CancelCauseFunc
 
 	done chan struct{}
 	err  error // set before done is closed
@@ -39,19 +43,31 @@ type follower struct {
 	mu    sync.Mutex
 	calls map[string]*call // dispatched and not finished
 	wg    sync.WaitGroup   // the call goroutines
+	left  leftCalls        // calls left waiting when the runner stopped following
 
 	// Reader goroutine only.
-	seen      map[string]struct{} // calls dispatched whose answer is not yet recorded
-	idle      bool                // the last turn ended and nothing ran since
-	idleFired atomic.Bool         // the idle timeout closed the stream
+	seen       map[string]struct{} // calls dispatched whose answer is not yet recorded
+	dispatched uint64              // calls dispatched so far: the next call's seq
+	idle       bool                // the last turn ended and nothing ran since
+	idleFired  atomic.Bool         // the idle timeout closed the stream
 }
 
 func newFollower(r *Runner, parent context.Context, sessionID string) *follower {
-	hardCtx, abort := context.WithCancelCause(parent)
+	log := r.log.With("session_id", sessionID)
+	base := parent
+	if r.logPanics {
+		// A tool's panic stack goes to the log, never to the model.
+		base = toolpanic.WithHandler(parent, func(ctx context.Context, name string, v any, stack []byte) {
+			log.ErrorContext(ctx, "toolrunner: tool panicked", append([]any{"call_id", CallID(ctx)}, toolpanic.Attrs(name, v, stack)...)...)
+		})
+	}
+	hardCtx, abort := context.WithCancelCause(base)
 	readCtx, stopRead := context.WithCancelCause(hardCtx)
+	retryCtx, stopRetries := context.WithCancelCause(hardCtx)
 	return &follower{
-		r: r, id: sessionID, log: r.log.With("session_id", sessionID),
+		r: r, id: sessionID, log: log,
 		parent: parent, hardCtx: hardCtx, abortAll: abort, readCtx: readCtx, stopRead: stopRead,
+		retryCtx: retryCtx, stopRetries: stopRetries,
 		done: make(chan struct{}), calls: map[string]*call{}, seen: map[string]struct{}{},
 	}
 }
@@ -86,20 +102,31 @@ func (f *follower) drain(ctx context.Context, cause error) error {
 func (f *follower) run() {
 	defer f.r.running.Done()
 	err, ended := f.follow()
-	if ended {
+	switch {
+	case ended:
 		f.abort(errEnded) // nothing can be answered any more
+	case err != nil && f.readCtx.Err() == nil:
+		// The stream failed for good: the answers still owed are reported
+		// rather than retried with nobody following the session.
+		f.stopRetries(err)
 	}
 	f.wg.Wait()
 	f.abort(context.Canceled) // releases the contexts
 	f.r.forget(f)
+	if err != nil {
+		err = f.left.wrap(f.id, err)
+	}
 	f.err = err
+	var unsent *UnsentError
 	switch {
 	case err == nil:
 		f.log.Debug("toolrunner: stopped following the session")
-	case errors.Is(err, ErrRemoved), errors.Is(err, ErrClosed), errors.Is(err, f.parent.Err()):
-		f.log.Debug("toolrunner: stopped following the session", "reason", err.Error())
-	default:
+	case !errors.Is(err, ErrRemoved) && !errors.Is(err, ErrClosed) && !errors.Is(err, f.parent.Err()):
 		f.log.Error("toolrunner: the session could not be followed", "error", err.Error())
+	case errors.As(err, &unsent):
+		f.log.Warn("toolrunner: stopped following the session with calls still waiting", "error", err.Error())
+	default:
+		f.log.Debug("toolrunner: stopped following the session", "reason", err.Error())
 	}
 	if fn := f.r.cfg.onSessionEnd; fn != nil {
 		fn(f.id, err)
@@ -230,6 +257,9 @@ func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (de
 		if pe, ok := ev.(sessions.PersistedEvent); ok {
 			*pos = sessions.PositionOf(pe)
 		}
+		if fn := f.r.cfg.observeEvent; fn != nil {
+			fn(f.id, ev)
+		}
 		wasIdle := f.idle
 		if f.handle(ev, received) {
 			return true, nil
@@ -292,23 +322,26 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 }
 
 // answered notes that the call id was answered (its answer is recorded):
-// a call of ours still running was answered by someone else.
+// a call of ours still running was answered by someone else; one whose
+// answer is being sent need not be retried any more (that answer may be
+// ours, whose response was lost).
 func (f *follower) answered(id string) {
 	delete(f.seen, id)
 	f.mu.Lock()
 	c := f.calls[id]
 	f.mu.Unlock()
-	if c != nil && c.state.Load() != stateAnswering {
+	if c != nil {
 		c.cancel(errAnswered)
 	}
 }
 
-// cancel cancels the calls that match, before their answer is sent.
+// cancel cancels the calls that match: their tools, and the retries of
+// their answers.
 func (f *follower) cancel(match func(*call) bool, cause error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, c := range f.calls {
-		if c.state.Load() != stateAnswering && match(c) {
+		if match(c) {
 			c.cancel(cause)
 		}
 	}
@@ -327,10 +360,13 @@ func permanent(err error) bool {
 
 // resumeWait doubles from minResume up to maxResume, less up to 25%
 // jitter, so that runners cut off together do not come back together.
-func resumeWait(failures int) time.Duration {
-	d := maxResume
-	if failures < 6 {
-		d = min(minResume<<failures, maxResume)
+func resumeWait(failures int) time.Duration { return jittered(minResume, maxResume, failures) }
+
+// jittered doubles from lo up to hi with failures, less up to 25% jitter.
+func jittered(lo, hi time.Duration, failures int) time.Duration {
+	d := hi
+	if failures < 16 {
+		d = min(lo<<failures, hi)
 	}
 	return d - time.Duration(rand.Float64()*0.25*float64(d))
 }
