@@ -8,7 +8,7 @@ import (
 )
 
 // APIKey returns credentials that send key as "Authorization: Bearer <key>",
-// the form SPEC section 5 documents first.
+// the form the platform documents first.
 func APIKey(key string) Credentials { return &apiKey{key: key, bearer: true} }
 
 // XAPIKey returns credentials that send key in the legacy "x-api-key" header,

@@ -12,13 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
 const grantDeviceAttestation = "urn:vendor:params:oauth:grant-type:device-attestation"
 
-// DeviceAttestationConfig configures device attestation (SPEC 5,
-// docs/auth-wire.md 4) for an iOS or macOS app calling the API directly.
+// DeviceAttestationConfig configures device attestation
+// (docs/auth-wire.md 4) for an iOS or macOS app calling the API directly.
 type DeviceAttestationConfig struct {
 	// BaseURL is where the challenge and token endpoints are. Empty means
 	// VENDOR_BASE_URL, else https://api.vendor.com: the client's default,
@@ -38,15 +40,18 @@ type DeviceAttestationConfig struct {
 	// KeyStore remembers the attested key. Default: a MemoryKeyStore.
 	KeyStore KeyStore
 
-	// HTTPClient, Clock, Logger, MaxRetries, MaxRetryWait and
-	// ExchangeTimeout are as in FederationConfig. A retried exchange
-	// starts again from a new challenge.
+	// HTTPClient, Clock, Logger, MaxRetries, MaxRetryWait, ExchangeTimeout
+	// and TracerProvider are as in FederationConfig. A retried exchange
+	// starts again from a new challenge. The spans are
+	// vendor.oauth.device_attestation.challenge.create and
+	// vendor.oauth.token.create.
 	HTTPClient      *http.Client
 	Clock           Clock
 	Logger          *slog.Logger
 	MaxRetries      int
 	MaxRetryWait    time.Duration
 	ExchangeTimeout time.Duration
+	TracerProvider  trace.TracerProvider
 }
 
 // DeviceAttestationCredentials gets access tokens for an attested app
@@ -112,12 +117,12 @@ func DeviceAttestation(cfg DeviceAttestationConfig) (*DeviceAttestationCredentia
 		x:           newExchanger(base, cfg.HTTPClient, cfg.MaxRetries, cfg.MaxRetryWait, clock),
 		logger:      cfg.Logger,
 	}
-	d.cache = newTokenCache("device_attestation", clock, cfg.ExchangeTimeout, cfg.Logger, d.exchange)
+	d.cache = newTokenCache("device_attestation", clock, cfg.ExchangeTimeout, cfg.Logger, cfg.TracerProvider, d.exchange)
 	return &DeviceAttestationCredentials{d: d}, nil
 }
 
 // challengeRequest and challengeResponse are the challenge endpoint's
-// bodies (contract 4.2).
+// bodies (docs/auth-wire.md 4.2).
 type challengeRequest struct {
 	ClientID string `json:"client_id"`
 }
@@ -128,7 +133,14 @@ type challengeResponse struct {
 	ExpiresIn int64  `json:"expires_in"`
 }
 
-// deviceRequest is the device attestation grant's body (contract 4.3).
+func (r *challengeResponse) problem() string {
+	if r.Challenge == "" {
+		return "the challenge response has no challenge"
+	}
+	return ""
+}
+
+// deviceRequest is the device attestation grant's body (docs/auth-wire.md 4.3).
 type deviceRequest struct {
 	GrantType   string `json:"grant_type"`
 	ClientID    string `json:"client_id"`
@@ -140,8 +152,8 @@ type deviceRequest struct {
 	WorkspaceID string `json:"workspace_id,omitzero"`
 }
 
-// Messages of the 400s the source recovers from by itself (contract 4.3,
-// 4.5), once per attempt.
+// Messages of the 400s the source recovers from by itself
+// (docs/auth-wire.md 4.3 and 4.5), once per attempt.
 const (
 	msgNotAttested  = "key_id: not attested"
 	msgBadChallenge = "challenge: unknown, expired or already used"
@@ -211,10 +223,6 @@ func (d *device) prove(ctx context.Context, keyID string) (tok *token, newKey st
 	if _, err := d.x.post(ctx, challengePath, &challengeRequest{ClientID: d.clientID}, &ch); err != nil {
 		return nil, "", err
 	}
-	if ch.Challenge == "" {
-		return nil, "", &ExchangeError{Endpoint: challengePath, StatusCode: http.StatusOK, Type: apierror.TypeAPI,
-			Message: "the challenge response has no challenge"}
-	}
 	hash := sha256.Sum256([]byte(ch.Challenge))
 	body := deviceRequest{
 		GrantType:   grantDeviceAttestation,
@@ -244,8 +252,7 @@ func (d *device) prove(ctx context.Context, keyID string) (tok *token, newKey st
 	if err != nil {
 		return nil, newKey, err
 	}
-	tok, err = resp.token(sent)
-	return tok, newKey, err
+	return resp.token(sent), newKey, nil
 }
 
 // Authorize refuses anything but a Messages call with a *ScopeError, then

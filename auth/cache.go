@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Clock tells the time. Expiry and the refresh schedule read it, so a test
@@ -23,8 +25,8 @@ func (systemClock) Now() time.Time { return time.Now() }
 // ErrClosed is returned by Authorize once the credentials have been closed.
 var ErrClosed = errors.New("auth: credentials have been closed")
 
-// The refresh schedule of contract 2.9 (choice C14): the real platform's
-// two tiers, scaled down for tokens shorter than a few minutes.
+// The refresh schedule (docs/auth-wire.md 2.9): the real platform's two
+// tiers, scaled down for tokens shorter than a few minutes.
 const (
 	advisoryLead  = 120 * time.Second // refresh in the background from expiry − min(120 s, lifetime/2)
 	mandatoryLead = 30 * time.Second  // refresh inline from expiry − min(30 s, lifetime/4)
@@ -79,12 +81,17 @@ func newToken(value string, sent time.Time, lifetime time.Duration) *token {
 // exchange timeout) and no longer: there is no timer and no long-lived
 // refresher; refreshes are started by requests. close cancels a running
 // exchange and waits for its goroutine.
+//
+// Tracing: the exchange's spans are children of the span of the request
+// that started it, inline or in the background, although it runs under
+// the cache's context (trace.go).
 type tokenCache struct {
 	clock   Clock
 	fetch   func(ctx context.Context) (*token, error)
 	timeout time.Duration
-	logger  *slog.Logger // nil: no logging
-	kind    string       // for log lines: "federation", "device_attestation"
+	logger  *slog.Logger         // nil: no logging
+	kind    string               // for log lines: "federation", "device_attestation"
+	tp      trace.TracerProvider // of the exchange spans; nil: see tracerProviderFor
 
 	ctx    context.Context // parent of every exchange; cancelled by close
 	cancel context.CancelFunc
@@ -104,7 +111,7 @@ type flight struct {
 	err  error
 }
 
-func newTokenCache(kind string, clock Clock, timeout time.Duration, logger *slog.Logger,
+func newTokenCache(kind string, clock Clock, timeout time.Duration, logger *slog.Logger, tp trace.TracerProvider,
 	fetch func(context.Context) (*token, error)) *tokenCache {
 	if clock == nil {
 		clock = systemClock{}
@@ -113,7 +120,7 @@ func newTokenCache(kind string, clock Clock, timeout time.Duration, logger *slog
 		timeout = defaultExchangeTimeout
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &tokenCache{clock: clock, fetch: fetch, timeout: timeout, logger: logger, kind: kind, ctx: ctx, cancel: cancel}
+	return &tokenCache{clock: clock, fetch: fetch, timeout: timeout, logger: logger, kind: kind, tp: tp, ctx: ctx, cancel: cancel}
 }
 
 // get returns a token that is usable now, exchanging first when needed.
@@ -126,7 +133,7 @@ func (c *tokenCache) get(ctx context.Context) (string, error) {
 	now := c.clock.Now()
 	if t := c.tok; t != nil && now.Before(t.mandatory) {
 		if !now.Before(t.advisory) && c.running == nil && !now.Before(c.quietUntil) {
-			c.startLocked("advisory")
+			c.startLocked(ctx, "advisory")
 		}
 		c.mu.Unlock()
 		return t.value, nil
@@ -137,7 +144,7 @@ func (c *tokenCache) get(ctx context.Context) (string, error) {
 		if c.tok == nil {
 			reason = "no token"
 		}
-		f = c.startLocked(reason)
+		f = c.startLocked(ctx, reason)
 	}
 	c.mu.Unlock()
 	select {
@@ -151,17 +158,21 @@ func (c *tokenCache) get(ctx context.Context) (string, error) {
 	}
 }
 
-// startLocked starts an exchange on its own goroutine.
-func (c *tokenCache) startLocked(reason string) *flight {
+// startLocked starts an exchange on its own goroutine, for a request
+// running in from: the exchange is not cancelled with it, but traced as its
+// child. The spans end before waiting requests resume.
+func (c *tokenCache) startLocked(from context.Context, reason string) *flight {
 	f := &flight{done: make(chan struct{})}
 	c.running = f
+	tr := newExchangeTrace(from, c.tp)
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
 		started := time.Now()
-		tok, err := c.fetch(ctx)
+		tok, err := c.fetch(tr.context(ctx))
 		cancel()
+		tr.end()
 		c.mu.Lock()
 		f.tok, f.err = tok, err
 		c.running = nil

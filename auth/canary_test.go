@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -115,6 +116,23 @@ func (c *canary) check(secrets []string) {
 				c.t.Fatalf("a secret (%.12s…) leaked into the %s: %s", secret, where, text)
 			}
 		}
+	}
+}
+
+// requireExchangeSpans checks that the exchanges were traced, successes and
+// failures, so that check covers their spans: the client's provider
+// records them, since the configs name none.
+func (c *canary) requireExchangeSpans(names ...string) {
+	c.t.Helper()
+	for _, name := range names {
+		var ok, failed bool
+		for _, s := range c.spans.Ended() {
+			if s.Name() == name {
+				ok = ok || s.Status().Code == codes.Ok
+				failed = failed || s.Status().Code == codes.Error
+			}
+		}
+		require.True(c.t, ok && failed, "%s spans, successful and failed", name)
 	}
 }
 
@@ -301,6 +319,7 @@ func TestCanaryFederation(t *testing.T) {
 	for _, tok := range tokens {
 		secrets = append(secrets, strings.TrimPrefix(tok, "Bearer "))
 	}
+	cn.requireExchangeSpans("vendor.oauth.token.create")
 	cn.check(secrets)
 }
 
@@ -391,5 +410,6 @@ func TestCanaryDeviceAttestation(t *testing.T) {
 	for _, tok := range tokens {
 		secrets = append(secrets, strings.TrimPrefix(tok, "Bearer "))
 	}
+	cn.requireExchangeSpans("vendor.oauth.token.create", "vendor.oauth.device_attestation.challenge.create")
 	cn.check(secrets)
 }

@@ -2,7 +2,7 @@
 //
 // The request pipeline asks its Credentials to authorize every attempt of a
 // request, retries included, so that a source whose token expires can hand
-// out a fresh one. The platform has three sources (SPEC section 5):
+// out a fresh one. The platform has three sources (docs/auth-wire.md):
 //
 //   - API keys. APIKey sends "Authorization: Bearer <key>", XAPIKey the
 //     legacy x-api-key header. option.WithAPIKey is APIKey, and a client
@@ -52,7 +52,20 @@
 // and 5xx with bounded backoff (never 400 or 401), and fail with an
 // *ExchangeError. A token endpoint that is neither https nor loopback is
 // refused (ErrInsecureEndpoint): it would receive the identity token or the
-// device proof in the clear.
+// device proof in the clear. For the same reason a redirect is followed
+// only within the token endpoint's origin; any other fails the exchange.
+//
+// # Tracing
+//
+// Each exchange request gets an OpenTelemetry CLIENT span, as every API
+// request does: vendor.oauth.token.create and, for device attestation,
+// vendor.oauth.device_attestation.challenge.create, with the same
+// attributes as the client's spans and one span covering a request and its
+// retries. It is a child of the span of the request that needed the token,
+// even when the exchange runs in the background, and the exchange request
+// carries its traceparent. The spans go to the config's TracerProvider,
+// else to the provider of that request's span (the client's), else to the
+// global provider. No span attribute holds a token or a proof.
 //
 // # Secrets
 //

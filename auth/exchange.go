@@ -8,13 +8,15 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
-// Paths of the exchange endpoints (docs/auth-wire.md 2, 4).
+// Paths of the exchange endpoints (docs/auth-wire.md, sections 2 and 4).
 const (
 	tokenPath     = "/v1/oauth/token"
 	challengePath = "/v1/oauth/device_attestation/challenge"
@@ -38,17 +40,21 @@ type exchanger struct {
 	retries int
 	maxWait time.Duration
 	clock   Clock
+
+	// The base URL's parts, for the redirect check and the span attributes.
+	origin   string // originKey of base
+	scheme   string
+	host     string
+	port     int
+	basePath string // escaped, without a trailing slash
 }
 
+// newExchanger builds the exchanger of base, which endpointBase checked.
 func newExchanger(base string, hc *http.Client, retries int, maxWait time.Duration, clock Clock) *exchanger {
-	x := &exchanger{base: base, hc: hc, retries: retries, maxWait: maxWait, clock: clock}
-	if x.hc == nil {
-		// A private transport, so that Close releases its connections
-		// without touching one the process shares. The exchange is not a
-		// stream, so a client timeout is safe here.
-		x.owned = http.DefaultTransport.(*http.Transport).Clone()
-		x.hc = &http.Client{Transport: x.owned, Timeout: defaultHTTPTimeout}
-	}
+	u, _ := url.Parse(base)
+	x := &exchanger{base: base, retries: retries, maxWait: maxWait, clock: clock,
+		origin: originKey(u), scheme: u.Scheme, host: u.Hostname(), port: defaultPort(u), basePath: u.EscapedPath()}
+	x.hc, x.owned = exchangeClient(hc, x.origin)
 	switch {
 	case retries == 0:
 		x.retries = defaultRetries
@@ -59,6 +65,17 @@ func newExchanger(base string, hc *http.Client, retries int, maxWait time.Durati
 		x.maxWait = defaultMaxRetryWait
 	}
 	return x
+}
+
+// defaultPort is u's port, else the scheme's.
+func defaultPort(u *url.URL) int {
+	if p, err := strconv.Atoi(u.Port()); err == nil {
+		return p
+	}
+	if u.Scheme == "http" {
+		return 80
+	}
+	return 443
 }
 
 func (x *exchanger) close() {
@@ -89,51 +106,80 @@ func (x *exchanger) withRetries(ctx context.Context, op func(context.Context) er
 
 // wait is the pause before retry number attempt+1: the server's
 // retry-after or retry-after-ms when it gave one, else exponential backoff
-// with jitter, both capped by maxWait.
+// with jitter. It is always within [0, maxWait].
 func (x *exchanger) wait(attempt int, xe *ExchangeError) time.Duration {
 	d := xe.retryAfter
 	if d <= 0 {
-		d = initialRetryWait << min(attempt, 10)
+		d = initialRetryWait << min(max(attempt, 0), 10)
 		d = d/2 + rand.N(d/2+1)
 	}
-	return min(d, x.maxWait)
+	return max(0, min(d, x.maxWait))
+}
+
+// checker is a decoded 200 body that can tell whether it is usable. post
+// asks it, so that a malformed answer fails the request (and its span),
+// not only the exchange.
+type checker interface {
+	problem() string // "" when the body is usable
 }
 
 // post sends body as JSON to path and decodes a 200 answer into out. It
 // returns the source's time just before the request was sent. secrets are
-// scrubbed from any message the server sends back.
-func (x *exchanger) post(ctx context.Context, path string, body, out any, secrets ...string) (time.Time, error) {
+// scrubbed from any message the server sends back. Every request gets a
+// CLIENT span when the exchange is traced (trace.go).
+func (x *exchanger) post(ctx context.Context, path string, body any, out checker, secrets ...string) (time.Time, error) {
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return time.Time{}, localError("encoding the request", err)
 	}
+	tr := exchangeTraceFrom(ctx).request(ctx, x, path)
+	ctx = tr.context(ctx)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, x.base+path, bytes.NewReader(raw))
 	if err != nil {
-		return time.Time{}, localError("building the request", err)
+		err = localError("building the request", err)
+		tr.done(0, nil, err)
+		return time.Time{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("vendor-version", apiVersion)
 	req.Header.Set("User-Agent", userAgent)
+	tr.inject(ctx, req.Header)
 	sent := x.clock.Now()
+	status, header, err := x.send(ctx, req, path, out, secrets)
+	tr.done(status, header, err)
+	return sent, err
+}
+
+// send runs one request and returns the status and header of the response
+// it got, if any, and the request's error.
+func (x *exchanger) send(ctx context.Context, req *http.Request, path string, out checker, secrets []string) (int, http.Header, error) {
 	resp, err := x.hc.Do(req)
 	if err != nil {
-		return sent, &ExchangeError{Endpoint: path, Message: "no response", Err: transportCause(ctx, err)}
+		if resp != nil { // only when the redirect policy refused
+			return resp.StatusCode, resp.Header, refusedRedirect(path, resp, err)
+		}
+		return 0, nil, &ExchangeError{Endpoint: path, Message: "no response", Err: transportCause(ctx, err)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
 	if err != nil {
-		return sent, &ExchangeError{Endpoint: path, Message: "reading the response", Err: transportCause(ctx, err)}
+		return resp.StatusCode, resp.Header, &ExchangeError{Endpoint: path, Message: "reading the response", Err: transportCause(ctx, err)}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return sent, responseError(path, resp, data, secrets)
+		return resp.StatusCode, resp.Header, responseError(path, resp, data, secrets)
 	}
+	var msg string
 	if err := json.Unmarshal(data, out); err != nil {
-		// The decoder's message is not kept: it may quote the body.
-		return sent, &ExchangeError{Endpoint: path, StatusCode: resp.StatusCode, Type: apierror.TypeAPI,
-			Message: "malformed response body", RequestID: resp.Header.Get("request-id")}
+		msg = "malformed response body" // the decoder's message is not kept: it may quote the body
+	} else {
+		msg = out.problem()
 	}
-	return sent, nil
+	if msg != "" {
+		return resp.StatusCode, resp.Header, &ExchangeError{Endpoint: path, StatusCode: resp.StatusCode, Type: apierror.TypeAPI,
+			Message: msg, RequestID: resp.Header.Get("request-id")}
+	}
+	return resp.StatusCode, resp.Header, nil
 }
 
 // transportCause keeps the caller's context error recognisable.
@@ -144,7 +190,8 @@ func transportCause(ctx context.Context, err error) error {
 	return err
 }
 
-// tokenResponse is the 200 body of both grants (contract 2.7, 4.5).
+// tokenResponse is the 200 body of both grants (docs/auth-wire.md, 2.7
+// and 4.5).
 type tokenResponse struct {
 	AccessToken string `json:"access_token"`
 	TokenType   string `json:"token_type"`
@@ -152,20 +199,23 @@ type tokenResponse struct {
 	Scope       string `json:"scope"`
 }
 
-// token checks the response and schedules the token from sent.
-func (r *tokenResponse) token(sent time.Time) (*token, error) {
+func (r *tokenResponse) problem() string {
 	if r.AccessToken == "" || !strings.EqualFold(r.TokenType, "Bearer") || r.ExpiresIn <= 0 {
-		return nil, &ExchangeError{Endpoint: tokenPath, StatusCode: http.StatusOK, Type: apierror.TypeAPI,
-			Message: "the token response lacks a Bearer access_token or a positive expires_in"}
+		return "the token response lacks a Bearer access_token or a positive expires_in"
 	}
-	return newToken(r.AccessToken, sent, time.Duration(r.ExpiresIn)*time.Second), nil
+	return ""
 }
 
-// setBearer puts an access token on the request as contract 1.1 asks:
-// Bearer only, no API key header. The token fixes the workspace, so a
+// token schedules the checked token from sent.
+func (r *tokenResponse) token(sent time.Time) *token {
+	return newToken(r.AccessToken, sent, time.Duration(r.ExpiresIn)*time.Second)
+}
+
+// setBearer puts an access token on the request: Bearer only, no API key
+// header (docs/auth-wire.md 1.1). The token fixes the workspace, so a
 // vendor-workspace-id of "default" (from VENDOR_WORKSPACE_ID, which
-// federation sends in the exchange body instead) is dropped: it is not a
-// valid header value (SPEC 5.2 rule 5). Any other id is left for the API to
+// federation sends in the exchange body instead) is dropped: "default" is
+// not a valid value of that header. Any other id is left for the API to
 // check against the token's workspace.
 func setBearer(req *http.Request, tok string) {
 	req.Header["Authorization"] = []string{"Bearer " + tok}

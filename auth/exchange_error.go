@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -35,8 +36,9 @@ type ExchangeError struct {
 	RequestID  string        // request-id of the response, if any
 	Err        error         // the cause when there was no response (connection, identity token, attestor)
 
-	retryAfter  time.Duration // the server's retry-after / retry-after-ms
+	retryAfter  time.Duration // the server's retry-after / retry-after-ms, within [0, maxServerWait]
 	shouldRetry string        // x-should-retry
+	redirected  bool          // a redirect to another origin, refused (redirect.go)
 }
 
 func (e *ExchangeError) Error() string {
@@ -50,8 +52,10 @@ func (e *ExchangeError) Error() string {
 	b.WriteString(": ")
 	if e.StatusCode != 0 {
 		b.WriteString(strconv.Itoa(e.StatusCode))
-		b.WriteByte(' ')
-		b.WriteString(string(e.Type))
+		if e.Type != "" {
+			b.WriteByte(' ')
+			b.WriteString(string(e.Type))
+		}
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Message)
@@ -99,7 +103,7 @@ func localError(msg string, err error) *ExchangeError {
 	return &ExchangeError{Message: msg, Err: err}
 }
 
-// responseError builds the typed error of a non-200 answer (the SPEC 7
+// responseError builds the typed error of a non-200 answer (the API's
 // error body, or a proxy's page) without keeping the body.
 func responseError(path string, resp *http.Response, data []byte, secrets []string) *ExchangeError {
 	ae := apierror.FromResponse(http.MethodPost, path, resp.StatusCode, resp.Header, data)
@@ -115,25 +119,48 @@ func responseError(path string, resp *http.Response, data []byte, secrets []stri
 		Type:        ae.Type,
 		Message:     msg,
 		RequestID:   ae.RequestID,
-		retryAfter:  retryAfter(resp.Header),
+		retryAfter:  retryAfter(resp.Header, time.Now()),
 		shouldRetry: resp.Header.Get("x-should-retry"),
 	}
 }
 
-// retryAfter reads retry-after-ms, then retry-after (seconds or a date).
-func retryAfter(h http.Header) time.Duration {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
+// maxServerWait bounds the wait a server may ask for, before MaxRetryWait
+// caps it further: far above any sensible MaxRetryWait, far below what a
+// time.Duration holds.
+const maxServerWait = 24 * time.Hour
+
+// retryAfter reads retry-after-ms, then retry-after (seconds, or an HTTP
+// date, compared with now). The result is within [0, maxServerWait]. A
+// missing, unparsable, negative or NaN value, or a date in the past, is 0:
+// no wait given, so the exchanger backs off by itself. Larger values are
+// clamped before they become a Duration, which they could overflow.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if d := serverWait(h.Get("retry-after-ms"), float64(time.Millisecond)); d > 0 {
+		return d
 	}
-	if v := h.Get("retry-after"); v != "" {
-		if s, err := strconv.Atoi(v); err == nil && s > 0 {
-			return time.Duration(s) * time.Second
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return time.Until(t)
-		}
+	v := h.Get("retry-after")
+	if v == "" {
+		return 0
+	}
+	if d := serverWait(v, float64(time.Second)); d > 0 {
+		return d
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, min(t.Sub(now), maxServerWait)) // Sub saturates instead of overflowing
 	}
 	return 0
+}
+
+// serverWait converts a number of units to a Duration, clamping in the
+// float domain: +Inf and huge values become maxServerWait; NaN, zero,
+// negative and unparsable values 0.
+func serverWait(v string, unit float64) time.Duration {
+	if v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) || f <= 0 {
+		return 0
+	}
+	return time.Duration(min(f*unit, float64(maxServerWait)))
 }

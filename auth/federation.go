@@ -8,13 +8,15 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
 const grantJWTBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
-// FederationConfig configures workload identity federation (SPEC 5,
-// docs/auth-wire.md 2). It holds no secret: the identity token is read
+// FederationConfig configures workload identity federation
+// (docs/auth-wire.md 2). It holds no secret: the identity token is read
 // through IdentityToken when an exchange needs it.
 type FederationConfig struct {
 	// BaseURL is where POST /v1/oauth/token is sent. Empty means
@@ -36,7 +38,9 @@ type FederationConfig struct {
 	IdentityToken IdentityTokenSource
 
 	// HTTPClient sends the exchanges. Default: a private transport, released
-	// by Close, and a 30-second timeout.
+	// by Close, and a 30-second timeout. A copy of it is used, whose redirect
+	// policy refuses to leave the token endpoint's origin: the request body
+	// holds the identity token.
 	HTTPClient *http.Client
 	// Clock drives expiry and the refresh schedule. Default: system time.
 	Clock Clock
@@ -52,6 +56,11 @@ type FederationConfig struct {
 	MaxRetryWait time.Duration
 	// ExchangeTimeout bounds one exchange, retries included. 0 means 1 minute.
 	ExchangeTimeout time.Duration
+	// TracerProvider records a CLIENT span for the requests of each
+	// exchange (vendor.oauth.token.create), a child of the span of the
+	// request that needed the token. Default: that span's provider, which
+	// is the client's when the client traces, else the global provider.
+	TracerProvider trace.TracerProvider
 }
 
 // FederationCredentials exchanges the workload's identity token for
@@ -108,11 +117,11 @@ func Federation(cfg FederationConfig) (*FederationCredentials, error) {
 		identity:    cfg.IdentityToken,
 		x:           newExchanger(base, cfg.HTTPClient, cfg.MaxRetries, cfg.MaxRetryWait, clock),
 	}
-	f.cache = newTokenCache("federation", clock, cfg.ExchangeTimeout, cfg.Logger, f.exchange)
+	f.cache = newTokenCache("federation", clock, cfg.ExchangeTimeout, cfg.Logger, cfg.TracerProvider, f.exchange)
 	return &FederationCredentials{f: f}, nil
 }
 
-// federationRequest is the jwt-bearer grant's body (contract 2.1).
+// federationRequest is the jwt-bearer grant's body (docs/auth-wire.md 2.1).
 type federationRequest struct {
 	GrantType        string `json:"grant_type"`
 	Assertion        string `json:"assertion"`
@@ -148,8 +157,8 @@ func (f *federation) exchange(ctx context.Context) (*token, error) {
 		if err != nil {
 			return err
 		}
-		tok, err = resp.token(sent)
-		return err
+		tok = resp.token(sent)
+		return nil
 	})
 	return tok, err
 }

@@ -5,8 +5,9 @@ import (
 	"os"
 )
 
-// Environment variables read by FederationConfigFromEnv (contract 2.9, the
-// real platform's ANTHROPIC_* variables renamed). VENDOR_BASE_URL, read by
+// Environment variables read by FederationConfigFromEnv
+// (docs/auth-wire.md 2.9: the real platform's ANTHROPIC_* variables,
+// renamed). VENDOR_BASE_URL, read by
 // Federation when BaseURL is empty, completes them.
 const (
 	EnvFederationRuleID  = "VENDOR_FEDERATION_RULE_ID"

@@ -30,7 +30,7 @@ func TestFederationExchangesOnceAndReusesTheToken(t *testing.T) {
 	require.Equal(t, 1, e.Count("POST", tokenPath))
 	require.Equal(t, 2, e.Count("GET", "/v1/models"))
 
-	// The exchange request of contract 2.1.
+	// The exchange request of docs/auth-wire.md 2.1.
 	var ex refserver.RecordedRequest
 	for _, r := range e.Server.Requests() {
 		if r.Path == tokenPath {
@@ -424,8 +424,9 @@ func TestFederationConfigIsChecked(t *testing.T) {
 	}
 }
 
-// TestFederationFromEnv reads contract 2.9's variables. VENDOR_WORKSPACE_ID
-// goes in the exchange body only; "default" is never sent as a header.
+// TestFederationFromEnv reads the variables of docs/auth-wire.md 2.9.
+// VENDOR_WORKSPACE_ID goes in the exchange body only; "default" is never
+// sent as a header.
 func TestFederationFromEnv(t *testing.T) {
 	e := newFedEnv(t, func(r *refserver.FederationRule) { r.AllWorkspaces = true; r.WorkspaceIDs = nil })
 	path := filepath.Join(t.TempDir(), "token")

@@ -7,7 +7,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
-// Routes a device attestation token may call (contract 1.4, workspace:messages).
+// Routes a device attestation token may call: its scope, workspace:messages
+// (docs/auth-wire.md 1.4).
 var messagesRoutes = [...]string{"/v1/messages", "/v1/messages/count_tokens"}
 
 // ScopeError is the local refusal of a request that device attestation
