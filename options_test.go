@@ -101,7 +101,9 @@ func TestCredentialsOptions(t *testing.T) {
 		defer client.Close()
 		before := len(env.Server.Requests())
 		_, err = client.Models.List(ctx, models.ListParams{})
-		require.ErrorContains(t, err, "no credentials")
+		require.ErrorIs(t, err, apierror.ErrNoCredentials)
+		require.ErrorContains(t, err, "VENDOR_API_KEY", "the message says how to fix it")
+		require.ErrorContains(t, err, "option.WithAPIKey")
 		require.Len(t, env.Server.Requests(), before)
 	})
 
@@ -315,7 +317,11 @@ func TestInsecureHTTPIsRefusedUnlessAllowed(t *testing.T) {
 		option.WithHTTPClient(&http.Client{Transport: fake}), option.WithMaxRetries(0))
 	require.NoError(t, err)
 	_, err = client.Models.List(ctx, models.ListParams{})
+	require.ErrorIs(t, err, apierror.ErrInsecureHTTP)
 	require.ErrorContains(t, err, "plain HTTP")
+	require.ErrorContains(t, err, "option.WithInsecureHTTP", "the message says how to fix it")
+	var re *apierror.RedirectError
+	require.False(t, errors.As(err, &re), "the base URL itself, not a redirect")
 	require.Zero(t, sent.Load())
 
 	_, err = client.Models.List(ctx, models.ListParams{}, option.WithInsecureHTTP())

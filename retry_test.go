@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -173,6 +174,24 @@ func TestRetryWaits(t *testing.T) {
 			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
 		{"unparseable header: backoff", http.Header{"Retry-After": {"soon"}}, 40 * time.Millisecond,
 			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
+		// Values too large for a time.Duration are capped, not converted
+		// into garbage; negative ones and NaN ask for nothing.
+		{"retry-after 1e10 seconds: capped", http.Header{"Retry-After": {"1e10"}}, 20 * time.Millisecond,
+			func(d time.Duration) bool { return d == 20*time.Millisecond }},
+		{"retry-after of twenty digits: capped", http.Header{"Retry-After": {"99999999999999999999"}}, 20 * time.Millisecond,
+			func(d time.Duration) bool { return d == 20*time.Millisecond }},
+		{"retry-after inf: capped", http.Header{"Retry-After": {"inf"}}, 20 * time.Millisecond,
+			func(d time.Duration) bool { return d == 20*time.Millisecond }},
+		{"retry-after-ms 1e300: capped", http.Header{"Retry-After-Ms": {"1e300"}}, 20 * time.Millisecond,
+			func(d time.Duration) bool { return d == 20*time.Millisecond }},
+		{"retry-after-ms past float64: capped", http.Header{"Retry-After-Ms": {"1e400"}}, 20 * time.Millisecond,
+			func(d time.Duration) bool { return d == 20*time.Millisecond }},
+		{"retry-after NaN: backoff", http.Header{"Retry-After": {"NaN"}}, 40 * time.Millisecond,
+			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
+		{"retry-after negative: backoff", http.Header{"Retry-After": {"-5"}}, 40 * time.Millisecond,
+			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
+		{"retry-after-ms -inf: backoff", http.Header{"Retry-After-Ms": {"-inf"}}, 40 * time.Millisecond,
+			func(d time.Duration) bool { return d > 30*time.Millisecond && d <= 40*time.Millisecond }},
 	}
 	t.Run("per-call cap", func(t *testing.T) {
 		var w retryWaits
@@ -295,4 +314,42 @@ func TestPostRetryIsNotPerformedTwice(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEqual(t, keys[0], last(t, env, "POST", path).Header.Get("Idempotency-Key"))
 	require.Empty(t, last(t, env, "GET", path).Header.Get("Idempotency-Key"))
+}
+
+// TestAnAnswerReceivedInFullIsKept: when the caller's context ends after
+// the final answer has arrived in full, the call returns that answer (the
+// server did the work) rather than the context's error. A retryable answer
+// is not retried then.
+func TestAnAnswerReceivedInFullIsKept(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	// The middleware takes in the whole answer, then the caller goes away.
+	var leave context.CancelFunc
+	receiveThenLeave := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(r)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		leave()
+		return resp, err
+	}
+	client := env.Client(t, option.WithMiddleware(receiveThenLeave))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	leave = cancel
+	m, err := client.Models.Get(ctx, models.VendorOpus55)
+	require.NoError(t, err)
+	require.Equal(t, models.VendorOpus55, m.ID)
+
+	env.Server.ResetRequests()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503})
+	ctx, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	leave = cancel2
+	_, err = client.Models.List(ctx, models.ListParams{})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 1, env.Count("GET", modelsPath))
 }

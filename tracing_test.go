@@ -2,6 +2,7 @@ package agentplatform_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
@@ -213,4 +216,98 @@ func TestNoSecretReachesASpan(t *testing.T) {
 			require.NotContains(t, kv.Value.String(), key.Secret)
 		}
 	}
+}
+
+// spanNamed returns the one ended span called name (token exchanges may
+// record spans of their own next to the call's).
+func spanNamed(t *testing.T, rec *tracetest.SpanRecorder, name string) sdktrace.ReadOnlySpan {
+	t.Helper()
+	var found []sdktrace.ReadOnlySpan
+	for _, s := range rec.Ended() {
+		if s.Name() == name {
+			found = append(found, s)
+		}
+	}
+	require.Len(t, found, 1, name)
+	return found[0]
+}
+
+// TestResendCountIncludesThe401Resend: the request sent once more after a
+// 401 made the credentials drop their token is a resend like a retry.
+func TestResendCountIncludesThe401Resend(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, rec := recorder(t)
+	ctx := context.Background()
+
+	creds := &rotatingCredentials{tokens: []string{"sk-vendor-api03-stale", env.Seed.APIKey}}
+	_, err := env.Client(t, option.WithTracerProvider(tp), option.WithCredentials(creds)).Models.List(ctx, models.ListParams{})
+	require.NoError(t, err)
+	a := attrs(spanNamed(t, rec, "vendor.models.list"))
+	require.EqualValues(t, 1, a[tracing.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
+
+	// A retry in the first round, then the 401, then the resend: two.
+	rec.Reset()
+	env.Server.ResetRequests()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503})
+	creds = &rotatingCredentials{tokens: []string{"sk-vendor-api03-stale", env.Seed.APIKey}}
+	_, err = env.Client(t, option.WithTracerProvider(tp), option.WithCredentials(creds)).Models.List(ctx, models.ListParams{})
+	require.NoError(t, err)
+	require.Equal(t, 3, env.Count("GET", modelsPath))
+	require.EqualValues(t, 2, attrs(spanNamed(t, rec, "vendor.models.list"))[tracing.HTTPRequestResends].AsInt64())
+}
+
+// failingCredentials cannot produce a token.
+type failingCredentials struct{}
+
+func (failingCredentials) Authorize(context.Context, *http.Request) error {
+	return errors.New("no token available")
+}
+
+// TestCredentialFailuresOnTheSpan: when the credentials cannot authorize a
+// call, error.type says why (the token endpoint's error type, else
+// credentials_error), and only the last attempt's response is recorded: a
+// re-exchange that fails after a 401 leaves no status code on the span.
+func TestCredentialFailuresOnTheSpan(t *testing.T) {
+	noEnv(t)
+	env := reftest.New(t)
+	tp, rec := recorder(t)
+	ctx := context.Background()
+	const tokenPath = "/v1/oauth/token"
+	client := newTestClient(t, option.WithBaseURL(env.URL), option.WithCredentials(newFederation(t, env)),
+		option.WithTracerProvider(tp), option.WithMaxRetryWait(reftest.FastRetryWait))
+
+	// The first exchange is refused.
+	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: tokenPath, Status: http.StatusTooManyRequests})
+	_, err := client.Models.List(ctx, models.ListParams{})
+	var xe *auth.ExchangeError
+	require.ErrorAs(t, err, &xe)
+	require.Equal(t, apierror.TypeRateLimit, xe.Type)
+	sp := spanNamed(t, rec, "vendor.models.list")
+	require.Equal(t, codes.Error, sp.Status().Code)
+	require.Equal(t, "rate_limit_error", attrs(sp)[tracing.ErrorType].AsString())
+	require.NotContains(t, attrs(sp), tracing.HTTPResponseStatus, "nothing was sent")
+
+	// A token, then a 401 and a re-exchange that fails.
+	_, err = client.Models.List(ctx, models.ListParams{})
+	require.NoError(t, err)
+	rec.Reset()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: http.StatusUnauthorized})
+	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: tokenPath, Status: 529})
+	_, err = client.Models.List(ctx, models.ListParams{})
+	require.ErrorAs(t, err, &xe)
+	require.Equal(t, apierror.TypeOverloaded, xe.Type)
+	sp = spanNamed(t, rec, "vendor.models.list")
+	a := attrs(sp)
+	require.Equal(t, "overloaded_error", a[tracing.ErrorType].AsString())
+	require.NotContains(t, a, tracing.HTTPResponseStatus, "the last attempt got no response")
+	require.NotContains(t, a, tracing.RequestID)
+	require.NotContains(t, a, tracing.HTTPRequestResends, "the resend was never sent")
+
+	// Credentials that fail on their own.
+	rec.Reset()
+	_, err = client.Models.List(ctx, models.ListParams{}, option.WithCredentials(failingCredentials{}))
+	require.ErrorContains(t, err, "no token available")
+	require.Equal(t, "credentials_error", attrs(spanNamed(t, rec, "vendor.models.list"))[tracing.ErrorType].AsString())
 }

@@ -7,6 +7,16 @@
 //     the raw body.
 //   - *ValidationError: the SDK refused the call before sending anything, because
 //     a parameter broke a rule it can check locally. It names the field and the rule.
+//   - *ResponseError: the API answered 2xx but the SDK could not use the body: it
+//     does not decode (ErrMalformedResponse) or is larger than the client accepts
+//     (ErrResponseTooLarge).
+//   - *RedirectError: the SDK refused to follow a redirect, to plain HTTP
+//     (ErrInsecureHTTP) or one that would re-send the body to another origin
+//     (ErrRedirectBody).
+//   - ErrNoCredentials or ErrInsecureHTTP themselves: the client is not set up
+//     to send the call; the message says how to fix it.
+//   - the credentials' own error, wrapped, when they could not authorize the
+//     call (an *auth.ExchangeError, say).
 //   - a transport or context error, wrapped with %w, so errors.Is(err,
 //     context.DeadlineExceeded) works.
 //

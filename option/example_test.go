@@ -11,6 +11,7 @@ import (
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/platformtest"
@@ -115,6 +116,22 @@ func ExampleWithLogger() {
 	// level=DEBUG msg="agentplatform: retrying" method=GET route=/v1/models/{model_id} retry=1 status=503
 	// level=DEBUG msg="agentplatform: request" method=GET authorization=[redacted] body_bytes=0
 	// level=DEBUG msg="agentplatform: response" method=GET path=/v1/models/vendor-sonnet-5-5 status=200
+}
+
+// WithMaxResponseSize bounds how much of a response the SDK reads before
+// decoding it. A model is far larger than 64 bytes, so this call fails,
+// typed, without reading the rest of the body or retrying.
+func ExampleWithMaxResponseSize() {
+	_, client, done := exampleServer()
+	defer done()
+
+	_, err := client.Models.Get(context.Background(), models.VendorOpus55, option.WithMaxResponseSize(64))
+	var respErr *apierror.ResponseError
+	if errors.As(err, &respErr) {
+		fmt.Println(errors.Is(err, apierror.ErrResponseTooLarge), respErr.StatusCode, respErr.Limit)
+	}
+	// Output:
+	// true 200 64
 }
 
 // WithResponseInto hands back the HTTP response of a call, for headers the

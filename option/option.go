@@ -88,6 +88,15 @@ func WithWorkspaceID(id string) Option {
 // cookie jar. Its Timeout is not used, since it would cut event streams off:
 // set WithRequestTimeout instead. The default is a private transport per
 // client, released by Client.Close.
+//
+// Before hc's CheckRedirect (or, without one, net/http's limit of 10
+// hops), the SDK checks every redirect itself: a hop to another origin
+// (scheme, host or port) loses every credential header (those the
+// credentials set, Authorization, Proxy-Authorization, X-Api-Key, Cookie,
+// and WithHeader headers whose names say they are secret), and is refused
+// with an *apierror.RedirectError if it would re-send the request body
+// (307, 308); a hop to plain HTTP on a host that is not loopback is
+// refused unless WithInsecureHTTP was given.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *pipeline.Config) error {
 		if hc == nil {
@@ -111,9 +120,11 @@ func WithMaxRetries(n int) Option {
 }
 
 // WithRequestTimeout limits each attempt of a request: connecting, sending,
-// and reading the response (for an event stream, until its headers arrive).
-// A timed-out attempt is retried like a connection error. The default is 10
-// minutes; 0 means no limit beyond the context's.
+// and reading the whole response (for an event stream, until its headers
+// arrive). An attempt that times out, before or after the response headers,
+// is retried like a connection error (a POST carries an Idempotency-Key, so
+// the server does not perform it twice). The default is 10 minutes; 0 means
+// no limit beyond the context's.
 func WithRequestTimeout(d time.Duration) Option {
 	return func(c *pipeline.Config) error {
 		if d < 0 {
@@ -132,6 +143,21 @@ func WithMaxRetryWait(d time.Duration) Option {
 			return apierror.Invalid("max_retry_wait", "must not be negative")
 		}
 		c.MaxRetryWait = d
+		return nil
+	}
+}
+
+// WithMaxResponseSize limits the size of a response body, which the SDK
+// reads in full before decoding it (an event stream's body is not
+// limited). A larger body fails the call, without being read further or
+// retried, with an *apierror.ResponseError that matches
+// apierror.ErrResponseTooLarge. The default is 64 MiB; n must be positive.
+func WithMaxResponseSize(n int64) Option {
+	return func(c *pipeline.Config) error {
+		if n <= 0 {
+			return apierror.Invalid("max_response_size", "must be positive")
+		}
+		c.MaxResponseSize = n
 		return nil
 	}
 }
@@ -190,7 +216,8 @@ func WithResponseInto(dst **http.Response) Option {
 
 // WithInsecureHTTP allows credentials to be sent over plain HTTP to a host
 // that is not loopback. Without it such calls are refused before anything is
-// sent.
+// sent, and so is a redirect to plain HTTP on such a host, both with an
+// error that matches apierror.ErrInsecureHTTP.
 func WithInsecureHTTP() Option {
 	return func(c *pipeline.Config) error { c.AllowInsecure = true; return nil }
 }

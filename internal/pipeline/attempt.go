@@ -10,10 +10,11 @@ import (
 )
 
 // newAttemptClient returns the *http.Client that go-retryablehttp uses for
-// each attempt. Its transport gives every attempt its own timeout, runs the
-// caller's middleware and logs. It keeps the caller's redirect policy and
-// cookie jar but not http.Client.Timeout, which would cut event streams off:
-// option.WithRequestTimeout is the per-attempt limit.
+// each attempt. Its transport gives every attempt its own timeout, reads
+// ordinary responses in full, runs the caller's middleware and logs. It
+// keeps the caller's cookie jar, and the caller's redirect policy after the
+// SDK's own (redirect.go), but not http.Client.Timeout, which would cut
+// event streams off: option.WithRequestTimeout is the per-attempt limit.
 func newAttemptClient(cfg *Config) *http.Client {
 	base := cfg.HTTPClient.Transport
 	if base == nil {
@@ -29,13 +30,15 @@ func newAttemptClient(cfg *Config) *http.Client {
 		next = func(r *http.Request) (*http.Response, error) { return mw(r, inner) }
 	}
 	t.next = next
-	return &http.Client{Transport: t, CheckRedirect: cfg.HTTPClient.CheckRedirect, Jar: cfg.HTTPClient.Jar}
+	return &http.Client{Transport: t, CheckRedirect: redirectPolicy(cfg.HTTPClient.CheckRedirect), Jar: cfg.HTTPClient.Jar}
 }
 
 // sameAttemptSettings reports whether a call's Config can reuse the client's
-// attempt client: the same HTTP client, timeout, logger and middleware.
+// attempt client: the same HTTP client, timeout, logger (and content mode,
+// which decides what it logs) and middleware.
 func sameAttemptSettings(a, b *Config) bool {
 	return a.HTTPClient == b.HTTPClient && a.RequestTimeout == b.RequestTimeout && a.Logger == b.Logger &&
+		(a.Logger == nil || a.CaptureContent == b.CaptureContent) &&
 		len(a.Middleware) == len(b.Middleware) && (len(a.Middleware) == 0 || &a.Middleware[0] == &b.Middleware[0])
 }
 
@@ -48,12 +51,28 @@ type attemptTransport struct {
 	next    MiddlewareNext
 }
 
-// RoundTrip runs one attempt under its own deadline. For an ordinary
-// response the deadline also covers reading the body; for an event stream it
-// ends once the headers have arrived, and the caller's context governs the rest.
+// RoundTrip runs one attempt (one hop of it, when redirected) under its own
+// deadline. An ordinary response is read in full here, bounded by
+// option.WithMaxResponseSize, so that the deadline covers the body and a
+// body that stalls or is cut fails the attempt, which is then retried. An
+// event stream is returned once its headers have arrived; the caller's
+// context governs the rest.
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := callFrom(req.Context())
+	stream := req.Header.Get("Accept") == "text/event-stream"
+	if c != nil {
+		stream = c.req.Stream
+	}
 	if t.timeout <= 0 {
-		return t.next(req)
+		resp, err := t.next(req)
+		if err != nil {
+			return nil, err
+		}
+		if stream {
+			c.recordResponse(resp)
+			return resp, nil
+		}
+		return readAttempt(resp, c)
 	}
 	ctx, cancel := context.WithCancelCause(req.Context())
 	timer := time.AfterFunc(t.timeout, func() { cancel(&attemptTimeoutError{after: t.timeout}) })
@@ -63,10 +82,33 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		cancel(nil)
 		return nil, err
 	}
-	if req.Header.Get("Accept") == "text/event-stream" {
+	if stream {
 		timer.Stop()
+		resp.Body = &attemptBody{ReadCloser: resp.Body, timer: timer, cancel: cancel}
+		c.recordResponse(resp)
+		return resp, nil
 	}
-	resp.Body = &attemptBody{ReadCloser: resp.Body, timer: timer, cancel: cancel}
+	resp, err = readAttempt(resp, c)
+	timer.Stop()
+	if cause, ok := context.Cause(ctx).(*attemptTimeoutError); ok && err != nil {
+		err = fmt.Errorf("reading the response body: %w", cause) // say why the read was cut short
+	}
+	cancel(nil)
+	return resp, err
+}
+
+// readAttempt reads resp's body in full within the attempt, bounded by the
+// call's option.WithMaxResponseSize, and records the response as the
+// call's latest. c may be nil.
+func readAttempt(resp *http.Response, c *call) (*http.Response, error) {
+	limit := int64(DefaultMaxResponseSize)
+	if c != nil && c.cfg.MaxResponseSize > 0 {
+		limit = c.cfg.MaxResponseSize
+	}
+	if err := readResponse(resp, limit, c); err != nil {
+		return nil, err
+	}
+	c.recordResponse(resp)
 	return resp, nil
 }
 

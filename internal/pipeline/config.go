@@ -21,6 +21,11 @@ const (
 	DefaultMaxRetries     = 2
 	DefaultRequestTimeout = 10 * time.Minute
 	DefaultMaxRetryWait   = 60 * time.Second
+	// DefaultMaxResponseSize bounds a response body that is read in full
+	// (every one but an event stream's): large enough for any page the
+	// API returns, small enough that a broken or hostile server cannot
+	// exhaust the application's memory.
+	DefaultMaxResponseSize = 64 << 20
 
 	// initialBackoff and maxBackoff shape the exponential backoff used when
 	// the server does not say how long to wait.
@@ -68,6 +73,8 @@ type Config struct {
 	Middleware     []Middleware
 	ResponseInto   **http.Response
 	AllowInsecure  bool
+	// MaxResponseSize bounds a body read in full (not an event stream's).
+	MaxResponseSize int64
 
 	// Tracing (SPEC 6.3): nil provider and propagator mean the globals.
 	TracerProvider trace.TracerProvider
@@ -92,11 +99,12 @@ func (c *Config) SetBaseURL(raw string) error {
 
 func defaultConfig() Config {
 	c := Config{
-		Version:        DefaultVersion,
-		MaxRetries:     DefaultMaxRetries,
-		RequestTimeout: DefaultRequestTimeout,
-		MaxRetryWait:   DefaultMaxRetryWait,
-		CaptureContent: captureContentFromEnv(),
+		Version:         DefaultVersion,
+		MaxRetries:      DefaultMaxRetries,
+		RequestTimeout:  DefaultRequestTimeout,
+		MaxRetryWait:    DefaultMaxRetryWait,
+		MaxResponseSize: DefaultMaxResponseSize,
+		CaptureContent:  captureContentFromEnv(),
 	}
 	_ = c.SetBaseURL(DefaultBaseURL)
 	return c

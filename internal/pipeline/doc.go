@@ -7,13 +7,19 @@
 //  1. copies the client's Config and applies the call's options;
 //  2. builds the URL, the JSON body and the headers (User-Agent, version,
 //     beta values, workspace, Idempotency-Key on POST, caller headers);
-//  3. runs the attempts through go-retryablehttp: credentials are applied to
-//     every attempt, each attempt has its own timeout and passes through the
-//     caller's middleware; 408, 409, 429, 5xx and connection errors are retried
-//     (x-should-retry overrides), waiting as the server asks (retry-after-ms,
-//     retry-after), capped, else with exponential backoff and jitter;
-//  4. decodes a 2xx body into the typed result, or any other status into an
-//     *apierror.Error that keeps the body.
+//  3. runs the attempts through go-retryablehttp (one client per set of HTTP
+//     settings, shared by the calls, which it finds in the request context):
+//     credentials are applied to every attempt, each attempt has its own
+//     timeout, covering its whole body unless it is an event stream, and
+//     passes through the caller's middleware; 408, 409, 429, 5xx, connection
+//     errors and stalled or cut bodies are retried (x-should-retry
+//     overrides), waiting as the server asks (retry-after-ms, retry-after),
+//     capped, else with exponential backoff and jitter; redirects to another
+//     origin lose every credential header and never carry the body, and
+//     redirects to plain HTTP are refused as the base URL would be;
+//  4. decodes a 2xx body, bounded in size, into the typed result (a body that
+//     does not decode is an *apierror.ResponseError), or any other status into
+//     an *apierror.Error that keeps the body.
 //
 // Resource packages never build headers, retry or log themselves.
 package pipeline

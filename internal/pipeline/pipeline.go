@@ -23,10 +23,10 @@ type Pipeline struct {
 	// suit it (%s, %d), shows an address here rather than the secrets:
 	// fmt expands a badly formatted pointer one level, then prints
 	// pointers below it as addresses.
-	cfg      *Config
-	attempts *http.Client    // built for cfg; calls whose options change it build their own
-	owned    *http.Transport // the default transport, when the caller gave no HTTP client
-	tracer   trace.Tracer    // of cfg.TracerProvider, or of the global provider
+	cfg    *Config
+	retry  *retryablehttp.Client // built for cfg; calls whose options change its HTTP settings build their own
+	owned  *http.Transport       // the default transport, when the caller gave no HTTP client
+	tracer trace.Tracer          // of cfg.TracerProvider, or of the global provider
 }
 
 // New reads the environment (VENDOR_BASE_URL, VENDOR_API_KEY,
@@ -52,7 +52,7 @@ func New(opts []Option) (*Pipeline, error) {
 		p.owned = newDefaultTransport()
 		p.cfg.HTTPClient = &http.Client{Transport: p.owned}
 	}
-	p.attempts = newAttemptClient(p.cfg)
+	p.retry = newRetryClient(newAttemptClient(p.cfg))
 	p.tracer = tracerFor(p.cfg.TracerProvider)
 	return p, nil
 }
@@ -76,16 +76,22 @@ func newDefaultTransport() *http.Transport {
 }
 
 // callConfig applies a call's options to a copy of the client's Config.
-func (p *Pipeline) callConfig(opts []Option) (*Config, *http.Client, error) {
+// The client's retry client serves the call unless the options change
+// what its attempt client is built from (redirect.go, attempt.go); retry
+// counts, waits, credentials and the like are read from the call itself.
+func (p *Pipeline) callConfig(opts []Option) (*Config, *retryablehttp.Client, error) {
+	if len(opts) == 0 {
+		return p.cfg, p.retry, nil // never modified: a call without options shares it
+	}
 	cfg := *p.cfg
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, nil, err
 		}
 	}
-	client := p.attempts
+	client := p.retry
 	if !sameAttemptSettings(&cfg, p.cfg) {
-		client = newAttemptClient(&cfg)
+		client = newRetryClient(newAttemptClient(&cfg))
 	}
 	return &cfg, client, nil
 }
@@ -94,10 +100,13 @@ func (p *Pipeline) callConfig(opts []Option) (*Config, *http.Client, error) {
 // body the caller must close, together with the call's span, which the
 // caller ends. On failure the span is already ended and the error is
 // *apierror.Error for any other status, *apierror.ValidationError for
-// refused input, else a wrapped transport or context error. Calls refused
-// before anything is sent have no span.
+// refused input, *apierror.ResponseError for a body over the size limit,
+// *apierror.RedirectError for a refused redirect, the credentials' own
+// error (wrapped) when they could not authorize the call, else a wrapped
+// transport or context error. Calls refused before anything is sent have
+// no span.
 func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, Span, error) {
-	cfg, attempts, err := p.callConfig(opts)
+	cfg, rc, err := p.callConfig(opts)
 	if err != nil {
 		return nil, Span{}, err
 	}
@@ -105,20 +114,23 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http
 		return nil, Span{}, req.err
 	}
 	if cfg.Credentials == nil {
-		return nil, Span{}, errNoCredentials
+		return nil, Span{}, apierror.ErrNoCredentials
 	}
 	if cfg.baseInsecure && !cfg.AllowInsecure {
-		return nil, Span{}, errInsecureBaseURL
+		return nil, Span{}, apierror.ErrInsecureHTTP
 	}
 	query := req.Query.Encode()
 	ctx, span := p.startSpan(ctx, cfg, req, query)
-	resp, err := p.attempt(ctx, cfg, attempts, req, query, span)
+	c := &call{cfg: cfg, req: req, span: span}
+	ctx = withCall(ctx, c)
+	resp, err := p.attempt(ctx, c, rc, query)
 	if inv, ok := cfg.Credentials.(auth.Invalidator); ok && unauthorized(err) {
 		// A token the source still thought valid was refused (revoked, or
 		// the clocks disagree): drop it and try once more with a fresh one.
 		inv.Invalidate(refusedRequest(err))
-		resp, err = p.attempt(ctx, cfg, attempts, req, query, span)
+		resp, err = p.attempt(ctx, c, rc, query)
 	}
+	span.attemptsOver()
 	if r, ok := err.(*refused); ok {
 		err = r.err // the caller sees the API error itself
 	}
@@ -154,39 +166,26 @@ type refused struct {
 func (r *refused) Error() string { return r.err.Error() }
 func (r *refused) Unwrap() error { return r.err }
 
-// attempt builds the request and runs its attempts.
-func (p *Pipeline) attempt(ctx context.Context, cfg *Config, attempts *http.Client, req *Request, query string, span Span) (*http.Response, error) {
+// attempt runs one round of the call: it builds the request, applies the
+// credentials and runs the attempts. A call has a second round only after
+// a 401 that made its credentials drop their token.
+func (p *Pipeline) attempt(ctx context.Context, c *call, rc *retryablehttp.Client, query string) (*http.Response, error) {
+	cfg, req := c.cfg, c.req
+	c.span.setResponse(nil) // until this round's first attempt answers
 	rreq, err := buildRequest(ctx, cfg, req, query)
 	if err != nil {
 		return nil, err
 	}
 	inject(ctx, cfg, rreq.Header)
-	if err := cfg.Credentials.Authorize(ctx, rreq.Request); err != nil {
-		return nil, fmt.Errorf("agentplatform: %s %s: credentials: %w", req.Method, req.Path, err)
-	}
-	rc := &retryablehttp.Client{
-		HTTPClient:   attempts,
-		RetryWaitMin: initialBackoff,
-		RetryWaitMax: cfg.MaxRetryWait,
-		RetryMax:     cfg.MaxRetries,
-		CheckRetry:   checkRetry,
-		Backoff:      backoff,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-		PrepareRetry: func(r *http.Request) error { return cfg.Credentials.Authorize(ctx, r) },
-	}
-	if cfg.Logger != nil {
-		rc.Backoff = loggingBackoff(ctx, cfg.Logger, req)
-	}
-	if span.st != nil {
-		rc.RequestLogHook = func(_ retryablehttp.Logger, _ *http.Request, attempt int) { span.st.attempts.Store(int64(attempt)) }
+	if err := c.authorize(ctx, rreq.Request); err != nil {
+		return nil, err
 	}
 	resp, err := rc.Do(rreq)
-	span.response(resp)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
 		}
-		return nil, transportError(ctx, req, err)
+		return nil, attemptError(ctx, req, err)
 	}
 	if cfg.ResponseInto != nil {
 		*cfg.ResponseInto = resp
@@ -202,12 +201,24 @@ func (p *Pipeline) attempt(ctx context.Context, cfg *Config, attempts *http.Clie
 	return resp, nil
 }
 
-var (
-	errNoCredentials = errors.New("agentplatform: no credentials: set " + EnvAPIKey +
-		" or pass option.WithAPIKey or option.WithCredentials")
-	errInsecureBaseURL = errors.New("agentplatform: refusing to send credentials over plain HTTP to a host " +
-		"that is not loopback; use https or option.WithInsecureHTTP")
-)
+// attemptError is the error of a round that got no usable response. The
+// SDK's own typed errors are returned as they are, not inside the
+// *url.Error of net/http, whose text would repeat the URL (a redirect's
+// Location, query included). Anything else is a transport error.
+func attemptError(ctx context.Context, req *Request, err error) error {
+	var credErr *credentialsError
+	var respErr *apierror.ResponseError
+	var redirErr *apierror.RedirectError
+	switch {
+	case errors.As(err, &credErr):
+		return credErr
+	case errors.As(err, &respErr):
+		return respErr
+	case errors.As(err, &redirErr):
+		return redirErr
+	}
+	return transportError(ctx, req, err)
+}
 
 // transportError wraps a failure that produced no response. A context error
 // of the caller is returned as the context's own error, wrapped, so that
@@ -227,8 +238,7 @@ func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*
 		return nil, err
 	}
 	out := new(T)
-	if err := decodeJSON(resp, out); err != nil {
-		err = fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
+	if err := decodeJSON(req, resp, out); err != nil {
 		span.End(ctx, err)
 		return nil, err
 	}

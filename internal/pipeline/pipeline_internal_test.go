@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -41,6 +42,21 @@ func TestBackoffDoublesUpToItsCap(t *testing.T) {
 	require.Equal(t, time.Duration(0), backoff(initialBackoff, 0, 3, nil))
 }
 
+// TestBackoffStaysWithinTheMaximumWait: whatever the server sends, the
+// wait is within [0, maxWait].
+func TestBackoffStaysWithinTheMaximumWait(t *testing.T) {
+	const maxWait = 3 * time.Second
+	for _, v := range []string{"1e10", "inf", "-inf", "NaN", "-1", "99999999999999999999", "1e400", "-0", "2", "0x1p70",
+		"Fri, 31 Dec 9999 23:59:59 GMT", "Mon, 01 Jan 0001 00:00:00 GMT", "soon", ""} {
+		for _, name := range []string{"Retry-After", "Retry-After-Ms"} {
+			resp := &http.Response{Header: http.Header{name: {v}}}
+			d := backoff(initialBackoff, maxWait, 0, resp)
+			require.GreaterOrEqual(t, d, time.Duration(0), "%s: %q", name, v)
+			require.LessOrEqual(t, d, maxWait, "%s: %q", name, v)
+		}
+	}
+}
+
 func TestServerWait(t *testing.T) {
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
@@ -55,6 +71,24 @@ func TestServerWait(t *testing.T) {
 		{http.Header{"Retry-After": {now.Add(-time.Hour).Format(http.TimeFormat)}}, 0, true},
 		{http.Header{"Retry-After": {"later"}}, 0, false},
 		{http.Header{}, 0, false},
+		// Too large for a time.Duration: the largest one, never a
+		// wrapped-around or negative value.
+		{http.Header{"Retry-After": {"1e10"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After": {"inf"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After": {"+Inf"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After": {"99999999999999999999"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After-Ms": {"1e300"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After-Ms": {"1e400"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After-Ms": {"9223372036854.775807"}}, math.MaxInt64, true},
+		{http.Header{"Retry-After": {now.AddDate(300, 0, 0).Format(http.TimeFormat)}}, math.MaxInt64, true},
+		// Negative or not a number: no wait given.
+		{http.Header{"Retry-After": {"NaN"}}, 0, false},
+		{http.Header{"Retry-After": {"-1e10"}}, 0, false},
+		{http.Header{"Retry-After": {"-inf"}}, 0, false},
+		{http.Header{"Retry-After-Ms": {"nan"}}, 0, false},
+		{http.Header{"Retry-After-Ms": {"NaN"}, "Retry-After": {"3"}}, 3 * time.Second, true},
+		{http.Header{"Retry-After": {"0"}}, 0, true},
+		{http.Header{"Retry-After": {"1e-12"}}, 0, true},
 	}
 	for _, tc := range cases {
 		got, ok := serverWait(tc.h, now)
@@ -126,4 +160,34 @@ func TestSpanNamesFollowTheRoute(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, opName(tc.method, tc.route), "%s %s", tc.method, tc.route)
 	}
+}
+
+// TestRetryClientIsSharedByCalls: the go-retryablehttp client is built with
+// the pipeline; a call's options reuse it unless they change what its
+// attempt client is made of. Retry counts and waits are read per call.
+func TestRetryClientIsSharedByCalls(t *testing.T) {
+	t.Setenv(EnvAPIKey, "sk-test")
+	t.Setenv(EnvBaseURL, "")
+	p, err := New(nil)
+	require.NoError(t, err)
+	defer p.Close()
+	set := func(f func(*Config)) Option { return func(c *Config) error { f(c); return nil } }
+
+	cfg, rc, err := p.callConfig(nil)
+	require.NoError(t, err)
+	require.Same(t, p.retry, rc)
+	require.Same(t, p.cfg, cfg, "a call without options shares the client's Config")
+
+	_, rc, err = p.callConfig([]Option{set(func(c *Config) {
+		c.MaxRetries, c.MaxRetryWait, c.MaxResponseSize, c.WorkspaceID = 7, time.Second, 10, "wrkspc_x"
+	})})
+	require.NoError(t, err)
+	require.Same(t, p.retry, rc, "retry settings do not need another client")
+
+	_, rc, err = p.callConfig([]Option{set(func(c *Config) { c.RequestTimeout = time.Second })})
+	require.NoError(t, err)
+	require.NotSame(t, p.retry, rc, "the attempt timeout is the attempt client's")
+	_, rc, err = p.callConfig([]Option{set(func(c *Config) { c.HTTPClient = &http.Client{} })})
+	require.NoError(t, err)
+	require.NotSame(t, p.retry, rc)
 }

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
@@ -67,12 +68,16 @@ type Span struct {
 
 type spanState struct {
 	ended atomic.Bool
-	// attempts is the index of the last attempt, from go-retryablehttp's
-	// hook. Atomic: a stream's span may be ended by Close on another
-	// goroutine while a reconnection is still retrying.
-	attempts atomic.Int64
-	content  bool
-	conv     string
+	// sends counts the attempts sent, over every round of the call (the
+	// resend after a 401 included), from go-retryablehttp's hook; resp is
+	// the latest attempt's response, nil when it had none, written to
+	// the span once the attempts are over so that only the last attempt's
+	// answer is recorded. Atomic: a stream's span may be ended by Close on
+	// another goroutine while a reconnection is still retrying.
+	sends   atomic.Int64
+	resp    atomic.Pointer[http.Response]
+	content bool
+	conv    string
 }
 
 // Recording reports whether attributes set on the span are kept.
@@ -113,7 +118,7 @@ func (s Span) End(ctx context.Context, err error) {
 		return
 	}
 	if s.st != nil {
-		s.setResends()
+		s.setFinal()
 		switch {
 		case err == nil:
 			s.span.SetStatus(codes.Ok, "")
@@ -135,26 +140,72 @@ func (s Span) EndUnset() {
 		return
 	}
 	if s.st != nil {
-		s.setResends()
+		s.setFinal()
 	}
 	s.span.End()
 }
 
-// setResends records http.request.resend_count when the call was retried.
-func (s Span) setResends() {
-	if n := s.st.attempts.Load(); n > 0 {
+// setFinal records what is known only once the call is over:
+// http.request.resend_count when the call was sent more than once.
+func (s Span) setFinal() {
+	if n := s.st.sends.Load() - 1; n > 0 {
 		s.span.SetAttributes(tracing.HTTPRequestResends.Int64(n))
 	}
 }
 
-// errorType is the low-cardinality error.type of SPEC 6.3: the API's error
-// type, or what kind of transport failure it was.
+// attemptsOver records the response attributes of the last attempt, once
+// there will be no other: none when it got no response.
+func (s Span) attemptsOver() {
+	if s.st == nil {
+		return
+	}
+	if resp := s.st.resp.Swap(nil); resp != nil {
+		s.responseAttributes(resp)
+	}
+}
+
+// attemptStarts counts an attempt about to be sent, which has no response yet.
+func (s Span) attemptStarts() {
+	if s.st != nil {
+		s.st.sends.Add(1)
+		s.st.resp.Store(nil)
+	}
+}
+
+// setResponse keeps resp (nil: none) as the latest attempt's response.
+func (s Span) setResponse(resp *http.Response) {
+	if s.st != nil {
+		s.st.resp.Store(resp)
+	}
+}
+
+// errorType is the span's low-cardinality error.type (docs/tracing.md):
+// the API's error type; for credentials that could not authorize the call,
+// the error type of the token endpoint's answer, else credentials_error;
+// for a response the SDK could not use or a redirect it refused, what
+// happened; else what kind of transport failure it was.
 func errorType(err error) string {
 	var apiErr *apierror.Error
+	var credErr *credentialsError
+	var respErr *apierror.ResponseError
+	var redirErr *apierror.RedirectError
 	var netErr net.Error
 	switch {
 	case errors.As(err, &apiErr):
 		return string(apiErr.Type)
+	case errors.As(err, &credErr):
+		var xe *auth.ExchangeError
+		if errors.As(credErr.err, &xe) && xe.StatusCode != 0 && xe.Type != "" {
+			return string(xe.Type)
+		}
+		return "credentials_error"
+	case errors.As(err, &respErr):
+		if respErr.Limit > 0 {
+			return "response_too_large"
+		}
+		return "malformed_response"
+	case errors.As(err, &redirErr):
+		return "redirect_refused"
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return "timeout"
 	}
@@ -218,12 +269,10 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 	return ctx, s
 }
 
-// response records what the final attempt's response says.
-func (s Span) response(resp *http.Response) {
-	if s.st == nil || resp == nil {
-		return
-	}
-	attrs := []attribute.KeyValue{tracing.HTTPResponseStatus.Int(resp.StatusCode)}
+// responseAttributes records what the last attempt's response says.
+func (s Span) responseAttributes(resp *http.Response) {
+	attrs := make([]attribute.KeyValue, 0, 4)
+	attrs = append(attrs, tracing.HTTPResponseStatus.Int(resp.StatusCode))
 	if v := resp.Header.Get("request-id"); v != "" {
 		attrs = append(attrs, tracing.RequestID.String(v))
 	}
