@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/goleak"
 
 	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
@@ -32,7 +33,7 @@ import (
 // The campaign's tool and its observers: what ran, what went on the wire,
 // and how much memory it took.
 
-// campaignInput is the tool's input; the order id's suffix says how the
+// campaignInput is the tools' input; the order id's suffix says how the
 // call behaves.
 type campaignInput struct {
 	OrderID string `json:"order_id"`
@@ -40,34 +41,75 @@ type campaignInput struct {
 
 func (in campaignInput) kind() string { return in.OrderID[strings.LastIndexByte(in.OrderID, '-')+1:] }
 
-// campaignTools is one tool, lookup_order, that succeeds, fails or outlasts
-// the runner's timeout according to the order, and counts its executions
-// by call id.
+// The campaign's custom tools. lookup_order answers at once: shipped, or
+// failed for a "fail" order. lookup_order_slow never answers by itself: it
+// waits for its context, which only its runner's tool timeout ends while
+// a turn runs (the turn waits for the call's answer, and the runners close
+// after every turn has ended). Each runs on a runner of its own (see
+// runCampaign), so that no call's outcome depends on how fast the machine
+// is.
+const (
+	lookupTool = "lookup_order"
+	slowTool   = "lookup_order_slow"
+)
+
+// campaignToolFor is the tool a scripted call of the kind uses.
+func campaignToolFor(kind string) string {
+	if kind == "slow" {
+		return slowTool
+	}
+	return lookupTool
+}
+
+// campaignTools are the two tools; they count their executions by call id,
+// and the slow one reports why its context ended.
 type campaignTools struct {
-	tool tool.Tool
-	mu   sync.Mutex
-	runs map[string]int // call id → executions
+	lookup, slow tool.Tool
+	mu           sync.Mutex
+	runs         map[string]int        // call id → executions
+	slowEnds     map[string]chan error // call id → the slow call's ctx.Err() once it returned
 }
 
 func newCampaignTools() *campaignTools {
-	c := &campaignTools{runs: map[string]int{}}
-	c.tool = tool.Must(tool.New("lookup_order", "Looks up an order.", func(ctx context.Context, in campaignInput) (tool.Result, error) {
-		c.mu.Lock()
-		c.runs[toolrunner.CallID(ctx)]++
-		c.mu.Unlock()
-		switch in.kind() {
-		case "fail":
+	c := &campaignTools{runs: map[string]int{}, slowEnds: map[string]chan error{}}
+	c.lookup = tool.Must(tool.New(lookupTool, "Looks up an order.", func(ctx context.Context, in campaignInput) (tool.Result, error) {
+		c.count(ctx)
+		if in.kind() == "fail" {
 			return tool.Result{}, errors.New("the order service is down")
-		case "slow":
-			<-ctx.Done() // the runner's tool timeout ends it
-			return tool.Result{}, ctx.Err()
 		}
 		return tool.Text("order " + in.OrderID + " shipped"), nil
+	}))
+	c.slow = tool.Must(tool.New(slowTool, "Looks up an order in the archive.", func(ctx context.Context, in campaignInput) (tool.Result, error) {
+		c.count(ctx)
+		<-ctx.Done()
+		select {
+		case c.slowEnd(toolrunner.CallID(ctx)) <- ctx.Err():
+		default: // a second execution: the audit's count of executions reports it
+		}
+		return tool.Result{}, ctx.Err()
 	}))
 	return c
 }
 
-func (c *campaignTools) all() []tool.Tool { return []tool.Tool{c.tool} }
+func (c *campaignTools) all() []tool.Tool { return []tool.Tool{c.lookup, c.slow} }
+
+func (c *campaignTools) count(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.runs[toolrunner.CallID(ctx)]++
+}
+
+// slowEnd is where the slow call's tool reports how its context ended.
+func (c *campaignTools) slowEnd(callID string) chan error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch, ok := c.slowEnds[callID]
+	if !ok {
+		ch = make(chan error, 1)
+		c.slowEnds[callID] = ch
+	}
+	return ch
+}
 
 func (c *campaignTools) executions(callID string) int {
 	c.mu.Lock()
@@ -100,6 +142,11 @@ type campaignObserver struct {
 	resends  map[trace.SpanID]int // http.request.resend_count of each ended call
 	names    map[trace.SpanID]string
 
+	// streamsRefused counts the streamed Messages attempts answered 401,
+	// which may have used up a stream cut without being cut (see
+	// runCampaign).
+	streamsRefused atomic.Int64
+
 	sampling chan struct{}
 	sampled  chan struct{}
 	peak     atomic.Uint64
@@ -125,7 +172,16 @@ func (o *campaignObserver) RoundTrip(req *http.Request) (*http.Response, error) 
 		o.attempts[id]++
 		o.mu.Unlock()
 	}
-	return o.transport.RoundTrip(req)
+	resp, err := o.transport.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && streamedMessages(req) {
+		o.streamsRefused.Add(1)
+	}
+	return resp, err
+}
+
+// streamedMessages reports whether req is an attempt of Messages.Stream.
+func streamedMessages(req *http.Request) bool {
+	return req.Method == http.MethodPost && req.URL.Path == "/v1/messages" && req.Header.Get("Accept") == "text/event-stream"
 }
 
 // OnEnd records a call's retries.
@@ -210,6 +266,19 @@ func (o *campaignObserver) heapPeak() uint64 { return o.peak.Load() }
 // wireAttempts is how many attempts went on the wire so far.
 func (o *campaignObserver) wireAttempts() int64 { return o.wire.Load() }
 
+// verifyNoLeaks is goleak.VerifyNone with patience. The goroutines of
+// closed connections end on their own schedule, and goleak's own retries
+// give them well under a second, which a loaded machine can exceed; so it
+// first waits for them to end (a minute at most, only to report a real
+// leak rather than hang), then lets VerifyNone report what is left.
+func verifyNoLeaks(t *testing.T, opts ...goleak.Option) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); goleak.Find(opts...) != nil && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	goleak.VerifyNone(t, opts...)
+}
+
 // heapObjectBytes reads the live and not yet swept heap objects without
 // stopping the world (runtime/metrics, unlike ReadMemStats).
 func heapObjectBytes() uint64 {
@@ -222,13 +291,15 @@ func heapObjectBytes() uint64 {
 // campaign's server: an issuer with one ES256 key, a rule whose tokens live
 // two minutes of the server's clock (the deployment's fires move it on a
 // minute at a time, so tokens are refreshed during the campaign), and a
-// source that mints a fresh identity JWT for every exchange.
+// source that mints a fresh identity JWT for every exchange. The exchanges
+// go through the observer like every other call: their spans and attempts
+// are audited too.
 type campaignFederation struct {
 	creds  *auth.FederationCredentials
 	minted atomic.Int64 // identity tokens handed to the source: one per exchange attempt
 }
 
-func newCampaignFederation(t *testing.T, env *reftest.Env, clock *refserver.ManualClock) *campaignFederation {
+func newCampaignFederation(t *testing.T, env *reftest.Env, clock *refserver.ManualClock, obs *campaignObserver) *campaignFederation {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
@@ -249,6 +320,7 @@ func newCampaignFederation(t *testing.T, env *reftest.Env, clock *refserver.Manu
 	f.creds, err = auth.Federation(auth.FederationConfig{
 		BaseURL: env.URL, FederationRuleID: ruleID, OrganizationID: env.Seed.OrganizationID, ServiceAccountID: saID,
 		Clock: clock, MaxRetries: 8, MaxRetryWait: reftest.FastRetryWait,
+		HTTPClient: obs.httpClient(), TracerProvider: obs.tracerProvider(),
 		IdentityToken: func(context.Context) (string, error) {
 			f.minted.Add(1)
 			now := clock.Now()

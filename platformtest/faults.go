@@ -18,7 +18,7 @@ type Fault struct {
 	Method, Path string
 
 	// Status answers with this HTTP status and an error body of the API's
-	// shape (SPEC 7). 0 answers normally (after Delay, say).
+	// shape. 0 answers normally (after Delay, say).
 	Status int
 	// ErrorType and Message are the error body's type and message; by
 	// default the type that goes with Status and a short text.
@@ -45,8 +45,14 @@ type Fault struct {
 	// pings not) and then drops the connection; with Status set, it sends an
 	// error event instead and ends the stream. A shorter stream ends
 	// normally. On any other request it only uses the fault up, so set Path
-	// to the stream's.
+	// to the stream's, or set StreamOnly.
 	StreamCutAfter int
+	// StreamOnly restricts the fault to requests that ask for an event
+	// stream: Stream Events, and a Messages call with "stream": true (as
+	// Messages.Stream sends it). Other requests pass it by without using
+	// it up, so a cut aimed at /v1/messages reaches a stream even when
+	// non-streamed calls go to the same path.
+	StreamOnly bool
 
 	// Times is how many matching requests the fault applies to; 0 means 1.
 	Times int
@@ -68,6 +74,7 @@ func (s *Server) InjectFault(f Fault) {
 		Drop:              f.Drop,
 		DropAfterHandling: f.DropAfterHandling,
 		StreamCutAfter:    f.StreamCutAfter,
+		StreamOnly:        f.StreamOnly,
 		Times:             f.Times,
 	})
 }

@@ -124,8 +124,8 @@ func TestBadInputCreate(t *testing.T) {
 
 		{"budget 0", budget(money.USD(0)), "budget.max_list_cost.amount", "must be at least 1", true},
 		{"budget 19 digits", budget(money.Money{Amount: "1000000000000000000", Currency: "USD"}), "budget.max_list_cost.amount", "at most 18 digits", true},
-		{"budget leading zero", budget(money.Money{Amount: "0100", Currency: "USD"}), "budget.max_list_cost.amount", "", true},
-		{"budget currency form", budget(money.Money{Amount: "100", Currency: "usd"}), "budget.max_list_cost.currency", "", true},
+		{"budget leading zero", budget(money.Money{Amount: "0100", Currency: "USD"}), "budget.max_list_cost.amount", "must not have leading zeros", true},
+		{"budget currency form", budget(money.Money{Amount: "100", Currency: "usd"}), "budget.max_list_cost.currency", "must be an uppercase ISO 4217 code such as USD", true},
 		{"budget currency unknown", budget(money.New(100, "EUR")), "budget.max_list_cost.currency", "must be one of `USD`", false},
 
 		{"initial_events 51", create(func(p *sessions.CreateParams) { p.InitialEvents = messages(51) }), "initial_events", "at most 50 items", true},

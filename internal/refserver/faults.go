@@ -2,13 +2,14 @@ package refserver
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Fault makes matching requests fail or slow down, for reliability tests
-// (GUIDE 5). It applies after the request is logged and before anything
-// else, so even unknown routes and unauthenticated requests can be faulted.
+// Fault makes matching requests fail or slow down, for reliability tests.
+// It applies after the request is logged and before anything else, so even
+// unknown routes and unauthenticated requests can be faulted.
 type Fault struct {
 	Method            string        // "" matches any method
 	Path              string        // exact URL path; "" matches any
@@ -24,18 +25,40 @@ type Fault struct {
 	// or chat-completions request, lets the stream write that many events
 	// (previews included, pings and keep-alives not) and then drops the
 	// connection mid-body. With Status also set, the stream instead sends an
-	// `event: error` frame carrying the SPEC 7 body (ErrorType, Message) and
-	// ends cleanly (contract 2.3, "Errors mid-stream"; messages-wire.md 8.2;
-	// chat completions send their `data: {"error":…}` frame). A stream
-	// shorter than that ends normally. Drop and Status do not apply before
-	// the handler then. On other requests the fault does nothing but is
-	// still used up, so give it the stream's Path.
+	// `event: error` frame carrying the API's error body (ErrorType,
+	// Message) and ends cleanly (contract 2.3, "Errors mid-stream";
+	// messages-wire.md 8.2; chat completions send their
+	// `data: {"error":…}` frame). A stream shorter than that ends normally.
+	// Drop and Status do not apply before the handler then. On other
+	// requests the fault does nothing but is still used up, unless
+	// StreamOnly is set.
 	StreamCutAfter int
-	Times          int // how many matching requests it applies to; 0 means 1 (with StreamCutAfter: that many streams are cut)
+	// StreamOnly restricts the fault to requests that ask for an event
+	// stream: Stream Events, and a Messages or chat-completions POST whose
+	// body has "stream": true. Other requests pass it by without using it
+	// up, so a StreamCutAfter fault on /v1/messages cuts a stream even
+	// while non-streamed calls share the path.
+	StreamOnly bool
+	Times      int // how many matching requests it applies to; 0 means 1 (with StreamCutAfter: that many streams are cut)
 }
 
-func (f *Fault) matches(method, path string) bool {
-	return (f.Method == "" || f.Method == method) && (f.Path == "" || f.Path == path)
+func (f *Fault) matches(method, path string, stream func() bool) bool {
+	return (f.Method == "" || f.Method == method) && (f.Path == "" || f.Path == path) && (!f.StreamOnly || stream())
+}
+
+// streamRequest reports whether a request asks for an event stream, as its
+// handler will decide: Stream Events by its route, Messages and chat
+// completions by "stream": true in the body.
+func streamRequest(method, path string, body []byte) bool {
+	switch method {
+	case http.MethodGet:
+		rest, ok := strings.CutPrefix(path, "/v1/sessions/")
+		id, ok2 := strings.CutSuffix(rest, "/events/stream")
+		return ok && ok2 && id != "" && !strings.Contains(id, "/")
+	case http.MethodPost:
+		return (path == pathMessages || path == pathChatCompletions) && bodyStreams(body)
+	}
+	return false
 }
 
 type faultQueue struct {
@@ -61,6 +84,22 @@ func (s *Server) InjectFault(f Fault) {
 	s.faults.pending = append(s.faults.pending, &pendingFault{fault: f, remaining: times})
 }
 
+// PendingFaults returns the faults not used up yet, in the order they
+// apply, each with Times set to the uses it has left: how a test tells how
+// many of the faults it injected met a request.
+func (s *Server) PendingFaults() []Fault {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	out := make([]Fault, 0, len(s.faults.pending))
+	for _, p := range s.faults.pending {
+		f := p.fault
+		f.Header = f.Header.Clone()
+		f.Times = p.remaining
+		out = append(out, f)
+	}
+	return out
+}
+
 // ClearFaults removes every pending fault.
 func (s *Server) ClearFaults() {
 	s.faults.mu.Lock()
@@ -68,12 +107,20 @@ func (s *Server) ClearFaults() {
 	s.faults.pending = nil
 }
 
-// take consumes one use of the first fault matching the request.
-func (q *faultQueue) take(method, path string) (Fault, bool) {
+// take consumes one use of the first fault matching the request. The body
+// is read only when a StreamOnly fault needs it, at most once.
+func (q *faultQueue) take(method, path string, body []byte) (Fault, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	checked, isStream := false, false
+	stream := func() bool {
+		if !checked {
+			checked, isStream = true, streamRequest(method, path, body)
+		}
+		return isStream
+	}
 	for i, p := range q.pending {
-		if !p.fault.matches(method, path) {
+		if !p.fault.matches(method, path, stream) {
 			continue
 		}
 		p.remaining--
@@ -116,7 +163,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, ex *exchange
 }
 
 // writeFault sends the injected status with its headers and either the
-// verbatim Body or a SPEC 7 error body.
+// verbatim Body or the API's JSON error body.
 func writeFault(w http.ResponseWriter, requestID string, f Fault) {
 	for name, values := range f.Header {
 		for _, v := range values {

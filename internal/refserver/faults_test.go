@@ -1,9 +1,12 @@
 package refserver_test
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,8 +89,22 @@ func TestFaultMatchingOrderAndTimes(t *testing.T) {
 	wantError(t, e.do(t, "GET", "/v1/models", ""), 529, "overloaded_error", "")
 	wantError(t, e.do(t, "GET", "/v1/models", ""), 503, "api_error", "")
 	wantOK(t, e.do(t, "GET", "/v1/models", ""))
+	if got := e.srv.PendingFaults(); len(got) != 2 || got[0].Method != "POST" || got[0].Times != 1 || got[1].Path != "/v1/tunnels" {
+		t.Fatalf("pending %+v", got)
+	}
 	wantError(t, e.do(t, "POST", "/v1/tunnels", "", tunnelsBeta), 500, "api_error", "")
+	if got := e.srv.PendingFaults(); len(got) != 1 || got[0].Path != "/v1/tunnels" || got[0].Times != 1 {
+		t.Fatalf("pending %+v", got)
+	}
+	e.srv.InjectFault(refserver.Fault{Path: "/v1/models", Status: 503, Times: 3})
+	wantError(t, e.do(t, "GET", "/v1/models", ""), 503, "api_error", "")
+	if got := e.srv.PendingFaults(); len(got) != 2 || got[1].Times != 2 {
+		t.Fatalf("pending %+v", got)
+	}
 	e.srv.ClearFaults()
+	if got := e.srv.PendingFaults(); len(got) != 0 {
+		t.Fatalf("pending after ClearFaults %+v", got)
+	}
 	wantOK(t, e.do(t, "GET", "/v1/tunnels", "", tunnelsBeta))
 	// Faults apply before authentication and routing.
 	e.srv.InjectFault(refserver.Fault{Path: "/v1/nowhere", Status: 503})
@@ -111,25 +128,89 @@ func TestFaultDelay(t *testing.T) {
 }
 
 // TestFaultDelayEndsWhenTheClientLeaves: a long delay does not hold the
-// handler once its client is gone, so a graceful stop is quick.
+// handler once its client is gone, so a graceful stop need not wait for it.
+// The delay is an hour and nothing here has a deadline: were the handler
+// held, the test would hang until go test's -timeout, whatever the
+// machine's speed.
 func TestFaultDelayEndsWhenTheClientLeaves(t *testing.T) {
 	srv := refserver.New()
-	base, stop, err := srv.Start("127.0.0.1:0")
+	entered, left := make(chan struct{}), make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		defer close(left)
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	srv.InjectFault(refserver.Fault{Delay: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, "GET", ts.URL+"/v1/models", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.InjectFault(refserver.Fault{Delay: time.Minute})
-	client := &http.Client{Timeout: 100 * time.Millisecond, Transport: &http.Transport{}}
-	if _, err := client.Get(base + "/v1/models"); err == nil {
-		t.Fatal("request did not time out")
+	transport := &http.Transport{}
+	defer transport.CloseIdleConnections()
+	failed := make(chan error, 1)
+	go func() {
+		res, err := (&http.Client{Transport: transport}).Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		failed <- err
+	}()
+	<-entered // the server has the request: the client leaves now
+	cancel()
+	if err := <-failed; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the client got %v, want its cancellation", err)
 	}
-	start := time.Now()
-	if err := stop(); err != nil {
-		t.Fatal(err)
+	<-left // the handler returned without waiting out its delay
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests logged, want the one delayed", n)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("stop took %v: the delayed handler kept running", d)
+}
+
+// A StreamOnly fault is passed by, not used up, by requests that do not
+// ask for a stream; the next stream meets it.
+func TestFaultStreamOnly(t *testing.T) {
+	e := newEnv(t)
+	e.srv.InjectFault(refserver.Fault{Method: "POST", Path: "/v1/messages", Status: 529, StreamCutAfter: 2, StreamOnly: true})
+	for range 3 {
+		wantOK(t, e.do(t, "POST", "/v1/messages", base(""))) // not streamed
 	}
+	// Count Tokens never streams: its handler, not the fault, answers.
+	wantInvalid(t, e.do(t, "POST", "/v1/messages/count_tokens", `{"model":"vendor-sonnet-5-5",`+hiMsg+`,"stream":true}`),
+		"stream: Extra inputs are not permitted")
+	frames, _ := e.stream(t, streamOf(base("")))
+	if got := frameTypes(frames); !slices.Equal(got, []string{"message_start", "content_block_start", "error"}) {
+		t.Fatalf("the stream was not cut: %q", got)
+	}
+	frames, _ = e.stream(t, streamOf(base("")))
+	if got := frameTypesNoPing(frames); got[len(got)-1] != "message_stop" {
+		t.Fatalf("the fault was not used up: %q", got)
+	}
+
+	// Any kind of fault can be StreamOnly, and "stream": false is no
+	// stream. A fault behind a StreamOnly one still meets the requests it
+	// passes by.
+	e.srv.InjectFault(refserver.Fault{Status: 503, StreamOnly: true})
+	e.srv.InjectFault(refserver.Fault{Path: "/v1/messages", Status: 500})
+	wantError(t, e.do(t, "POST", "/v1/messages", base(`"stream":false`)), 500, "api_error", "")
+	wantOK(t, e.do(t, "GET", "/v1/models", ""))
+	wantOpenAIError(t, e.do(t, "POST", chatPath, strings.TrimSuffix(chatHello, "}")+`,"stream":true}`), 503, "api_error", "Service Unavailable (injected fault)")
+
+	// Stream Events is a stream by its route; listing the same session's
+	// events is not.
+	f := newEvFixture(t)
+	sid := f.sessionID(t, "")
+	f.srv.InjectFault(refserver.Fault{StreamCutAfter: 1, StreamOnly: true})
+	wantOK(t, f.ma(t, "GET", eventsPath(sid), ""))
+	wantOK(t, f.do(t, "GET", "/v1/models", ""))
+	cut, whole := f.stream(t, sid, ""), f.stream(t, sid, "")
+	f.post(t, sid, msgEvent("hi"))
+	cut.next(t)
+	if err := cut.wantEnd(t); err == nil {
+		t.Fatal("the first stream was not cut")
+	}
+	whole.until(t, "session.status_idle")
 }
 
 // freshClient opens a new connection per request, so that net/http does not

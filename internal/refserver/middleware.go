@@ -66,7 +66,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	s.tick() // time-driven work first, so the request sees a current state
 
-	fault, faulted := s.faults.take(r.Method, r.URL.Path)
+	fault, faulted := s.faults.take(r.Method, r.URL.Path, body)
 	if faulted && s.applyFault(w, r, ex, fault) {
 		return
 	}

@@ -1,6 +1,9 @@
 package refserver_test
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -172,9 +175,9 @@ func TestStreamCutAfter(t *testing.T) {
 		}
 	}
 	third.until(t, "session.status_idle") // the fault was used up
-	waitFor(t, "the cut streams to unsubscribe", func() bool { return f.srv.SubscribersForTest(sid) == 1 })
+	settle(t, "the cut streams to unsubscribe", func() bool { return f.srv.SubscribersForTest(sid) == 1 })
 
-	// With a Status: an error frame (SPEC 7 body), then a clean end.
+	// With a Status: an error frame (the API's error body), then a clean end.
 	f.srv.InjectFault(rs.Fault{Path: path, StreamCutAfter: 1, Status: 529})
 	s := f.stream(t, sid, "")
 	f.post(t, sid, msgEvent("again"))
@@ -245,81 +248,172 @@ func TestStreamGoroutinesEnd(t *testing.T) {
 	for _, s := range streams {
 		s.close()
 	}
-	waitFor(t, "every stream to unsubscribe", func() bool { return srv.SubscribersForTest(sid) == 0 })
+	settle(t, "every stream to unsubscribe", func() bool { return srv.SubscribersForTest(sid) == 0 })
 	ts.Close()
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	settle(t, "the connections' goroutines to end", func() bool { return goleak.Find(ignore) == nil })
 	goleak.VerifyNone(t, ignore)
+}
+
+// settle waits for cond, which the server and the runtime reach on their
+// own once the test has done its part (a handler noticing that its client
+// left, a closed connection's goroutines ending). The minute only turns a
+// condition that never comes into a failure rather than a hang; a correct
+// run needs a small fraction of it on any machine.
+func settle(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still waiting after a minute", what)
+		}
+	}
 }
 
 // Previews are never shed for a reader that keeps up; a stalled reader
 // costs the producer one bounded wait, loses previews from some point on
 // (what it gets of an event is still a prefix, starting with its
 // event_start), and still gets every persisted event in order.
+//
+// Nothing here depends on the machine's speed. The turn is produced in
+// parts, held in between, and the next part is released only once the
+// live reader has read every preview so far: its queue never holds more
+// than one part, well under the bound, so it is never waited for or shed,
+// however slowly it reads. The stalled reader reads nothing until the turn
+// has ended, so its queue fills once the socket buffers have; the producer
+// then waits for it (at most previewWait) and marks it lagging. That it is
+// waited for once is read from the server's state after every part: once
+// lagging it stays lagging with a queue that never empties, and a lagging
+// subscriber is never waited for.
 func TestStreamPreviewBackpressure(t *testing.T) {
 	f := newEvFixture(t)
 	sid := f.sessionID(t, "")
-	// 20 messages of 1000 deltas of 1 KiB: more previews than a
-	// subscriber's queue holds, and more bytes than socket buffers do.
-	chunks := make([]string, 1000)
+	// Messages of 1000 deltas of 1 KiB, five to a part: a part (under 1200
+	// bytes a preview) is well under a subscriber's queue, and the 20
+	// messages are more than a queue and the socket buffers hold.
+	const parts, perPart, deltas = 4, 5, 1000
+	chunks := make([]string, deltas)
 	for i := range chunks {
 		chunks[i] = strings.Repeat("x", 1023) + string(rune('a'+i%26))
 	}
 	var steps []rs.Step
-	for range 20 {
-		steps = append(steps, rs.SayChunks(chunks...))
+	for p := range parts {
+		if p > 0 {
+			steps = append(steps, rs.Hold())
+		}
+		for range perPart {
+			steps = append(steps, rs.SayChunks(chunks...))
+		}
 	}
-	const total = 20 * 1001
+	const previewsPerPart = perPart * (deltas + 1)
+	const total = parts * previewsPerPart
+	if partBytes := previewsPerPart * 1200; partBytes > rs.MaxPendingPreviewBytesForTest {
+		t.Fatalf("a part (%d bytes) could fill the live reader's queue", partBytes)
+	}
+
 	live := f.stream(t, sid, "?event_deltas=agent.message")
-	stalled := f.stream(t, sid, "?event_deltas=agent.message")
+	stalled := openUnread(t, f.env, sid, "?event_deltas=agent.message")
 	f.script(t, sid, steps)
-	counted := make(chan int)
-	go func() { // the live reader reads while the turn runs
+	read := make(chan int) // the live reader's count of previews, at the end of each part and at the idle
+	go func() {
 		previews := 0
 		for fr := range live.frames {
 			if strings.HasPrefix(fr.typ, "event_") {
 				previews++
+				if previews%previewsPerPart == 0 {
+					read <- previews
+				}
 			}
 			if fr.typ == "session.status_idle" {
-				counted <- previews
+				read <- previews
 				return
 			}
 		}
 	}()
-	start := time.Now()
-	f.post(t, sid, msgEvent("go"))
-	if took := time.Since(start); took > 4*time.Second {
-		t.Fatalf("the turn took %v: the stalled reader was waited for more than once", took)
+
+	var stalledQueue rs.PreviewQueue
+	for p := range parts {
+		if p == 0 {
+			f.post(t, sid, msgEvent("go")) // runs the turn up to the first hold
+		} else if err := f.srv.ReleaseSession(sid); err != nil {
+			t.Fatal(err)
+		}
+		if got := awaitRead(t, read); got != (p+1)*previewsPerPart {
+			t.Fatalf("part %d: the live reader got %d previews, want %d", p, got, (p+1)*previewsPerPart)
+		}
+		// The live reader has taken everything: its queue is the empty one.
+		queues := f.srv.PreviewQueuesForTest(sid)
+		slices.SortFunc(queues, func(a, b rs.PreviewQueue) int { return a.Bytes - b.Bytes })
+		if len(queues) != 2 || queues[0] != (rs.PreviewQueue{}) {
+			t.Fatalf("part %d: queues %+v, want the live reader's empty and not lagging", p, queues)
+		}
+		q := queues[1]
+		if stalledQueue.Lagging && (!q.Lagging || q.Previews == 0) {
+			t.Fatalf("part %d: the stalled reader's queue %+v after %+v: it stopped lagging, so it could be waited for again", p, q, stalledQueue)
+		}
+		stalledQueue = q
 	}
-	if got := <-counted; got != total {
+	if !stalledQueue.Lagging {
+		t.Fatalf("the stalled reader's queue %+v: it was never found full", stalledQueue)
+	}
+	if got := awaitRead(t, read); got != total {
 		t.Fatalf("the live reader got %d previews, want %d", got, total)
 	}
+
+	// The stalled reader now reads. Each event's previews are its
+	// event_start and then its first deltas, in order; once an event's
+	// deltas stop short, no later event gets a delta (previews were shed
+	// from one point on, and never resumed while the turn ran); and every
+	// persisted event comes, in order.
 	log := f.srv.SessionEventsForTest(sid)
-	texts := map[string]string{} // event id: concatenated deltas
+	var current, shed string // the event whose previews are coming; the first one cut short
+	got := 0                 // current's deltas so far
+	endPreviews := func() {
+		if current != "" && got < deltas && shed == "" {
+			shed = current
+		}
+		current = ""
+	}
 	persisted, previews := 0, 0
 	for persisted < len(log) {
-		fr := stalled.next(t)
+		fr, err := readFrame(stalled)
+		if err != nil {
+			t.Fatalf("the stalled stream, after %d events: %v", persisted, err)
+		}
 		switch fr.typ {
 		case "event_start":
-			texts[fr.object(t)["event"].(map[string]any)["id"].(string)] = ""
+			var p struct {
+				Event struct {
+					ID string `json:"id"`
+				} `json:"event"`
+			}
+			mustUnmarshal(t, fr, &p)
+			endPreviews()
+			current, got = p.Event.ID, 0
 			previews++
 		case "event_delta":
-			m := fr.object(t)
-			id := m["event_id"].(string)
-			prefix, ok := texts[id]
-			if !ok {
-				t.Fatalf("a delta without its event_start: %.80s", fr.data)
+			var p struct {
+				EventID string `json:"event_id"`
+				Delta   struct {
+					Content struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"delta"`
 			}
-			texts[id] = prefix + m["delta"].(map[string]any)["content"].(map[string]any)["text"].(string)
+			mustUnmarshal(t, fr, &p)
+			switch {
+			case p.EventID != current:
+				t.Fatalf("a delta of %s without its event_start", p.EventID)
+			case shed != "":
+				t.Fatalf("a delta of %s after the previews of %s were cut short: shedding stopped", current, shed)
+			case got == deltas || p.Delta.Content.Text != chunks[got]:
+				t.Fatalf("delta %d of %s is not the message's", got, current)
+			}
+			got++
 			previews++
 		default:
-			m := fr.object(t)
+			endPreviews()
 			if fr.data != string(log[persisted]) {
 				t.Fatalf("event %d out of order", persisted)
-			}
-			if got, ok := texts[m["id"].(string)]; ok {
-				if full := m["content"].([]any)[0].(map[string]any)["text"].(string); !strings.HasPrefix(full, got) {
-					t.Fatal("the deltas are not a prefix of the message")
-				}
 			}
 			persisted++
 		}
@@ -327,4 +421,54 @@ func TestStreamPreviewBackpressure(t *testing.T) {
 	if previews == 0 || previews >= total {
 		t.Fatalf("the stalled reader got %d previews of %d", previews, total)
 	}
+}
+
+func mustUnmarshal(t *testing.T, fr sseFrame, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(fr.data), v); err != nil {
+		t.Fatalf("%s frame: %v", fr.typ, err)
+	}
+}
+
+// awaitRead waits for the live reader's next count. The minute only turns a
+// bug (a preview lost, so that a part never completes) into a failure
+// rather than a hang; a correct run needs a small fraction of it on any
+// machine.
+func awaitRead(t *testing.T, read <-chan int) int {
+	t.Helper()
+	select {
+	case n := <-read:
+		return n
+	case <-time.After(time.Minute):
+		t.Fatal("the live reader did not finish a part")
+		return 0
+	}
+}
+
+// openUnread opens a stream and reads nothing of its body until the test
+// reads it through the returned reader: unlike sseStream, which buffers
+// frames as they come, it leaves only the socket buffers between the
+// server and a stalled reader.
+func openUnread(t *testing.T, e *env, sid, query string) *bufio.Reader {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	transport := &http.Transport{}
+	t.Cleanup(transport.CloseIdleConnections)
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, "GET", e.url+eventsPath(sid)+"/stream"+query, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+e.seed.APIKey)
+	req.Header.Set("vendor-workspace-id", e.seed.DefaultWorkspaceID)
+	req.Header.Set("vendor-beta", "managed-agents-2026-04-01")
+	res, err := (&http.Client{Transport: transport}).Do(req)
+	if err != nil {
+		t.Fatalf("stream: %v", err)
+	}
+	t.Cleanup(func() { res.Body.Close() })
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("stream: status %d", res.StatusCode)
+	}
+	return bufio.NewReader(res.Body)
 }

@@ -2,10 +2,11 @@ package reftest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -16,10 +17,12 @@ import (
 // Call is one SDK call of a table test.
 type Call = func(context.Context, *agentplatform.Client) error
 
-// BadInput is a call with an invalid parameter (issue 9's bad-input
-// tables). Its error must name Field and contain Rule. Local means the SDK
-// can know in advance, so it refuses the call before sending anything;
-// otherwise only the server can tell, and it answers 400 once.
+// BadInput is a call with an invalid parameter, one row of a package's
+// bad-input table. Its error must name Field and contain Rule, which must
+// not be empty: every string contains "", so an empty Rule would let any
+// error on the field pass. Local means the SDK can know in advance, so it
+// refuses the call before sending anything; otherwise only the server can
+// tell, and it answers 400 once.
 type BadInput struct {
 	Name        string
 	Call        Call
@@ -27,11 +30,27 @@ type BadInput struct {
 	Local       bool
 }
 
+// check reports a row that could not fail: one without a Call, a Field or
+// a Rule (require.Contains(msg, "") always holds).
+func (b BadInput) check() error {
+	switch {
+	case b.Call == nil:
+		return errors.New("the row has no call")
+	case strings.TrimSpace(b.Field) == "":
+		return errors.New("the row names no field")
+	case strings.TrimSpace(b.Rule) == "":
+		return fmt.Errorf("the row names no rule, so any error on %s would pass", b.Field)
+	}
+	return nil
+}
+
 // RunBadInput runs each case as a subtest against env with client: a
 // typed error matching apierror.ErrInvalidRequest that names the field and
-// the rule, within 10 seconds, and nothing sent for a local failure.
-// Tables declare their own type of BadInput so that rows may be
-// positional, hence the type parameter.
+// the rule, and nothing sent for a local failure. A row that is not well
+// formed (see BadInput.check) fails before its call is made. The call has
+// no deadline of its own, so that a slow machine cannot fail a row: a call
+// that hangs is caught by go test's -timeout. Tables declare their own type
+// of BadInput so that rows may be positional, hence the type parameter.
 func RunBadInput[C ~struct {
 	Name        string
 	Call        Call
@@ -42,11 +61,9 @@ func RunBadInput[C ~struct {
 	for _, c := range cases {
 		tc := BadInput(c)
 		t.Run(tc.Name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
+			require.NoError(t, tc.check())
 			env.Server.ResetRequests()
-			err := tc.Call(ctx, client)
-			require.NoError(t, ctx.Err(), "the call returned in time")
+			err := tc.Call(t.Context(), client)
 			sent := len(env.Server.Requests())
 			require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 			if tc.Local {

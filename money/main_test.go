@@ -1,0 +1,11 @@
+package money_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package if a test or example leaves a goroutine
+// behind.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
