@@ -22,7 +22,8 @@ var chatSource = stream.Source{Method: http.MethodPost, Path: "/v1/chat/completi
 // 9.4): POST /v1/chat/completions with "stream": true. Unless
 // params.StreamOptions says otherwise it asks for the usage chunk. Range
 // over Chunks, or call Completion to read the whole stream; Close it when
-// done.
+// done. As with Service.Stream, a stream whose ctx ends before it is read
+// ends there: its span ends, unset, and its connection is released.
 func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompletionParams, opts ...option.Option) (*ChatCompletionStream, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
@@ -167,8 +168,8 @@ func (s *ChatCompletionStream) fail(err error, yield func(*ChatCompletionChunk, 
 	case s.ctx.Err() != nil:
 		err = fmt.Errorf("agentplatform: POST /v1/chat/completions: %w", s.ctx.Err())
 	}
-	if tb, ok := s.body.(*pipeline.TracedBody); ok {
-		tb.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
+	if s.traced != nil {
+		s.traced.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
 	}
 	var apiErr *apierror.Error
 	if errors.As(err, &apiErr) {

@@ -30,7 +30,9 @@ var ErrIncomplete = errors.New("agentplatform: message stream was not read to it
 // Create. Once the stream has started it is never retried.
 //
 // Range over Events, or call Message to read the whole stream; Close the
-// stream when done.
+// stream when done. A stream whose ctx ends before it is read ends there,
+// closed or not: its span ends, unset, as after an early Close, and its
+// connection is released.
 func (s *Service) Stream(ctx context.Context, params MessageParams, opts ...option.Option) (*MessageStream, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
@@ -177,7 +179,7 @@ func (s *MessageStream) note(ev StreamEvent) {
 }
 
 // end records how the stream ended on its span, before the body's Close
-// ends the span (SPEC 6.3): a stream that reached message_stop is
+// ends the span (docs/tracing.md): a stream that reached message_stop is
 // complete, and the response attributes and tool spans come from the
 // message accumulated, whole or not.
 func (s *MessageStream) end() {

@@ -27,7 +27,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// The spans of the Messages calls (SPEC 6.3, docs/tracing.md), span by
+// The spans of the Messages calls (docs/tracing.md), span by
 // span, recorded with tracetest against the reference server.
 
 func recorder(t *testing.T) (*sdktrace.TracerProvider, *tracetest.SpanRecorder) {

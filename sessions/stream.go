@@ -95,6 +95,16 @@ type EventStream struct {
 	sctx   context.Context // every request of the stream; cancelled by Close
 	cancel context.CancelFunc
 
+	// span is the stream's span, that of its first connection: it lasts
+	// until the stream ends, and every request a reconnection sends is its
+	// child (tctx carries it). How the stream ended, for its status: err
+	// is the error the application got that ended it; left says the
+	// application stopped first.
+	span pipeline.Span
+	tctx context.Context
+	err  error
+	left bool
+
 	closed  atomic.Bool
 	started atomic.Bool // Events ran, or Close ran first; whoever sets it owns body
 	body    io.ReadCloser
@@ -107,11 +117,13 @@ type EventStream struct {
 	// one: the window of the history read after a drop.
 	lastTime time.Time
 	// ended is set once a reconnection found the session archived or
-	// terminated and went for the history one last time.
-	ended bool
+	// terminated and went for the history one last time; drained once that
+	// history was read. A failed read is retried, so only then is the
+	// stream over.
+	ended, drained bool
 }
 
-// Stream opens a session's event stream (SPEC 4.11): GET
+// Stream opens a session's event stream: GET
 // /v1/sessions/{session_id}/events/stream. It returns once the server has
 // answered with the stream's headers, so events recorded after it returns
 // are delivered (send after Stream returns and the echo is not missed);
@@ -128,6 +140,15 @@ type EventStream struct {
 // a stream without ResumeAfter reads one page of history before it
 // connects (the newest event: List with OrderDesc and Limit 1); that is
 // one extra request per Stream call.
+//
+// The stream has one span, vendor.sessions.events.stream, from its first
+// connection to its end (docs/tracing.md): OK when it ended on its own,
+// ERROR when Events yielded the error that ended it, unset when the
+// application closed it, left its loop or cancelled ctx. The requests of
+// its reconnections and of a ResumeAfter history read are children of it,
+// and a recovered drop is an event on it. The one-page history read comes
+// before the connection, so before the span: it stays a call of its own,
+// under ctx.
 func (s *EventsService) Stream(ctx context.Context, sessionID string, params StreamParams, opts ...option.Option) (*EventStream, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
@@ -159,12 +180,15 @@ func (s *EventsService) Stream(ctx context.Context, sessionID string, params Str
 		cancel()
 		return nil, err
 	}
-	es.body = body
+	body.KeepSpan() // the stream ends it, whatever becomes of this connection
+	es.body, es.span = body, body.Span()
+	es.tctx = es.span.Context(sctx)
 	return es, nil
 }
 
-// connect opens one connection of the stream.
-func (s *EventsService) connect(ctx context.Context, sessionID string, params StreamParams, opts []option.Option) (io.ReadCloser, error) {
+// connect opens one connection of the stream. Its span is a child of the
+// span ctx carries: the stream's, for a reconnection.
+func (s *EventsService) connect(ctx context.Context, sessionID string, params StreamParams, opts []option.Option) (*pipeline.TracedBody, error) {
 	req := newRequest(http.MethodGet, "/v1/sessions/{session_id}/events/stream", sessionID)
 	req.Query.Strings("event_deltas", params.EventDeltas)
 	resp, span, err := pipeline.Stream(ctx, s.p, req, opts)
@@ -193,7 +217,7 @@ func (s *EventsService) follower(es *EventStream, sessionID string, params Strea
 				return nil, err
 			}
 			if st.ArchivedAt != nil || st.Status == StatusTerminated {
-				if es.ended {
+				if es.drained {
 					return nil, stream.ErrEnded
 				}
 				// Nothing live can follow, but what was recorded while
@@ -203,13 +227,28 @@ func (s *EventsService) follower(es *EventStream, sessionID string, params Strea
 				es.ended = true
 				return io.NopCloser(strings.NewReader("")), nil
 			}
-			return s.connect(ctx, sessionID, params, opts)
+			body, err := s.connect(ctx, sessionID, params, opts)
+			if err != nil {
+				return nil, err
+			}
+			// A drop of this connection is recovered or reported by the
+			// stream, on the stream's span: this one says only that the
+			// connection ended.
+			body.Resumable()
+			return body, nil
 		},
 		Since: func(ctx context.Context, last Event, _ bool) ([]Event, error) {
-			return s.since(ctx, sessionID, last, es.lastTime, opts)
+			missed, err := s.since(ctx, sessionID, last, es.lastTime, opts)
+			es.drained = es.ended && err == nil
+			return missed, err
 		},
 		Key:   eventKey,
 		Final: isFinal,
+		Reconnected: func(cause error, missed, attempts int) {
+			if !es.ended { // else no new connection: the session ended while away
+				es.span.Reconnected(cause, missed, attempts)
+			}
+		},
 	}
 }
 
@@ -298,7 +337,10 @@ func (es *EventStream) Events() iter.Seq2[Event, error] {
 			}
 			return
 		}
-		defer es.Close()
+		defer func() {
+			es.endSpan()
+			es.Close()
+		}()
 		if es.follow == nil {
 			defer es.body.Close()
 			es.deliver(stream.Read(es.body, stream.DefaultMaxEventSize, es.src, new(streamDecoder).decode), nil, yield)
@@ -306,7 +348,7 @@ func (es *EventStream) Events() iter.Seq2[Event, error] {
 		}
 		var skip map[string]bool
 		if es.resume {
-			history, err := es.follow.Since(es.sctx, es.last, true)
+			history, err := es.follow.Since(es.tctx, es.last, true)
 			if err != nil {
 				es.body.Close()
 				es.fail(err, yield)
@@ -324,8 +366,19 @@ func (es *EventStream) Events() iter.Seq2[Event, error] {
 				es.last = history[n-1]
 			}
 		}
-		es.deliver(es.follow.Events(es.sctx, es.body, es.last, true), skip, yield)
+		es.deliver(es.follow.Events(es.tctx, es.body, es.last, true), skip, yield)
 	}
+}
+
+// endSpan ends the stream's span with what the application saw: unset
+// when it closed the stream, left its loop or cancelled its context; else
+// ERROR with the error that ended the stream, or OK when there was none.
+func (es *EventStream) endSpan() {
+	if es.left || es.closed.Load() || es.ctx.Err() != nil {
+		es.span.EndUnset()
+		return
+	}
+	es.span.End(es.ctx, es.err)
 }
 
 // deliver passes seq on. skip holds the ids of history already delivered
@@ -366,11 +419,16 @@ func (es *EventStream) yieldEvent(ev Event, yield func(Event, error) bool) bool 
 			es.lastTime = t
 		}
 	}
-	return yield(ev, nil)
+	if !yield(ev, nil) {
+		es.left = true
+		return false
+	}
+	return true
 }
 
 // fail yields err, or, when the stream was closed or its context ended,
-// ends quietly or with the context's error. It reports whether to go on.
+// ends quietly or with the context's error. It reports whether to go on:
+// only after an event that could not be decoded, if the loop goes on.
 func (es *EventStream) fail(err error, yield func(Event, error) bool) bool {
 	switch {
 	case es.closed.Load():
@@ -380,7 +438,16 @@ func (es *EventStream) fail(err error, yield func(Event, error) bool) bool {
 		return false
 	}
 	var de *stream.DecodeError
-	return yield(nil, err) && errors.As(err, &de)
+	if !errors.As(err, &de) {
+		es.err = err // it ends the stream
+		yield(nil, err)
+		return false
+	}
+	if !yield(nil, err) {
+		es.left = true
+		return false
+	}
+	return true
 }
 
 // Close ends the stream: a range over Events, even one blocked in another
@@ -391,8 +458,9 @@ func (es *EventStream) Close() error {
 		return nil
 	}
 	es.cancel()
-	if es.started.CompareAndSwap(false, true) { // Events never ran: nobody else will close the body
+	if es.started.CompareAndSwap(false, true) { // Events never ran: nobody else will close the body or end the span
 		es.body.Close()
+		es.span.EndUnset()
 	}
 	return nil
 }

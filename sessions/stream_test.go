@@ -3,6 +3,7 @@ package sessions_test
 import (
 	"context"
 	"io"
+	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -276,6 +278,29 @@ func TestStreamEnds(t *testing.T) {
 			if got = append(got, ev); len(got) == 1 {
 				_, err := f.client.Sessions.Archive(ctx, s.ID) // before the stream reconnects
 				require.NoError(t, err)
+			}
+		}
+		history := f.history(t, s.ID)
+		first := slices.IndexFunc(history, func(ev sessions.Event) bool { return eventIDs([]sessions.Event{ev})[0] == eventIDs(got)[0] })
+		require.Equal(t, eventIDs(history[first:]), eventIDs(got))
+		require.Greater(t, len(got), 1)
+		require.Equal(t, sessions.EventSessionStatusIdle, got[len(got)-1].Type())
+	})
+	t.Run("archived while away, the history read failing once: what it missed, then the end", func(t *testing.T) {
+		s := f.running(t, f.params())
+		client := f.env.Client(t, option.WithMaxRetries(0)) // the stream retries, not the call
+		f.env.Server.InjectFault(refserver.Fault{Path: streamPath(s.ID), StreamCutAfter: 1})
+		st, err := client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
+		require.NoError(t, err)
+		defer st.Close()
+		f.send(t, s.ID, sessions.UserMessage("Also this."))
+		var got []sessions.Event
+		for ev, err := range st.Events() {
+			require.NoError(t, err)
+			if got = append(got, ev); len(got) == 1 {
+				_, err := f.client.Sessions.Archive(ctx, s.ID)
+				require.NoError(t, err)
+				f.env.Server.InjectFault(refserver.Fault{Method: http.MethodGet, Path: "/v1/sessions/" + s.ID + "/events", Status: http.StatusInternalServerError})
 			}
 		}
 		history := f.history(t, s.ID)

@@ -24,7 +24,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// The spans of the session calls (SPEC 6.3, docs/tracing.md), recorded
+// The spans of the session calls (docs/tracing.md), recorded
 // with tracetest against the reference server.
 
 // traced returns a client of the fixture's server whose spans rec records.
@@ -130,9 +130,9 @@ func TestSessionScopedSpans(t *testing.T) {
 	require.Equal(t, s.ID, spanAttrs(span)[tracing.SessionID].AsString())
 }
 
-// TestEventStreamSpans: one span per connection, ended with it: unset
-// when the application closes the stream or cancels, ERROR for an error
-// event, OK when the server ends the stream.
+// TestEventStreamSpans: the stream's span ends with the stream: unset
+// when the application closes it or cancels, ERROR for an error event, OK
+// when the server ends the stream.
 func TestEventStreamSpans(t *testing.T) {
 	f := newFixture(t)
 	client, rec := f.traced(t)
@@ -282,7 +282,7 @@ func TestNoRepositoryTokenReachesASpan(t *testing.T) {
 // TestStreamEndedWhileBlockedIsUnset: Close from another goroutine, or
 // cancelling the stream's context, while Events waits for the next event
 // fails the pending read; that is the application ending the stream, not
-// the stream failing (SPEC 6.3: unset).
+// the stream failing (docs/tracing.md: unset).
 func TestStreamEndedWhileBlockedIsUnset(t *testing.T) {
 	for _, how := range []string{"close", "cancel"} {
 		t.Run(how, func(t *testing.T) {

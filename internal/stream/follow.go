@@ -42,6 +42,13 @@ type Follow[E any] struct {
 	// MaxAttempts bounds the reconnection attempts in a row (default 8);
 	// the last failure is then yielded. Waits grow from 100 ms to 5 s.
 	MaxAttempts int
+
+	// Reconnected, when set, hears of each drop the walk got past, before
+	// the events made up from history are delivered: why the connection
+	// ended (nil when the server ended it cleanly), how many events the
+	// history made up for, and how many attempts the reconnection took.
+	// Tracing records it on the stream's span.
+	Reconnected func(cause error, missed, attempts int)
 }
 
 const (
@@ -54,11 +61,14 @@ const (
 // it, until the consumer stops, ctx ends, a final event arrives, the server
 // ends the stream on purpose (an error event), or reconnecting fails
 // MaxAttempts times in a row. last/hasLast name the last event the caller
-// has already seen, if any. Events closes every body it reads.
+// has already seen, if any. Events closes every body it reads, telling a
+// body that records how its stream ended (a traced body) whether the walk
+// ended on it at a final event or because the consumer left.
 func (f *Follow[E]) Events(ctx context.Context, body io.ReadCloser, last E, hasLast bool) iter.Seq2[E, error] {
 	return func(yield func(E, error) bool) {
 		var zero E
 		var skip map[string]struct{} // keys delivered from history since the last reconnect
+		final := false
 		deliver := func(ev E) (more bool) {
 			if k := f.Key(ev); k != "" {
 				if _, dup := skip[k]; dup {
@@ -66,22 +76,27 @@ func (f *Follow[E]) Events(ctx context.Context, body io.ReadCloser, last E, hasL
 				}
 				last, hasLast = ev, true
 			}
-			return yield(ev, nil) && !(f.Final != nil && f.Final(ev))
+			if !yield(ev, nil) {
+				return false
+			}
+			final = f.Final != nil && f.Final(ev)
+			return !final
 		}
 		for {
+			var cause error // why the connection ended; nil when the server ended it
 			for ev, err := range Read(body, f.MaxEventSize, f.Source, f.Decode) {
 				var apiErr *apierror.Error
 				var decodeErr *DecodeError
 				switch {
 				case err == nil:
 					if !deliver(ev) {
-						body.Close()
+						closeEnded(body, final)
 						return
 					}
 					continue
 				case errors.As(err, &decodeErr):
 					if !yield(zero, err) {
-						body.Close()
+						closeEnded(body, false)
 						return
 					}
 					continue
@@ -90,6 +105,7 @@ func (f *Follow[E]) Events(ctx context.Context, body io.ReadCloser, last E, hasL
 					yield(zero, err)
 					return
 				}
+				cause = err
 				break // the connection broke: reconnect below
 			}
 			body.Close()
@@ -98,8 +114,9 @@ func (f *Follow[E]) Events(ctx context.Context, body io.ReadCloser, last E, hasL
 				return
 			}
 			var missed []E
+			var attempts int
 			var err error
-			body, missed, err = f.reconnect(ctx, last, hasLast)
+			body, missed, attempts, err = f.reconnect(ctx, last, hasLast)
 			switch {
 			case errors.Is(err, ErrEnded):
 				return
@@ -107,10 +124,13 @@ func (f *Follow[E]) Events(ctx context.Context, body io.ReadCloser, last E, hasL
 				yield(zero, err)
 				return
 			}
+			if f.Reconnected != nil {
+				f.Reconnected(cause, len(missed), attempts)
+			}
 			skip = make(map[string]struct{}, len(missed))
 			for _, ev := range missed {
 				if !deliver(ev) {
-					body.Close()
+					closeEnded(body, final)
 					return
 				}
 				skip[f.Key(ev)] = struct{}{}
@@ -119,10 +139,28 @@ func (f *Follow[E]) Events(ctx context.Context, body io.ReadCloser, last E, hasL
 	}
 }
 
+// Bodies that record how the stream ended on them, such as the traced body
+// of internal/pipeline, whose span then ends OK or unset.
+type (
+	finisher  interface{ Finish() }
+	abandoner interface{ Abandon() }
+)
+
+// closeEnded closes a body the walk ends on without an error: at a final
+// event (the stream is complete) or because the consumer left.
+func closeEnded(body io.ReadCloser, final bool) {
+	if f, ok := body.(finisher); ok && final {
+		f.Finish()
+	} else if a, ok := body.(abandoner); ok && !final {
+		a.Abandon()
+	}
+	body.Close()
+}
+
 // reconnect opens a new connection, then reads the history it must fill the
-// gap with, retrying with bounded backoff. A permanent API error (a 4xx
-// other than 408, 409 and 429) is not retried.
-func (f *Follow[E]) reconnect(ctx context.Context, last E, hasLast bool) (io.ReadCloser, []E, error) {
+// gap with, retrying with bounded backoff; it reports the attempts it took.
+// A permanent API error (a 4xx other than 408, 409 and 429) is not retried.
+func (f *Follow[E]) reconnect(ctx context.Context, last E, hasLast bool) (io.ReadCloser, []E, int, error) {
 	attempts := f.MaxAttempts
 	if attempts <= 0 {
 		attempts = defaultAttempts
@@ -130,22 +168,22 @@ func (f *Follow[E]) reconnect(ctx context.Context, last E, hasLast bool) (io.Rea
 	var lastErr error
 	for attempt := range attempts {
 		if err := sleep(ctx, reconnectWait(attempt)); err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 		body, err := f.Open(ctx)
 		if err == nil {
 			var missed []E
 			if missed, err = f.Since(ctx, last, hasLast); err == nil {
-				return body, missed, nil
+				return body, missed, attempt + 1, nil
 			}
 			body.Close()
 		}
 		if errors.Is(err, ErrEnded) || permanent(err) || ctx.Err() != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 		lastErr = err
 	}
-	return nil, nil, lastErr
+	return nil, nil, 0, lastErr
 }
 
 // reconnectWait doubles from 100 ms up to 5 s, less up to 25% jitter so

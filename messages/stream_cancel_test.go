@@ -1,0 +1,119 @@
+package messages_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/codes"
+
+	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/messages"
+	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/tracing"
+)
+
+// openConns is an HTTP client that counts its open connections, to see
+// that a stream released its own. Keep-alives are off, so a connection
+// is open only while a response holds it.
+type openConns struct{ n atomic.Int64 }
+
+func (o *openConns) client() *http.Client {
+	var d net.Dialer
+	return &http.Client{Transport: &http.Transport{
+		DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := d.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			o.n.Add(1)
+			return &countedConn{Conn: c, o: o}, nil
+		},
+	}}
+}
+
+type countedConn struct {
+	net.Conn
+	o    *openConns
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.o.n.Add(-1) })
+	return c.Conn.Close()
+}
+
+// TestUnreadStreamEndsWithItsContext: a Messages or chat-completions
+// stream that is never read nor closed ends its span, unset, when its
+// context ends (with a cause or not), and lets its connection go. Reading
+// it afterwards yields the context's error and changes nothing.
+func TestUnreadStreamEndsWithItsContext(t *testing.T) {
+	kinds := []struct {
+		name, span string
+		open       func(ctx context.Context, c *agentplatform.Client) (read func() error, err error)
+	}{
+		{"messages", "vendor.messages.create", func(ctx context.Context, c *agentplatform.Client) (func() error, error) {
+			st, err := c.Messages.Stream(ctx, prompt("Hello there"))
+			if err != nil {
+				return nil, err
+			}
+			return func() error { _, err := st.Message(); return err }, nil
+		}},
+		{"chat", "vendor.chat.completions.create", func(ctx context.Context, c *agentplatform.Client) (func() error, error) {
+			st, err := c.Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("Hello there")))
+			if err != nil {
+				return nil, err
+			}
+			return func() error { _, err := st.Completion(); return err }, nil
+		}},
+	}
+	for _, kind := range kinds {
+		for _, cause := range []error{nil, errors.New("shutting down")} {
+			t.Run(kind.name, func(t *testing.T) {
+				conns := new(openConns)
+				_, client, rec := tracedEnv(t, option.WithHTTPClient(conns.client()))
+				sctx, cancel := context.WithCancelCause(ctx)
+				defer cancel(nil)
+				read, err := kind.open(sctx, client)
+				require.NoError(t, err)
+				require.Empty(t, spansNamed(rec, kind.span), "open while its context lasts")
+
+				cancel(cause)
+				require.Eventually(t, func() bool { return len(spansNamed(rec, kind.span)) > 0 }, 10*time.Second, time.Millisecond)
+				span := oneSpan(t, rec, kind.span)
+				require.Equal(t, codes.Unset, span.Status().Code)
+				require.NotContains(t, attrs(span), tracing.ErrorType)
+				require.Eventually(t, func() bool { return conns.n.Load() == 0 }, 10*time.Second, time.Millisecond, "the connection is released")
+
+				require.ErrorIs(t, read(), context.Canceled)
+				span = oneSpan(t, rec, kind.span)
+				require.Equal(t, codes.Unset, span.Status().Code, "ended once")
+			})
+		}
+	}
+}
+
+// TestStreamCancelledAndClosedAtOnce: the context ending while the
+// application closes the stream ends the span once, unset.
+func TestStreamCancelledAndClosedAtOnce(t *testing.T) {
+	_, client, rec := tracedEnv(t)
+	for range 20 {
+		rec.Reset()
+		sctx, cancel := context.WithCancel(ctx)
+		st, err := client.Messages.Stream(sctx, prompt("Hello there"))
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		wg.Go(cancel)
+		require.NoError(t, st.Close())
+		wg.Wait()
+		span := oneSpan(t, rec, "vendor.messages.create") // ended by Close, if not before
+		require.Equal(t, codes.Unset, span.Status().Code)
+	}
+}
