@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/version"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
@@ -33,15 +34,11 @@ const (
 	challengeSpanName = "vendor.oauth.device_attestation.challenge.create"
 )
 
-// sdkVersion is the version of the instrumentation scope, the SDK's
-// version, as the pipeline's tracer reports it (a test keeps them equal).
-const sdkVersion = "0.1.0"
-
 // errTypeRedirect is the error.type of a refused redirect (redirect.go).
 const errTypeRedirect = "redirect_refused"
 
 var (
-	scopeVersion = trace.WithInstrumentationVersion(sdkVersion)
+	scopeVersion = trace.WithInstrumentationVersion(version.SDK)
 	clientKind   = trace.WithSpanKind(trace.SpanKindClient)
 	// noSpan is what trace.SpanFromContext returns for a context that
 	// carries no span. Comparing a span with it is safe: interfaces

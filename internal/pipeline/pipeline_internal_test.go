@@ -157,6 +157,9 @@ func TestSpanNamesFollowTheRoute(t *testing.T) {
 		{"GET", "/v1/memory_stores", "memory_stores.list"},
 		{"POST", "/v1/memory_stores/{memory_store_id}/memories", "memory_stores.memories.create"},
 		{"POST", "/v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", "memory_stores.memory_versions.redact"},
+		// The credential exchanges, which package auth names by this rule itself.
+		{"POST", "/v1/oauth/token", "oauth.token.create"},
+		{"POST", "/v1/oauth/device_attestation/challenge", "oauth.device_attestation.challenge.create"},
 	} {
 		require.Equal(t, tc.want, opName(tc.method, tc.route), "%s %s", tc.method, tc.route)
 	}

@@ -21,13 +21,6 @@ const (
 	StreamReconnectAttempts = attribute.Key("vendor.stream.reconnect.attempts")
 )
 
-// AddEvent records an event on a recording span.
-func (s Span) AddEvent(name string, kv ...attribute.KeyValue) {
-	if s.st != nil {
-		s.span.AddEvent(name, trace.WithAttributes(kv...))
-	}
-}
-
 // Reconnected records on a stream's span that a dropped connection was
 // replaced: error.type says why it dropped (absent when the server ended
 // it cleanly), then how many events the history made up for and how many

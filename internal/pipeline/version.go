@@ -1,8 +1,12 @@
 package pipeline
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/agentplatform/agentplatform-go/internal/version"
+)
 
 // Version is the SDK's version, sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = version.SDK
 
 func goVersion() string { return runtime.Version() + "; " + runtime.GOOS + "/" + runtime.GOARCH }
