@@ -2,8 +2,6 @@ package memorystores
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"iter"
 	"math"
 	"net/http"
@@ -138,11 +136,22 @@ func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, 
 	return pipeline.Do[Deleted](ctx, s.p, req, opts)
 }
 
-// memoryPage is a listing page as it arrives: the items are decoded by type
-// afterwards, which encoding/json cannot do for an interface.
+// memoryPage is a listing page as it arrives.
 type memoryPage struct {
-	Data     json.RawMessage `json:"data"`
-	NextPage string          `json:"next_page"`
+	Data     listItems `json:"data"`
+	NextPage string    `json:"next_page"`
+}
+
+// listItems decodes each item into its variant while the pipeline decodes
+// the body, so that an item the SDK cannot use fails the call with an
+// *apierror.ResponseError, status and request id included, like any other
+// malformed body.
+type listItems []ListItem
+
+func (l *listItems) UnmarshalJSON(data []byte) error {
+	items, err := union.DecodeSlice(data, decodeListItem)
+	*l = items
+	return err
 }
 
 // List returns one page of a memory listing, in path order: GET
@@ -166,11 +175,7 @@ func (s *MemoriesService) List(ctx context.Context, storeID string, params Memor
 	if err != nil {
 		return nil, err
 	}
-	items, err := union.DecodeSlice(raw.Data, decodeListItem)
-	if err != nil {
-		return nil, fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
-	}
-	return &pagination.CursorPage[ListItem]{Data: items, NextPage: raw.NextPage}, nil
+	return &pagination.CursorPage[ListItem]{Data: raw.Data, NextPage: raw.NextPage}, nil
 }
 
 // All walks a memory listing from params.Page on, fetching pages as the

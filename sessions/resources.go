@@ -2,8 +2,6 @@ package sessions
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"iter"
 	"net/http"
 
@@ -17,11 +15,30 @@ import (
 // Writes to the resources of an archived or terminated session are
 // refused with 409.
 
-// resourcePage is a page as it arrives: the items are decoded by type
-// afterwards, which encoding/json cannot do for an interface.
+// resourcePage is a page as it arrives.
 type resourcePage struct {
-	Data     json.RawMessage `json:"data"`
-	NextPage string          `json:"next_page"`
+	Data     resourceList `json:"data"`
+	NextPage string       `json:"next_page"`
+}
+
+// resourceList decodes each item into its variant while the pipeline
+// decodes the body, so that an item the SDK cannot use fails the call
+// with an *apierror.ResponseError, status and request id included, like
+// any other malformed body.
+type resourceList []Resource
+
+func (l *resourceList) UnmarshalJSON(data []byte) error {
+	items, err := decodeList(data, decodeResource)
+	*l = items
+	return err
+}
+
+// resourceValue is one resource, decoded into its variant the same way.
+type resourceValue struct{ r Resource }
+
+func (v *resourceValue) UnmarshalJSON(data []byte) (err error) {
+	v.r, err = decodeResource(data)
+	return err
 }
 
 // List returns one page of a session's resources in attach order: GET
@@ -36,11 +53,7 @@ func (s *ResourcesService) List(ctx context.Context, sessionID string, params Re
 	if err != nil {
 		return nil, err
 	}
-	items, err := decodeList(raw.Data, decodeResource)
-	if err != nil {
-		return nil, fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
-	}
-	return &pagination.CursorPage[Resource]{Data: items, NextPage: raw.NextPage}, nil
+	return &pagination.CursorPage[Resource]{Data: raw.Data, NextPage: raw.NextPage}, nil
 }
 
 // All walks a session's resources from params.Page on, fetching pages as
@@ -107,13 +120,9 @@ func (s *ResourcesService) Delete(ctx context.Context, sessionID, resourceID str
 
 // doResource sends req and decodes the answer into its variant.
 func doResource(ctx context.Context, p *pipeline.Pipeline, req *pipeline.Request, opts []option.Option) (Resource, error) {
-	raw, err := pipeline.Do[json.RawMessage](ctx, p, req, opts)
+	v, err := pipeline.Do[resourceValue](ctx, p, req, opts)
 	if err != nil {
 		return nil, err
 	}
-	r, err := decodeResource(*raw)
-	if err != nil {
-		return nil, fmt.Errorf("agentplatform: %s %s: decoding response: %w", req.Method, req.Path, err)
-	}
-	return r, nil
+	return v.r, nil
 }
