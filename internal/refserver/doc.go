@@ -117,7 +117,7 @@
 // or right after session.status_terminated; a new stream of an archived or
 // terminated session ends at once). Fault.StreamCutAfter cuts a stream
 // after n events, or ends it with an error frame when the fault has a
-// Status.
+// Status; Fault.StreamOnly keeps non-streamed requests from using it up.
 //
 // # Messages
 //

@@ -17,8 +17,8 @@ import (
 // the device attestation grant (attestation*.go), and POST
 // /v1/oauth/device_attestation/challenge. They take no credential, so they
 // skip authentication, workspace selection, the access checks and
-// idempotency (auth-wire 1.2), and they emit no span (docs/tracing.md:
-// credential exchanges are not API calls). Every denial is the same opaque
+// idempotency (auth-wire 1.2), and the server emits no span for them (the
+// SDK traces them on its side; docs/tracing.md, "Credential exchanges"). Every denial is the same opaque
 // 401; the reason is kept for tests (ExchangeDenials) and logged, and no
 // secret is ever written anywhere.
 
