@@ -199,3 +199,14 @@ func waitOf(v string, unit time.Duration) (time.Duration, bool) {
 // maxDuration is the largest time.Duration as a float64 (2^63, just past
 // it: every smaller float64 converts without overflow).
 const maxDuration = float64(math.MaxInt64)
+
+// RetryAfter is the wait a failed response's headers ask for
+// (retry-after-ms, else retry-after in seconds or as an HTTP date), the
+// same the pipeline's own retries honour, for a caller that retries on
+// top of them.
+func RetryAfter(h http.Header) (time.Duration, bool) {
+	if h == nil {
+		return 0, false
+	}
+	return serverWait(h, time.Now())
+}

@@ -2,9 +2,7 @@ package pipeline
 
 import (
 	"log/slog"
-	"net/http"
 	"sync"
-	"time"
 
 	"go.opentelemetry.io/otel/trace"
 )
@@ -53,15 +51,4 @@ func Of(v any) *Pipeline {
 		}
 	}
 	return nil
-}
-
-// RetryAfter is the wait a failed response's headers ask for
-// (retry-after-ms, else retry-after in seconds or as an HTTP date), the
-// same the pipeline's own retries honour, for a caller that retries on
-// top of them.
-func RetryAfter(h http.Header) (time.Duration, bool) {
-	if h == nil {
-		return 0, false
-	}
-	return serverWait(h, time.Now())
 }
