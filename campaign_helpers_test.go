@@ -20,7 +20,6 @@ import (
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
-	"go.uber.org/goleak"
 
 	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
@@ -265,19 +264,6 @@ func (o *campaignObserver) heapPeak() uint64 { return o.peak.Load() }
 
 // wireAttempts is how many attempts went on the wire so far.
 func (o *campaignObserver) wireAttempts() int64 { return o.wire.Load() }
-
-// verifyNoLeaks is goleak.VerifyNone with patience. The goroutines of
-// closed connections end on their own schedule, and goleak's own retries
-// give them well under a second, which a loaded machine can exceed; so it
-// first waits for them to end (a minute at most, only to report a real
-// leak rather than hang), then lets VerifyNone report what is left.
-func verifyNoLeaks(t *testing.T, opts ...goleak.Option) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); goleak.Find(opts...) != nil && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	goleak.VerifyNone(t, opts...)
-}
 
 // heapObjectBytes reads the live and not yet swept heap objects without
 // stopping the world (runtime/metrics, unlike ReadMemStats).

@@ -22,6 +22,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -88,7 +89,7 @@ func TestFaultCampaign(t *testing.T) {
 
 	runtime.GC()
 	fig.heapRetained = int64(heapObjectBytes()) - int64(heapBefore)
-	verifyNoLeaks(t, ignore) // everything the campaign started has ended
+	leaktest.VerifyNone(t, ignore) // everything the campaign started has ended
 	t.Logf("fault campaign (%s): %s", map[bool]string{false: "short", true: "long"}[*campaignLong], fig)
 	require.Less(t, fig.heapRetained, int64(32<<20), "memory is given back once the campaign's client and server are closed")
 	require.Less(t, fig.heapPeak, uint64(512<<20), "peak heap stays bounded")

@@ -22,14 +22,18 @@ func TestConcurrentUse(t *testing.T) {
 	env := reftest.New(t)
 	client := env.Client(t)
 	ctx := context.Background()
-	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Times: 20})
+	// 20 failures for the lists to share, and as many retries for each: how
+	// the failures fall between the workers depends on the scheduling, but
+	// no list can run out of retries, whatever it is.
+	const failures = 20
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Times: failures})
 
 	const workers = 32
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*4)
 	for i := range workers {
 		wg.Go(func() {
-			if _, err := client.Models.List(ctx, models.ListParams{Limit: 2}, option.WithMaxRetries(3)); err != nil {
+			if _, err := client.Models.List(ctx, models.ListParams{Limit: 2}, option.WithMaxRetries(failures)); err != nil {
 				errs <- err
 			}
 			if _, err := client.Models.Get(ctx, models.VendorSonnet55, option.WithHeader("X-Worker", fmt.Sprint(i))); err != nil {

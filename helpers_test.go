@@ -5,14 +5,14 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
 
 	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
 // TestMain fails the package if any test leaves a goroutine behind: every
 // client is closed and every server stopped by the tests' cleanups.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 // startServer serves h over real HTTP until the test ends and returns its URL.
 func startServer(t *testing.T, h http.Handler) string {

@@ -253,9 +253,10 @@ func TestStalledAndCutBodiesAreRetried(t *testing.T) {
 				writeJSON(w, modelJSON)
 			})
 			// The timeout is short, but only behaviour is asserted: two
-			// attempts and a result.
+			// attempts and a result; and firstAttemptTimesOut lets it end
+			// only the stalled attempt, however slow the machine.
 			client := srv.client(t, option.WithRequestTimeout(200*time.Millisecond))
-			m, err := client.Models.Get(context.Background(), models.VendorOpus55)
+			m, err := client.Models.Get(context.Background(), models.VendorOpus55, firstAttemptTimesOut(t, srv))
 			require.NoError(t, err)
 			require.Equal(t, models.VendorOpus55, m.ID)
 			require.EqualValues(t, 2, srv.attempts.Load())
@@ -264,7 +265,7 @@ func TestStalledAndCutBodiesAreRetried(t *testing.T) {
 			mu.Lock()
 			keys = nil
 			mu.Unlock()
-			ws, err := client.Workspaces.Create(context.Background(), workspaces.CreateParams{Name: "retried"})
+			ws, err := client.Workspaces.Create(context.Background(), workspaces.CreateParams{Name: "retried"}, firstAttemptTimesOut(t, srv))
 			require.NoError(t, err)
 			require.Equal(t, "wrkspc_1", ws.ID)
 			require.EqualValues(t, 2, srv.attempts.Load())
@@ -275,4 +276,31 @@ func TestStalledAndCutBodiesAreRetried(t *testing.T) {
 			require.Equal(t, keys[0], keys[1])
 		})
 	}
+}
+
+// firstAttemptTimesOut is a per-call middleware under which the
+// per-attempt timeout (option.WithRequestTimeout) ends the call's first
+// attempt only, and only once srv has it. The first attempt is sent on a
+// context of its own that takes on the attempt's end once srv has counted
+// a request; later attempts are cut off from their timers. The timeout
+// then decides only what the test means it to (the stalled first attempt
+// fails, the answered second succeeds): on a slow machine it could
+// otherwise end the first attempt before it reached the server, or the
+// second before it was answered.
+func firstAttemptTimesOut(t *testing.T, srv *scripted) option.Option {
+	var n atomic.Int32
+	return option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		detached := context.WithoutCancel(r.Context())
+		if n.Add(1) > 1 {
+			return next(r.WithContext(detached))
+		}
+		ctx, cancel := context.WithCancelCause(detached)
+		context.AfterFunc(r.Context(), func() {
+			for srv.attempts.Load() < 1 && t.Context().Err() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			cancel(context.Cause(r.Context()))
+		})
+		return next(r.WithContext(ctx))
+	})
 }

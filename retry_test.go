@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -219,15 +220,15 @@ func TestCancellationStopsARetryWait(t *testing.T) {
 	noEnv(t)
 	env := reftest.New(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	// The server asks for a 30 s wait; the context is cancelled as soon as the
-	// first answer arrives.
-	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Header: http.Header{"Retry-After": {"30"}}})
+	// The server asks for an hour's wait; the context is cancelled as soon
+	// as the first answer arrives.
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Header: http.Header{"Retry-After": {"3600"}}})
 	cancelAfterResponse := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 		resp, err := next(r)
 		cancel()
 		return resp, err
 	}
-	client := env.Client(t, option.WithMaxRetryWait(time.Minute), option.WithMiddleware(cancelAfterResponse))
+	client := env.Client(t, option.WithMaxRetryWait(2*time.Hour), option.WithMiddleware(cancelAfterResponse))
 	done := make(chan error, 1)
 	go func() {
 		_, err := client.Models.List(ctx, models.ListParams{})
@@ -236,7 +237,7 @@ func TestCancellationStopsARetryWait(t *testing.T) {
 	select {
 	case err := <-done:
 		require.ErrorIs(t, err, context.Canceled)
-	case <-time.After(20 * time.Second):
+	case <-time.After(time.Minute): // far below the hour the server asked for, far above a prompt return
 		t.Fatal("the call kept waiting after its context was cancelled")
 	}
 	require.Equal(t, 1, env.Count("GET", modelsPath))
@@ -247,19 +248,39 @@ func TestRequestTimeoutAppliesToEachAttempt(t *testing.T) {
 	env := reftest.New(t)
 	ctx := context.Background()
 
-	// The first attempt hangs; the second answers at once.
-	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
-	client := env.Client(t, option.WithRequestTimeout(200*time.Millisecond))
+	// The first attempt hangs (held here until its context ends, so only
+	// its timeout can end it); the second goes on to the server. The
+	// second is cut off from its own timer, so that it answers however
+	// slow the machine is: its success shows that the first attempt's
+	// timeout did not end the call.
+	var attempts atomic.Int32
+	firstEnded := make(chan error, 1)
+	hangFirst := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		if attempts.Add(1) == 1 {
+			<-r.Context().Done()
+			firstEnded <- context.Cause(r.Context())
+			return nil, context.Cause(r.Context())
+		}
+		return next(r.WithContext(context.WithoutCancel(r.Context())))
+	}
+	client := env.Client(t, option.WithRequestTimeout(200*time.Millisecond), option.WithMiddleware(hangFirst))
 	_, err := client.Models.List(ctx, models.ListParams{})
 	require.NoError(t, err)
-	require.Equal(t, 2, env.Count("GET", modelsPath))
+	require.Equal(t, int32(2), attempts.Load())
+	cause := <-firstEnded
+	require.ErrorIs(t, cause, context.DeadlineExceeded, "the first attempt's own timeout ended it")
+	require.ErrorContains(t, cause, "timed out")
+	require.Equal(t, 1, env.Count("GET", modelsPath), "the second attempt reached the server")
 
 	// Per call, without retries: the timeout surfaces as a deadline error.
-	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
+	// The server holds the request for an hour, so the timeout comes first
+	// wherever it meets the attempt.
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: time.Hour})
 	_, err = env.Client(t).Models.List(ctx, models.ListParams{},
 		option.WithRequestTimeout(100*time.Millisecond), option.WithMaxRetries(0))
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.ErrorContains(t, err, "timed out")
+	env.Server.ClearFaults() // the attempt may have ended before it reached the server
 
 	_, err = agentplatform.NewClient(option.WithRequestTimeout(-time.Second))
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
@@ -267,12 +288,17 @@ func TestRequestTimeoutAppliesToEachAttempt(t *testing.T) {
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 }
 
+// TestContextDeadlineEndsTheCall: the caller's deadline passing ends the
+// call and is not retried. The server holds the request for an hour, and
+// the deadline (reftest.Expiring) passes once the request is there: on a
+// slow machine a timeout could pass before the request was even sent.
 func TestContextDeadlineEndsTheCall(t *testing.T) {
 	noEnv(t)
 	env := reftest.New(t)
-	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: 10 * time.Second})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
+	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Delay: time.Hour})
+	ctx, expire := reftest.Expiring(context.Background())
+	defer expire()
+	reftest.When(t, env.FaultsTaken(t), func() error { expire(); return nil })
 	_, err := env.Client(t).Models.List(ctx, models.ListParams{})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.Equal(t, 1, env.Count("GET", modelsPath), "the caller's deadline is not retried")

@@ -124,5 +124,5 @@ func TestOneTraceForAReconnectedStream(t *testing.T) {
 		return got["vendor.sessions.retrieve"] == 1 && // the session check
 			got["vendor.sessions.events.stream"] == 2 && // the first connection and the new one
 			got["vendor.sessions.events.list"] > 0 // the history read
-	}, 10*time.Second, time.Millisecond, "the API's spans of the stream's trace")
+	}, time.Minute, time.Millisecond, "the API's spans of the stream's trace")
 }

@@ -100,18 +100,35 @@ func TestConcurrentCallsNearExpiryExchangeOnce(t *testing.T) {
 
 // TestAdvisoryRefresh: inside the advisory window (the last 120 s of an
 // hour-long token) a request is served with the cached token and starts one
-// exchange in the background; the new token is used from then on.
+// exchange in the background; the new token is used from then on. The
+// background exchange is held (its identity token is not given) until both
+// requests have returned, however slow the machine; the minute only turns
+// requests held up by it into a failure rather than a hang.
 func TestAdvisoryRefresh(t *testing.T) {
 	e := newFedEnv(t)
-	creds := federation(t, e.config(t))
+	cfg := e.config(t)
+	var mints atomic.Int32
+	release := make(chan struct{})
+	var released sync.Once
+	releaseExchange := func() { released.Do(func() { close(release) }) }
+	defer releaseExchange()
+	cfg.IdentityToken = func(context.Context) (string, error) {
+		if mints.Add(1) == 2 { // the background exchange
+			<-release
+		}
+		return e.mint(t), nil
+	}
+	creds := federation(t, cfg)
 	var rec bearerRecorder
 	c := client(t, e.URL, creds, rec.middleware())
 	require.NoError(t, listModels(c))
 
 	e.clock.Advance(time.Hour - 100*time.Second) // advisory, not mandatory
-	e.Server.InjectFault(refserver.Fault{Path: tokenPath, Delay: 500 * time.Millisecond})
+	safety := time.AfterFunc(time.Minute, releaseExchange)
+	defer safety.Stop()
 	require.NoError(t, listModels(c), "not held up by the slow exchange")
 	require.NoError(t, listModels(c))
+	releaseExchange()
 	auth.WaitIdle(creds)
 	require.Equal(t, 2, e.Count("POST", tokenPath), "one background exchange for two requests")
 	tokens := rec.distinct()
@@ -481,27 +498,44 @@ func TestClosedSourceRefusesAndLeavesNothingRunning(t *testing.T) {
 
 	// A background exchange in flight when the source closes is cancelled.
 	e.clock.Advance(time.Hour - 100*time.Second)
-	e.Server.InjectFault(refserver.Fault{Path: tokenPath, Delay: time.Minute})
+	e.Server.InjectFault(refserver.Fault{Path: tokenPath, Delay: time.Hour})
 	require.NoError(t, listModels(c))
 	require.NotEmpty(t, authGoroutines(), "the refresh is running")
 	require.NoError(t, creds.Close(), "cancels the hanging refresh and waits for it")
-	require.Empty(t, authGoroutines(), "no goroutine of the package outlives Close")
+	require.Empty(t, authGoroutinesLeft(), "no goroutine of the package outlives Close")
 	require.ErrorIs(t, listModels(c), auth.ErrClosed)
 	require.NoError(t, creds.Close(), "closing twice is fine")
 }
 
 // TestWaitingCallerCanGiveUp: a request whose context ends stops waiting for
-// the exchange, without failing the others.
+// the exchange, without failing the others. The exchange is held (its
+// identity token is not given) until the short request has returned, so
+// that request can only end by giving up, however slow the machine; the
+// minute only turns a request that keeps waiting into a failure rather
+// than a hang.
 func TestWaitingCallerCanGiveUp(t *testing.T) {
 	e := newFedEnv(t)
-	c := client(t, e.URL, federation(t, e.config(t)))
-	e.Server.InjectFault(refserver.Fault{Path: tokenPath, Delay: 300 * time.Millisecond})
-	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	defer cancel()
+	cfg := e.config(t)
+	exchanging, release := make(chan struct{}), make(chan struct{})
+	var started, released sync.Once
+	cfg.IdentityToken = func(context.Context) (string, error) {
+		started.Do(func() { close(exchanging) })
+		<-release
+		return e.mint(t), nil
+	}
+	releaseExchange := func() { released.Do(func() { close(release) }) }
+	defer releaseExchange()
+	c := client(t, e.URL, federation(t, cfg))
 	errs := make(chan error, 1)
 	go func() { errs <- listModels(c) }()
+	<-exchanging // the other request's exchange is under way
+	safety := time.AfterFunc(time.Minute, releaseExchange)
+	defer safety.Stop()
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
 	_, err := c.Models.List(short, modelsParams())
 	require.ErrorIs(t, err, context.DeadlineExceeded)
+	releaseExchange()
 	require.NoError(t, <-errs)
 	require.Equal(t, 1, e.Count("POST", tokenPath))
 }

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
@@ -42,7 +41,7 @@ func TestMain(m *testing.M) {
 	} else {
 		fmt.Println("conformance: target is the embedded reference server")
 	}
-	goleak.VerifyTestMain(m)
+	leaktest.VerifyTestMain(m)
 }
 
 // Target is what a conformance test runs against: a client, and what is

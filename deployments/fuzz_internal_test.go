@@ -164,7 +164,10 @@ func FuzzSchedule(f *testing.F) {
 		now := epoch.Add(time.Duration(offset%span) * time.Second)
 		start := time.Now()
 		runs := s.Upcoming(now, 3)
-		if d := time.Since(start); d > 5*time.Second {
+		// A bound that only a runaway walk (minute by minute over years,
+		// say) reaches, however loaded the machine: a correct one takes
+		// milliseconds.
+		if d := time.Since(start); d > time.Minute {
 			t.Fatalf("three fire times of %q took %v", expr, d)
 		}
 		prev := now

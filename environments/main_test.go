@@ -3,8 +3,8 @@ package environments_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
 )
 
 // TestMain fails the package if a test leaves a goroutine behind.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }

@@ -446,10 +446,13 @@ func TestTimeToFirstChunk(t *testing.T) {
 }
 
 // TestStreamCloseAndCancel: leaving early, closing from another goroutine
-// and cancelling end the stream promptly, and leak nothing (goleak).
+// and cancelling end the stream, and leak nothing (goleak). The slow
+// stream waits an hour before each event, so only Close or the
+// cancellation can end it; they come once the loop reads the stream's body
+// (reftest.FirstRead), so they end a loop that waits for an event.
 func TestStreamCloseAndCancel(t *testing.T) {
 	_, client := newEnv(t)
-	slow := prompt("one two three four five six seven eight [[refserver:delay 200]]")
+	slow := prompt("one two three four five six seven eight [[refserver:delay 3600000]]")
 
 	st, err := client.Messages.Stream(ctx, prompt("Hello there"))
 	require.NoError(t, err)
@@ -462,20 +465,21 @@ func TestStreamCloseAndCancel(t *testing.T) {
 	require.NoError(t, st.Close())
 	require.NoError(t, st.Close(), "twice is harmless")
 
-	st, err = client.Messages.Stream(ctx, slow)
+	reading, read := reftest.FirstRead("/v1/messages")
+	st, err = client.Messages.Stream(ctx, slow, reading)
 	require.NoError(t, err)
-	time.AfterFunc(50*time.Millisecond, func() { st.Close() })
-	began := time.Now()
+	closed := reftest.When(t, read, st.Close)
 	for _, err := range st.Events() {
 		require.NoError(t, err, "Close ends the loop quietly")
 	}
-	require.Less(t, time.Since(began), 2*time.Second)
+	require.NoError(t, <-closed)
 
 	cctx, cancel := context.WithCancel(ctx)
-	st, err = client.Messages.Stream(cctx, slow)
+	reading, read = reftest.FirstRead("/v1/messages")
+	st, err = client.Messages.Stream(cctx, slow, reading)
 	require.NoError(t, err)
 	defer st.Close()
-	time.AfterFunc(50*time.Millisecond, cancel)
+	reftest.When(t, read, func() error { cancel(); return nil })
 	_, err = st.Message()
 	require.ErrorIs(t, err, context.Canceled)
 

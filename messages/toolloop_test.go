@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
@@ -71,7 +72,10 @@ func TestRunToolsAnswers(t *testing.T) {
 }
 
 // TestRunToolsRunsATurnsCallsInParallel: two tools that can only finish
-// when both run at once, each waiting for the other.
+// when both run at once, each waiting for the other. In parallel they wait
+// for each other as long as it takes (the minute only turns a loop that
+// does not run them together into a failure rather than a hang); one at a
+// time, the first can never meet the second and gives up.
 func TestRunToolsRunsATurnsCallsInParallel(t *testing.T) {
 	_, client := newEnv(t)
 	meet := func(wait time.Duration) []tool.Tool {
@@ -89,7 +93,7 @@ func TestRunToolsRunsATurnsCallsInParallel(t *testing.T) {
 		}
 		return []tool.Tool{mk("ping_a", a, b), mk("ping_b", b, a)}
 	}
-	res, err := client.Messages.RunTools(ctx, prompt("Use ping_a and ping_b"), meet(5*time.Second), messages.ToolLoop{})
+	res, err := client.Messages.RunTools(ctx, prompt("Use ping_a and ping_b"), meet(time.Minute), messages.ToolLoop{})
 	require.NoError(t, err)
 	results := toolResults(res.Messages)
 	require.Len(t, results, 2)
@@ -228,10 +232,8 @@ func TestRunToolsCancelledMidTool(t *testing.T) {
 		<-started
 		cancel()
 	}()
-	began := time.Now()
 	res, err := client.Messages.RunTools(cctx, prompt("Use wait"), []tool.Tool{wait}, messages.ToolLoop{})
 	require.ErrorIs(t, err, context.Canceled)
-	require.Less(t, time.Since(began), 2*time.Second)
 	require.Equal(t, 1, res.Iterations)
 	<-stopped
 	require.True(t, sawCancel.Load())
@@ -240,19 +242,33 @@ func TestRunToolsCancelledMidTool(t *testing.T) {
 	_, err = client.Messages.RunTools(cctx, prompt("Use wait"), []tool.Tool{wait}, messages.ToolLoop{})
 	require.ErrorIs(t, err, context.Canceled)
 
-	// A tool that ignores its context does not hold RunTools up.
+	// A tool that ignores its context does not hold RunTools up: the
+	// deadline passes (reftest.Expiring) once the tool runs, and RunTools
+	// returns while the tool is still blocked. The minute only turns a
+	// RunTools that waits for the tool into a failure rather than a hang.
 	release := make(chan struct{})
+	running := make(chan struct{})
 	stubborn := tool.Must(tool.New("stubborn", "Ignores cancellation.", func(context.Context, struct{}) (tool.Result, error) {
+		close(running)
 		<-release
 		return tool.Text("late"), nil
 	}))
-	cctx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
-	defer cancel()
-	began = time.Now()
-	_, err = client.Messages.RunTools(cctx, prompt("Use stubborn"), []tool.Tool{stubborn}, messages.ToolLoop{})
-	require.ErrorIs(t, err, context.DeadlineExceeded)
-	require.Less(t, time.Since(began), 2*time.Second)
-	close(release)
+	dctx, expire := reftest.Expiring(ctx)
+	defer expire()
+	reftest.When(t, running, func() error { expire(); return nil })
+	returned := make(chan error, 1)
+	go func() {
+		_, err := client.Messages.RunTools(dctx, prompt("Use stubborn"), []tool.Tool{stubborn}, messages.ToolLoop{})
+		returned <- err
+	}()
+	select {
+	case err = <-returned:
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		close(release)
+	case <-time.After(time.Minute):
+		close(release)
+		t.Fatal("RunTools waited for a tool that ignores its context")
+	}
 }
 
 func TestRunToolsKeepsACallersDefinition(t *testing.T) {

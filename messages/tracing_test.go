@@ -203,9 +203,9 @@ func TestCreateSpanOnFailureAndCancellation(t *testing.T) {
 	require.NotContains(t, a, tracing.UsageInputTokens)
 
 	rec.Reset()
-	env.Server.InjectFault(refserver.Fault{Path: "/v1/messages", Delay: 10 * time.Second})
+	env.Server.InjectFault(refserver.Fault{Path: "/v1/messages", Delay: time.Hour})
 	cctx, cancel := context.WithCancel(ctx)
-	time.AfterFunc(50*time.Millisecond, cancel)
+	reftest.When(t, env.FaultsTaken(t), func() error { cancel(); return nil }) // the request is at the server
 	_, err = client.Messages.Create(cctx, prompt("Hello there"))
 	require.ErrorIs(t, err, context.Canceled)
 	span = oneSpan(t, rec, "vendor.messages.create")
@@ -241,7 +241,9 @@ func TestStreamSpan(t *testing.T) {
 	require.Equal(t, attribute.FLOAT64, ttfc.Type(), "seconds")
 	require.InDelta(t, st.TimeToFirstChunk().Seconds(), ttfc.AsFloat64(), 1e-9)
 	require.Greater(t, ttfc.AsFloat64(), 0.0)
-	require.Less(t, ttfc.AsFloat64(), span.EndTime().Sub(span.StartTime()).Seconds())
+	first := st.FirstChunkAt() // within the span: after its request went out, before it ended
+	require.False(t, first.Before(span.StartTime()) || first.After(span.EndTime()), "first chunk at %v, span %v to %v",
+		first, span.StartTime(), span.EndTime())
 
 	// Ranging over the events to the end is the same.
 	rec.Reset()
@@ -671,7 +673,10 @@ func TestStreamSpanClosedOrCancelledWhileRead(t *testing.T) {
 	for _, cancelCtx := range []bool{false, true} {
 		rec.Reset()
 		cctx, cancel := context.WithCancel(ctx)
-		st, err := client.Messages.Stream(cctx, prompt("Hello there [[refserver:delay 200]]"))
+		// An hour before each event: only Close or the cancellation ends
+		// the stream, and they come while the loop reads its body.
+		reading, read := reftest.FirstRead("/v1/messages")
+		st, err := client.Messages.Stream(cctx, prompt("Hello there [[refserver:delay 3600000]]"), reading)
 		require.NoError(t, err)
 		done := make(chan error, 1)
 		go func() {
@@ -681,7 +686,7 @@ func TestStreamSpanClosedOrCancelledWhileRead(t *testing.T) {
 			}
 			done <- last
 		}()
-		time.Sleep(50 * time.Millisecond)
+		<-read // the loop waits for an event
 		if cancelCtx {
 			cancel()
 			require.ErrorIs(t, <-done, context.Canceled)

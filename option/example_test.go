@@ -41,14 +41,15 @@ func Example() {
 	defer client.Close()
 	ctx := context.Background()
 
-	// The next request takes 300ms to answer. This call cannot wait that
+	// The next request takes an hour to answer. This call cannot wait that
 	// long, and a retry would not help it either.
-	srv.InjectFault(platformtest.Fault{Delay: 300 * time.Millisecond})
+	srv.InjectFault(platformtest.Fault{Delay: time.Hour})
 	_, err = client.Models.Get(ctx, models.VendorOpus55,
 		option.WithRequestTimeout(50*time.Millisecond),
 		option.WithMaxRetries(0),
 	)
 	fmt.Println("timed out:", errors.Is(err, context.DeadlineExceeded))
+	srv.ClearFaults() // had the call given up before its request arrived, the fault would still wait for one
 
 	// The next call has the client's settings again.
 	m, err := client.Models.Get(ctx, models.VendorOpus55)

@@ -91,12 +91,13 @@ func TestCloseEndsOpenStreams(t *testing.T) {
 		for range stream.Events() {
 		}
 	}()
-	begin := time.Now()
+	// That Close does not wait out its grace period for the stream is
+	// refserver's TestStopEndsOpenStreams (with an hour of grace); here,
+	// Close returns and the client's stream ends.
 	srv.Close()
-	require.Less(t, time.Since(begin), 2*time.Second)
 	select {
 	case <-ended:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only turns a stream that never ends into a failure
 		t.Fatal("the stream did not end when the server closed")
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // streamTimeout bounds every wait on a stream, so that a missing event
 // fails the test instead of hanging it.
-const streamTimeout = 20 * time.Second
+const streamTimeout = 2 * time.Minute
 
 // tail reads a session's stream step by step.
 type tail struct {

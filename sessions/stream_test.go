@@ -1,10 +1,14 @@
 package sessions_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,30 +147,29 @@ func TestStreamErrorFrame(t *testing.T) {
 }
 
 // TestStreamCloseFromAnotherGoroutine: Close ends a range blocked waiting
-// for an event, promptly and without an error.
+// for an event, without an error. Close comes once the range reads the
+// stream's body (reftest.FirstRead); the range ending proves Close ended
+// it, and the minute of the context only turns a Close that did not into
+// a failure rather than a hang.
 func TestStreamCloseFromAnotherGoroutine(t *testing.T) {
 	f := newFixture(t)
 	s := f.newSession(t, f.params())
 	for _, noReconnect := range []bool{false, true} {
-		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: noReconnect})
+		reading, read := reftest.FirstRead("/events/stream")
+		c, cancel := context.WithTimeout(ctx, time.Minute)
+		st, err := f.client.Sessions.Events.Stream(c, s.ID, sessions.StreamParams{NoReconnect: noReconnect}, reading)
 		require.NoError(t, err)
-		closed := make(chan time.Time, 1)
-		closeErrs := make(chan error, 2)
-		go func() {
-			time.Sleep(50 * time.Millisecond)
-			closed <- time.Now()
-			closeErrs <- st.Close()
-			closeErrs <- st.Close() // idempotent
-		}()
+		closed := reftest.When(t, read, func() error { // the range waits for an event
+			return errors.Join(st.Close(), st.Close()) // idempotent
+		})
 		for ev, err := range st.Events() {
 			t.Fatalf("unexpected %v %v", ev, err)
 		}
-		require.Less(t, time.Since(<-closed), time.Second, "promptly")
-		require.NoError(t, <-closeErrs)
-		require.NoError(t, <-closeErrs)
+		require.NoError(t, <-closed)
 		for ev, err := range st.Events() {
 			t.Fatalf("a closed stream yields nothing: %v %v", ev, err)
 		}
+		cancel()
 	}
 
 	// Closed before ranging: nothing is yielded and the connection is released.
@@ -178,14 +181,21 @@ func TestStreamCloseFromAnotherGoroutine(t *testing.T) {
 	}
 }
 
+// TestStreamContextEnds: the context ends (cancelled, or its deadline
+// passes) while the range waits for an event: the range yields the
+// context's own error once and ends. The context ends once the range reads
+// the stream's body (reftest.FirstRead), and the deadline is one the test
+// expires itself (reftest.Expiring): a timeout could pass before Stream
+// even returned on a slow machine.
 func TestStreamContextEnds(t *testing.T) {
 	f := newFixture(t)
 	s := f.newSession(t, f.params())
 	for _, noReconnect := range []bool{false, true} {
+		reading, read := reftest.FirstRead("/events/stream")
 		c, cancel := context.WithCancel(ctx)
-		st, err := f.client.Sessions.Events.Stream(c, s.ID, sessions.StreamParams{NoReconnect: noReconnect})
+		st, err := f.client.Sessions.Events.Stream(c, s.ID, sessions.StreamParams{NoReconnect: noReconnect}, reading)
 		require.NoError(t, err)
-		time.AfterFunc(50*time.Millisecond, cancel)
+		reftest.When(t, read, func() error { cancel(); return nil })
 		var errs []error
 		for ev, err := range st.Events() {
 			require.Nil(t, ev)
@@ -196,11 +206,13 @@ func TestStreamContextEnds(t *testing.T) {
 		require.NoError(t, st.Close())
 	}
 
-	c, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	defer cancel()
-	st, err := f.client.Sessions.Events.Stream(c, s.ID, sessions.StreamParams{})
+	reading, read := reftest.FirstRead("/events/stream")
+	c, expire := reftest.Expiring(ctx)
+	defer expire()
+	st, err := f.client.Sessions.Events.Stream(c, s.ID, sessions.StreamParams{}, reading)
 	require.NoError(t, err)
 	defer st.Close()
+	reftest.When(t, read, func() error { expire(); return nil })
 	n := 0
 	for _, err := range st.Events() {
 		require.Equal(t, context.DeadlineExceeded, err)
@@ -243,11 +255,13 @@ func TestStreamEnds(t *testing.T) {
 
 	t.Run("archived", func(t *testing.T) {
 		s := f.newSession(t, f.params())
-		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
+		reading, read := reftest.FirstRead("/events/stream")
+		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{}, reading)
 		require.NoError(t, err)
 		defer st.Close()
-		time.AfterFunc(50*time.Millisecond, func() { _, _ = f.client.Sessions.Archive(ctx, s.ID) })
+		archived := reftest.When(t, read, func() error { _, err := f.client.Sessions.Archive(ctx, s.ID); return err })
 		drain(t, st)
+		require.NoError(t, <-archived)
 
 		// A stream of an archived session ends at once.
 		st, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
@@ -257,11 +271,13 @@ func TestStreamEnds(t *testing.T) {
 	})
 	t.Run("archived while running: the interrupt's events, then the end", func(t *testing.T) {
 		s := f.running(t, f.params())
-		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
+		reading, read := reftest.FirstRead("/events/stream")
+		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{}, reading)
 		require.NoError(t, err)
 		defer st.Close()
-		time.AfterFunc(50*time.Millisecond, func() { _, _ = f.client.Sessions.Archive(ctx, s.ID) })
+		archived := reftest.When(t, read, func() error { _, err := f.client.Sessions.Archive(ctx, s.ID); return err })
 		got := drain(t, st)
+		require.NoError(t, <-archived)
 		require.NotEmpty(t, got)
 		require.Equal(t, sessions.EventSessionStatusIdle, got[len(got)-1].Type())
 	})
@@ -311,18 +327,22 @@ func TestStreamEnds(t *testing.T) {
 	})
 	t.Run("deleted", func(t *testing.T) {
 		s := f.newSession(t, f.params())
-		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
+		reading, read := reftest.FirstRead("/events/stream")
+		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{}, reading)
 		require.NoError(t, err)
 		defer st.Close()
-		time.AfterFunc(50*time.Millisecond, func() { _, _ = f.client.Sessions.Delete(ctx, s.ID) })
+		deleted := reftest.When(t, read, func() error { _, err := f.client.Sessions.Delete(ctx, s.ID); return err })
 		got := drain(t, st)
+		require.NoError(t, <-deleted)
 		require.Len(t, got, 1)
-		deleted := got[0].(*sessions.SessionDeletedEvent)
-		require.Regexp(t, sevtID, deleted.ID())
+		ev := got[0].(*sessions.SessionDeletedEvent)
+		require.Regexp(t, sevtID, ev.ID())
 	})
 }
 
-// TestStreamIgnoresPings: keep-alive pings never reach the caller.
+// TestStreamIgnoresPings: keep-alive pings never reach the caller. The
+// turn is sent only once the client has read a few pings (reftest.OnRead),
+// so the stream the caller ranges over surely carries them.
 func TestStreamIgnoresPings(t *testing.T) {
 	env := reftest.New(t, refserver.WithPingInterval(5*time.Millisecond))
 	f := &fixture{env: env, client: env.Client(t)}
@@ -331,13 +351,52 @@ func TestStreamIgnoresPings(t *testing.T) {
 	require.NoError(t, err)
 	f.envID = e.ID
 	s := f.newSession(t, f.params())
-	tl := f.tail(t, s.ID, sessions.StreamParams{NoReconnect: true})
-	time.Sleep(100 * time.Millisecond) // about 20 pings
+
+	const wantPings = 3
+	var pings atomic.Int32
+	var once sync.Once
+	pinged := make(chan struct{})
+	watch := reftest.OnRead("/events/stream", func(p []byte) {
+		if pings.Add(int32(bytes.Count(p, []byte("event: ping\n")))) >= wantPings {
+			once.Do(func() { close(pinged) })
+		}
+	})
+	st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: true}, watch)
+	require.NoError(t, err)
+	defer st.Close()
+	type result struct {
+		got []sessions.Event
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() { done <- r }()
+		for ev, err := range st.Events() {
+			if err != nil {
+				r.err = err
+				return
+			}
+			if r.got = append(r.got, ev); ev.Type() == sessions.EventSessionStatusIdle {
+				return
+			}
+		}
+	}()
+	select {
+	case <-pinged:
+	case r := <-done:
+		t.Fatalf("the stream ended before %d pings: %v %v", wantPings, typesOf(r.got), r.err)
+	case <-time.After(time.Minute): // only turns pings that never come into a failure
+		t.Fatalf("no %d pings read", wantPings)
+	}
 	f.script(t, s.ID, []refserver.Step{refserver.Say("hi")})
 	f.send(t, s.ID, sessions.UserMessage("Go."))
-	got := tl.untilIdle()
+	r := <-done
+	require.NoError(t, r.err)
+	got := r.got
 	require.Equal(t, "user.message", got[0].Type(), "the first event is the echo")
 	require.Equal(t, "hi", sessions.Text(only[*sessions.AgentMessageEvent](t, got).Content))
+	require.Equal(t, sessions.EventSessionStatusIdle, got[len(got)-1].Type())
 }
 
 // TestStreamOpensBeforeSend: Stream returns once the server subscribed, so

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/otel/attribute"
@@ -17,6 +16,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/param"
@@ -171,9 +171,10 @@ func TestEventStreamSpans(t *testing.T) {
 	// The application's context ends: unset.
 	rec.Reset()
 	cctx, cancel := context.WithCancel(ctx)
-	st, err = client.Sessions.Events.Stream(cctx, s.ID, sessions.StreamParams{NoReconnect: true})
+	reading, read := reftest.FirstRead("/events/stream")
+	st, err = client.Sessions.Events.Stream(cctx, s.ID, sessions.StreamParams{NoReconnect: true}, reading)
 	require.NoError(t, err)
-	time.AfterFunc(20*time.Millisecond, cancel)
+	reftest.When(t, read, func() error { cancel(); return nil }) // while Events waits for an event
 	for _, err := range st.Events() {
 		if err != nil {
 			require.ErrorIs(t, err, context.Canceled)
@@ -293,7 +294,8 @@ func TestStreamEndedWhileBlockedIsUnset(t *testing.T) {
 			// failed read then carries the cause, not context.Canceled.
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			st, err := client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: true})
+			reading, read := reftest.FirstRead("/events/stream")
+			st, err := client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: true}, reading)
 			require.NoError(t, err)
 			done := make(chan struct{})
 			go func() {
@@ -301,7 +303,7 @@ func TestStreamEndedWhileBlockedIsUnset(t *testing.T) {
 				for range st.Events() {
 				}
 			}()
-			time.Sleep(50 * time.Millisecond) // let Events block on the next event
+			<-read // Events waits for the next event
 			if how == "close" {
 				require.NoError(t, st.Close())
 			} else {

@@ -3,9 +3,9 @@ package tool_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
 )
 
 // TestMain fails the package if a test or example leaves a goroutine
 // behind.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }

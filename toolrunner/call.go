@@ -127,6 +127,10 @@ func (f *follower) content(kv ...any) []any {
 	return nil
 }
 
+// toolDeadline sets a running tool's timeout (WithToolTimeout). A variable
+// only so that a test can decide which calls time out (export_test.go).
+var toolDeadline = context.WithDeadlineCause
+
 // runTool runs a tool call, in the pool, on the call's own goroutine, then
 // sends its result. The tool holds its pool slot until it returns, so a
 // tool that ignores its context still counts against the bound. When the
@@ -156,7 +160,7 @@ func (f *follower) runTool(c *call) {
 	var deadline time.Time
 	if d := f.r.cfg.toolTimeout; d > 0 {
 		deadline = time.Now().Add(d)
-		ctx, stopDeadline = context.WithDeadlineCause(ctx, deadline, errToolTimeout)
+		ctx, stopDeadline = toolDeadline(ctx, deadline, errToolTimeout)
 	}
 	stopWatch := context.AfterFunc(ctx, func() { f.watch(c, ctx, span, deadline, returned) })
 	res := invoke(ctx, c.tool, c.name, c.input)

@@ -27,7 +27,7 @@ var ctx = context.Background()
 
 // waitTimeout bounds every wait of a test, so that a lost call fails it
 // instead of hanging it.
-const waitTimeout = 30 * time.Second
+const waitTimeout = time.Minute
 
 // fixture is a reference server, a client, and an environment for
 // sessions.

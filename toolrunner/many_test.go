@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
@@ -174,7 +174,10 @@ func TestAddAndRemoveWhileRunning(t *testing.T) {
 }
 
 // TestRemoveWaitsForRunningTools: Remove lets a running tool finish and
-// answer; past its deadline it cancels the tool and sends nothing.
+// answer; past its deadline it cancels the tool and sends nothing. The tool
+// that finishes is released once Remove waits on its context
+// (reftest.Awaited), so Remove is under way and must wait for it; the one
+// that does not is never released.
 func TestRemoveWaitsForRunningTools(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
@@ -191,11 +194,12 @@ func TestRemoveWaitsForRunningTools(t *testing.T) {
 			require.NoError(t, r.Add(id))
 			f.say(t, id, "Go.")
 			b.waitStarted(t)
-			if tt.answered {
-				time.AfterFunc(50*time.Millisecond, func() { close(b.release) })
-			}
 			rc, cancel := context.WithTimeout(ctx, tt.deadline)
 			defer cancel()
+			rc, waiting := reftest.Awaited(rc)
+			if tt.answered {
+				reftest.When(t, waiting, func() error { close(b.release); return nil })
+			}
 			err := r.Remove(rc, id)
 			if tt.answered {
 				require.NoError(t, err)
@@ -211,32 +215,54 @@ func TestRemoveWaitsForRunningTools(t *testing.T) {
 }
 
 // TestIdleTimeout: Run returns nil once the session has sat idle after its
-// turn; a session that keeps working keeps it going.
+// turn; a session that keeps working keeps it going. The idle timeout's
+// countdown is the test's (toolrunner.ManualIdleTimers): it elapses when
+// the test says, so a slow machine cannot make it elapse between two turns,
+// and the test sees when it counts down: not before the first turn, not
+// while a turn's tool runs, and after each turn.
 func TestIdleTimeout(t *testing.T) {
+	idle := toolrunner.ManualIdleTimers(t)
 	f := newFixture(t)
-	var c counter
-	lookup := c.tool("lookup_order")
+	var mu sync.Mutex
+	var orders []string
+	var counting []bool // whether the countdown ran as each call ran
+	lookup := tool.Must(tool.New("lookup_order", "Looks up an order.", func(_ context.Context, in orderInput) (tool.Result, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		orders = append(orders, in.OrderID)
+		counting = append(counting, idle.Armed())
+		return tool.Text("shipped"), nil
+	}))
 	a := f.agent(t, []tool.Tool{lookup})
 	id := f.session(t, a,
 		[]refserver.Step{useOrder("lookup_order", "1"), refserver.Say("Done.")},
 		[]refserver.Step{useOrder("lookup_order", "2"), refserver.Say("Done.")})
 	var e ends
-	r := newRunner(t, f, []tool.Tool{lookup}, toolrunner.WithIdleTimeout(300*time.Millisecond), e.option())
-	var returned atomic.Bool
+	reading, read := reftest.FirstRead("/events/stream")
+	watched := *f
+	watched.client = f.env.Client(t, reading)
+	r := newRunner(t, &watched, []tool.Tool{lookup}, toolrunner.WithIdleTimeout(300*time.Millisecond), e.option())
 	wait := running(t, r, ctx, id)
-	go func() { _ = wait(); returned.Store(true) }()
 
-	// The session is not idle after a turn yet: Run keeps going.
-	time.Sleep(400 * time.Millisecond)
-	require.False(t, returned.Load())
+	// The runner reads the stream: no turn has ended, so no countdown.
+	select {
+	case <-read:
+	case <-time.After(waitTimeout):
+		t.Fatal("the runner did not read the stream")
+	}
+	require.False(t, idle.Armed(), "counting down before any turn ended")
 	f.say(t, id, "One.")
 	f.waitTurns(t, id, 1)
+	eventually(t, idle.Armed, "the countdown after the first turn")
 	f.say(t, id, "Two.")
 	f.waitTurns(t, id, 2)
-	start := time.Now()
+	eventually(t, idle.Armed, "the countdown after the second turn")
+	require.True(t, idle.Fire())
 	require.NoError(t, wait())
-	require.Less(t, time.Since(start), 5*time.Second)
-	require.Equal(t, []string{"1", "2"}, c.orders())
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, []string{"1", "2"}, orders)
+	require.Equal(t, []bool{false, false}, counting, "no countdown while a turn runs its tools")
 	require.Equal(t, []error{nil}, e.of(id))
 }
 
@@ -276,7 +302,8 @@ func TestRunEndsWithTheSession(t *testing.T) {
 }
 
 // TestCloseWaitsForRunningTools: Close lets a running tool finish and its
-// result be sent.
+// result be sent. The tool is released once Close waits on its context
+// (reftest.Awaited), so Close is under way and must wait for it.
 func TestCloseWaitsForRunningTools(t *testing.T) {
 	f := newFixture(t)
 	b := newBlocker()
@@ -288,9 +315,10 @@ func TestCloseWaitsForRunningTools(t *testing.T) {
 	wait := running(t, r, ctx, id)
 	f.say(t, id, "Go.")
 	b.waitStarted(t)
-	time.AfterFunc(100*time.Millisecond, func() { close(b.release) })
 	c, cancel := context.WithTimeout(ctx, waitTimeout)
 	defer cancel()
+	c, waiting := reftest.Awaited(c)
+	reftest.When(t, waiting, func() error { close(b.release); return nil })
 	require.NoError(t, r.Close(c))
 	require.ErrorIs(t, wait(), toolrunner.ErrClosed)
 	require.NoError(t, b.waitEnded(t))
@@ -315,11 +343,9 @@ func TestCloseCancelsToolsAfterItsDeadline(t *testing.T) {
 	require.NoError(t, r.Add(id))
 	f.say(t, id, "Go.")
 	b.waitStarted(t)
-	c, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	c, cancel := context.WithTimeout(ctx, 50*time.Millisecond) // the tool never finishes: the deadline passes first
 	defer cancel()
-	start := time.Now()
 	require.ErrorIs(t, r.Close(c), context.DeadlineExceeded)
-	require.Less(t, time.Since(start), 5*time.Second)
 	require.ErrorIs(t, b.waitEnded(t), toolrunner.ErrClosed, "the tool sees why it was cancelled")
 	evs := f.history(t, id)
 	require.Empty(t, results(evs))

@@ -219,16 +219,27 @@ func (f *follower) reconcileRetrying() (reconciled, error) {
 	}
 }
 
+// idleTimer is the idle timeout's countdown: a *time.Timer, or in tests
+// one that fires only when the test says (export_test.go).
+type idleTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// newIdleTimer starts the idle timeout's countdown. A variable only so
+// that a test can decide when the timeout elapses.
+var newIdleTimer = func(d time.Duration, f func()) idleTimer { return time.AfterFunc(d, f) }
+
 // consume reads one stream, handling each event; pos follows the last
 // persisted event. It reports whether any event arrived, and the error that
 // ended the stream: nil means the session is over, whether an event said so
 // or the stream ended cleanly.
 func (f *follower) consume(st *sessions.EventStream, pos *sessions.Position) (delivered bool, err error) {
-	var timer *time.Timer
+	var timer idleTimer
 	arm := func() {
 		if d := f.r.cfg.idleTimeout; d > 0 && f.idle {
 			if timer == nil {
-				timer = time.AfterFunc(d, func() {
+				timer = newIdleTimer(d, func() {
 					f.idleFired.Store(true)
 					st.Close()
 				})

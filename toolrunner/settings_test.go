@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -26,7 +27,12 @@ func answerOnce(t *testing.T, f *fixture, client *agentplatform.Client, opts ...
 	lookup := c.tool("lookup_order")
 	a := f.agent(t, []tool.Tool{lookup})
 	id := f.session(t, a, []refserver.Step{useOrder("lookup_order", "INPUT-1"), refserver.Say("Done.")})
-	r, err := toolrunner.New(client.Sessions, []tool.Tool{lookup}, opts...)
+	// The turn can end before the answer's response is back: the runner
+	// is stopped only once the answer was accepted, so that its request is
+	// not cut (and confirmed by another).
+	accepted := make(chan struct{}, 1)
+	observe := toolrunner.WithObserver(func(string, string, time.Time, time.Time) { accepted <- struct{}{} })
+	r, err := toolrunner.New(client.Sessions, []tool.Tool{lookup}, append(opts, observe)...)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, r.Close(ctx)) }()
 	rc, stop := context.WithCancel(ctx)
@@ -34,6 +40,11 @@ func answerOnce(t *testing.T, f *fixture, client *agentplatform.Client, opts ...
 	wait := running(t, r, rc, id)
 	f.say(t, id, "Go.")
 	f.waitTurns(t, id, 1)
+	select {
+	case <-accepted:
+	case <-time.After(waitTimeout):
+		t.Fatal("the answer was not accepted")
+	}
 	stop()
 	require.ErrorIs(t, wait(), context.Canceled)
 	require.Equal(t, []string{"INPUT-1"}, c.orders())

@@ -47,6 +47,9 @@ func TestSpans(t *testing.T) {
 			name = "content on"
 		}
 		t.Run(name, func(t *testing.T) {
+			// The slow call's timeout passes as it starts, and only then;
+			// the others' never do, however slow the machine.
+			timeouts := toolrunner.ManualToolTimeouts(t)
 			f := newFixture(t)
 			lookup := tool.Must(tool.New("lookup_order", "Looks up an order.", func(_ context.Context, in orderInput) (tool.Result, error) {
 				if in.OrderID == "bad" {
@@ -55,6 +58,9 @@ func TestSpans(t *testing.T) {
 				return tool.Text("order " + in.OrderID + " shipped"), nil
 			}))
 			slow := tool.Must(tool.New("slow", "Never answers in time.", func(ctx context.Context, _ orderInput) (tool.Result, error) {
+				if !timeouts.Expire(toolrunner.CallID(ctx)) {
+					return tool.Errorf("no timeout"), nil
+				}
 				<-ctx.Done()
 				return tool.Result{}, ctx.Err()
 			}))
@@ -78,6 +84,21 @@ func TestSpans(t *testing.T) {
 			wait := running(t, r, rc, id)
 			f.say(t, id, "Go.")
 			evs := f.waitTurns(t, id, 1)
+			// The turn can end before the last answer's response is back:
+			// stopping the runner then would cut that request, and the
+			// runner would confirm the answer with another. Stop once every
+			// answer's request has ended.
+			eventually(t, func() bool {
+				sends := 0
+				for _, s := range toolSpans(rec) {
+					for _, c := range rec.Ended() {
+						if c.Parent().SpanID() == s.SpanContext().SpanID() && c.Name() == "vendor.sessions.events.send" {
+							sends++
+						}
+					}
+				}
+				return sends >= 3
+			}, "the answers' requests to end")
 			stop()
 			require.ErrorIs(t, wait(), context.Canceled)
 

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,9 +16,16 @@ type (
 	unknown func(field string, x float64) error
 )
 
+// errA is what the shared ruleOfA returns. The rule is shared once per
+// test binary (a rule can be shared only once), so that the test can run
+// again (-count).
+var (
+	errA   = errors.New("a")
+	shareA sync.Once
+)
+
 func TestSharedRuleIsFoundByItsTypeOnce(t *testing.T) {
-	errA := errors.New("a")
-	check.Share[ruleOfA](func(string, int) error { return errA })
+	shareA.Do(func() { check.Share[ruleOfA](func(string, int) error { return errA }) })
 	require.ErrorIs(t, check.Shared[ruleOfA]()("f", 1), errA)
 	require.PanicsWithValue(t, "check: a rule of type check_test.ruleOfA is shared twice",
 		func() { check.Share[ruleOfA](func(string, int) error { return nil }) })

@@ -1,6 +1,8 @@
 package refserver_test
 
 import (
+	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"slices"
@@ -263,34 +265,75 @@ func TestMessagesStreamFaults(t *testing.T) {
 	}
 }
 
+// The delay directive holds every frame until the server clock has moved
+// past it, and keep-alive pings flow while a frame waits. The test moves
+// the clock one delay each time a frame waits on it (ClockWaitForTest), and
+// after message_start (before which no ping is due) only once it has read a
+// ping since its last move: each frame is released by the test, and every
+// wait after the first shows a ping, however fast or slow the machine.
 func TestMessagesStreamDelayAndKeepAlive(t *testing.T) {
 	e := newEnv(t, refserver.WithPingInterval(2*time.Millisecond))
-	done := make(chan response, 1)
-	go func() {
-		done <- e.do(t, "POST", "/v1/messages", streamOf(msgReq(sonnet, "Hi [[refserver:delay 1000]]", "")))
-	}()
-	var r response
-	var advanced atomic.Int32
-	for r.status == 0 {
-		select {
-		case r = <-done:
-		case <-time.After(10 * time.Millisecond):
-			e.clock.Advance(time.Second) // one event per second of server time
-			advanced.Add(1)
-			if advanced.Load() > 500 {
-				t.Fatal("the delayed stream did not finish")
-			}
-		}
+	ctx, cancel := context.WithTimeout(t.Context(), streamWait) // a safety net, not an assertion
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", e.url+"/v1/messages", strings.NewReader(streamOf(msgReq(sonnet, "Hi [[refserver:delay 1000]]", ""))))
+	req.Header.Set("Authorization", "Bearer "+e.seed.APIKey)
+	req.Header.Set("vendor-workspace-id", e.seed.DefaultWorkspaceID)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	frames := parseFrames(t, r.body)
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+
+	var pinged atomic.Bool // a ping was read since the clock last moved
+	done := make(chan struct{})
+	advances := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { advances <- n }()
+		for {
+			for !e.srv.ClockWaitForTest() || n > 0 && !pinged.Load() {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+				}
+			}
+			pinged.Store(false)
+			e.clock.Advance(time.Second) // the delay: one frame
+			n++
+		}
+	}()
+	br := bufio.NewReader(res.Body)
+	var frames []sseFrame
+	for {
+		fr, err := readFrame(br)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("frame %d: %v", len(frames), err)
+		}
+		if fr.typ == "ping" {
+			pinged.Store(true)
+		}
+		frames = append(frames, fr)
+	}
+	close(done)
+	advanced := <-advances
+
 	pings := 0
 	for _, fr := range frames {
 		if fr.typ == "ping" {
 			pings++
 		}
 	}
-	if pings < 2 || frameTypesNoPing(frames)[len(frameTypesNoPing(frames))-1] != "message_stop" || int(advanced.Load()) < len(frames)-pings {
-		t.Fatalf("%d pings, %d advances: %q", pings, advanced.Load(), frameTypes(frames))
+	noPing := frameTypesNoPing(frames)
+	if pings < 2 || len(noPing) == 0 || noPing[len(noPing)-1] != "message_stop" || advanced < len(noPing) {
+		t.Fatalf("%d pings, %d advances: %q", pings, advanced, frameTypes(frames))
 	}
 	msg, _ := accumulate(t, frames)
 	if contentOf(msg)[0]["text"] != "You said: Hi" {

@@ -441,26 +441,32 @@ func TestMessagesDirectiveErrorsAndDelay(t *testing.T) {
 		// A stream without after= fails before the 200.
 		wantError(t, e.do(t, "POST", "/v1/messages", streamOf(msgReq(sonnet, "Hi [[refserver:error "+typ+"]]", ""))), status, typ, msg)
 	}
-	// A delay waits on the server clock.
+	// A delay waits on the server clock: the request is not answered until
+	// the clock has moved past it, whatever the real time spent.
 	done := make(chan response, 1)
 	go func() { done <- e.do(t, "POST", "/v1/messages", msgReq(sonnet, "Hi [[refserver:delay 2000]]", "")) }()
-	waitFor(t, "the delayed request to arrive", func() bool { return len(e.srv.Requests()) > 0 })
-	select {
-	case r := <-done:
-		t.Fatalf("answered before the clock moved: %s", r.body)
-	case <-time.After(30 * time.Millisecond):
+	waitClock := func(when string) {
+		t.Helper()
+		deadline := time.Now().Add(streamWait)
+		for !e.srv.ClockWaitForTest() {
+			select {
+			case r := <-done:
+				t.Fatalf("answered %s: %s", when, r.body)
+			case <-time.After(time.Millisecond):
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the delay is not waiting on the clock", when)
+			}
+		}
 	}
+	waitClock("before the clock moved")
 	e.clock.Advance(time.Second)
-	select {
-	case r := <-done:
-		t.Fatalf("answered after 1 of 2 seconds: %s", r.body)
-	case <-time.After(30 * time.Millisecond):
-	}
+	waitClock("after 1 of 2 seconds")
 	e.clock.Advance(time.Second)
 	select {
 	case r := <-done:
 		wantOK(t, r)
-	case <-time.After(5 * time.Second):
+	case <-time.After(streamWait):
 		t.Fatal("no answer after the delay")
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // shutdownGrace bounds how long stop waits for in-flight requests (a slow
-// fault, an open stream) before closing their connections.
-const shutdownGrace = 5 * time.Second
+// fault, an open stream) before closing their connections. A variable only
+// so that a test can lengthen it (start_export_test.go).
+var shutdownGrace = 5 * time.Second
 
 // Start serves the server on addr (for example "127.0.0.1:0") in a
 // goroutine and returns its base URL. stop shuts it down gracefully and

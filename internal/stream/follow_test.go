@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -137,17 +137,34 @@ func TestFollowStopsOnPermanentErrorsAndEnded(t *testing.T) {
 	}
 }
 
+// TestFollowEndsWhenTheContextEnds: the context ends while the follower
+// waits to reconnect (Open keeps failing): it yields the context's error
+// and ends. The context ends the moment something first waits on it
+// (cancelOnWait), the wait before a reconnection, rather than after some
+// real time that could pass before or after that wait.
 func TestFollowEndsWhenTheContextEnds(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	parent, cancel := context.WithCancel(context.Background())
+	ctx := &cancelOnWait{Context: parent, cancel: cancel}
 	fl := &Follow[testEvent]{
 		Source: src, Decode: decodeTest, Key: func(e testEvent) string { return e.ID },
 		Open: func(context.Context) (io.ReadCloser, error) { return nil, errors.New("down") },
 	}
-	time.AfterFunc(20*time.Millisecond, cancel)
 	var errs []error
 	for _, err := range fl.Events(ctx, io.NopCloser(strings.NewReader("")), testEvent{}, false) {
 		errs = append(errs, err)
 	}
 	require.Len(t, errs, 1)
 	require.ErrorIs(t, errs[0], context.Canceled)
+}
+
+// cancelOnWait is a context cancelled when its Done is first called.
+type cancelOnWait struct {
+	context.Context
+	once   sync.Once
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnWait) Done() <-chan struct{} {
+	c.once.Do(c.cancel)
+	return c.Context.Done()
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
 )
 
 // TestMain fails the package if the server leaves a goroutine behind after
 // its context ends.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
