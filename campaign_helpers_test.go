@@ -2,10 +2,6 @@ package agentplatform_test
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	jose "github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -287,41 +282,12 @@ type campaignFederation struct {
 
 func newCampaignFederation(t *testing.T, env *reftest.Env, clock *refserver.ManualClock, obs *campaignObserver) *campaignFederation {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	require.NoError(t, err)
-	const issuer, subject, kid = "https://idp.example.com", "system:serviceaccount:prod:campaign", "k1"
-	issuerID, err := env.Server.AddFederationIssuer(refserver.FederationIssuer{Name: "campaign-idp", IssuerURL: issuer,
-		JWKS: &jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: kid, Algorithm: string(jose.ES256), Use: "sig"}}}})
-	require.NoError(t, err)
-	saID := env.Server.CreateServiceAccount("campaign")
-	ruleID, err := env.Server.AddFederationRule(refserver.FederationRule{Name: "campaign", IssuerID: issuerID,
-		SubjectPrefix: subject, ServiceAccountID: saID, WorkspaceIDs: []string{env.Seed.DefaultWorkspaceID},
-		TokenLifetimeSeconds: 120})
-	require.NoError(t, err)
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: jose.JSONWebKey{Key: key, KeyID: kid}},
-		(&jose.SignerOptions{}).WithType("JWT"))
-	require.NoError(t, err)
-
 	f := &campaignFederation{}
-	f.creds, err = auth.Federation(auth.FederationConfig{
-		BaseURL: env.URL, FederationRuleID: ruleID, OrganizationID: env.Seed.OrganizationID, ServiceAccountID: saID,
-		Clock: clock, MaxRetries: 8, MaxRetryWait: reftest.FastRetryWait,
-		HTTPClient: obs.httpClient(), TracerProvider: obs.tracerProvider(),
-		IdentityToken: func(context.Context) (string, error) {
-			f.minted.Add(1)
-			now := clock.Now()
-			claims, err := json.Marshal(map[string]any{"iss": issuer, "sub": subject, "aud": "https://api.vendor.com",
-				"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "jti": rand.Text()})
-			if err != nil {
-				return "", err
-			}
-			jws, err := signer.Sign(claims)
-			if err != nil {
-				return "", err
-			}
-			return jws.CompactSerialize()
-		},
-	})
+	cfg := federationConfig(t, env, federationSetup{name: "campaign", lifetime: 120, now: clock.Now, minted: &f.minted})
+	cfg.Clock, cfg.MaxRetries, cfg.MaxRetryWait = clock, 8, reftest.FastRetryWait
+	cfg.HTTPClient, cfg.TracerProvider = obs.httpClient(), obs.tracerProvider()
+	var err error
+	f.creds, err = auth.Federation(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = f.creds.Close() })
 	return f

@@ -3,10 +3,7 @@ package messages_test
 import (
 	"context"
 	"errors"
-	"net"
-	"net/http"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,41 +11,11 @@ import (
 	"go.opentelemetry.io/otel/codes"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
-
-// openConns is an HTTP client that counts its open connections, to see
-// that a stream released its own. Keep-alives are off, so a connection
-// is open only while a response holds it.
-type openConns struct{ n atomic.Int64 }
-
-func (o *openConns) client() *http.Client {
-	var d net.Dialer
-	return &http.Client{Transport: &http.Transport{
-		DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := d.DialContext(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			o.n.Add(1)
-			return &countedConn{Conn: c, o: o}, nil
-		},
-	}}
-}
-
-type countedConn struct {
-	net.Conn
-	o    *openConns
-	once sync.Once
-}
-
-func (c *countedConn) Close() error {
-	c.once.Do(func() { c.o.n.Add(-1) })
-	return c.Conn.Close()
-}
 
 // TestUnreadStreamEndsWithItsContext: a Messages or chat-completions
 // stream that is never read nor closed ends its span, unset, when its
@@ -77,8 +44,8 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 	for _, kind := range kinds {
 		for _, cause := range []error{nil, errors.New("shutting down")} {
 			t.Run(kind.name, func(t *testing.T) {
-				conns := new(openConns)
-				_, client, rec := tracedEnv(t, option.WithHTTPClient(conns.client()))
+				conns := new(reftest.OpenConns)
+				_, client, rec := tracedEnv(t, option.WithHTTPClient(conns.Client()))
 				sctx, cancel := context.WithCancelCause(ctx)
 				defer cancel(nil)
 				read, err := kind.open(sctx, client)
@@ -90,7 +57,7 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 				span := oneSpan(t, rec, kind.span)
 				require.Equal(t, codes.Unset, span.Status().Code)
 				require.NotContains(t, attrs(span), tracing.ErrorType)
-				require.Eventually(t, func() bool { return conns.n.Load() == 0 }, time.Minute, time.Millisecond, "the connection is released")
+				require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 				require.ErrorIs(t, read(), context.Canceled)
 				span = oneSpan(t, rec, kind.span)

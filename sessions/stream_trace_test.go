@@ -3,10 +3,7 @@ package sessions_test
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tracing"
@@ -240,37 +238,6 @@ func TestStreamSpanClosedAfterAReconnection(t *testing.T) {
 	}
 }
 
-// openConns is an HTTP client that counts its open connections, to see
-// that a stream released its own. Keep-alives are off, so a connection
-// is open only while a response holds it.
-type openConns struct{ n atomic.Int64 }
-
-func (o *openConns) client() *http.Client {
-	var d net.Dialer
-	return &http.Client{Transport: &http.Transport{
-		DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := d.DialContext(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			o.n.Add(1)
-			return &countedConn{Conn: c, o: o}, nil
-		},
-	}}
-}
-
-type countedConn struct {
-	net.Conn
-	o    *openConns
-	once sync.Once
-}
-
-func (c *countedConn) Close() error {
-	c.once.Do(func() { c.o.n.Add(-1) })
-	return c.Conn.Close()
-}
-
 // TestUnreadStreamEndsWithItsContext: a stream that is never read nor
 // closed ends its span, unset, when its context ends (with a cause or
 // not), and lets its connection go; reading it afterwards yields the
@@ -279,9 +246,9 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 	for _, noReconnect := range []bool{false, true} {
 		for _, cause := range []error{nil, errors.New("shutting down")} {
 			t.Run(map[bool]string{false: "reconnecting", true: "no reconnection"}[noReconnect], func(t *testing.T) {
-				conns := new(openConns)
+				conns := new(reftest.OpenConns)
 				f := newFixture(t)
-				client, rec := f.traced(t, option.WithHTTPClient(conns.client()))
+				client, rec := f.traced(t, option.WithHTTPClient(conns.Client()))
 				s := f.newSession(t, f.params())
 				sctx, cancel := context.WithCancelCause(context.Background())
 				defer cancel(nil)
@@ -303,7 +270,7 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 				require.Len(t, spans, 1)
 				require.Equal(t, codes.Unset, spans[0].Status().Code)
 				require.NotContains(t, spanAttrs(spans[0]), tracing.ErrorType)
-				require.Eventually(t, func() bool { return conns.n.Load() == 0 }, time.Minute, time.Millisecond, "the connection is released")
+				require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 				var errs []error
 				for _, err := range st.Events() {
