@@ -365,15 +365,3 @@ func frameTypes(frames []sseFrame) []string {
 	}
 	return out
 }
-
-// waitFor polls cond (a server-side count) until it holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(streamWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
