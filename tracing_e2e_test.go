@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
@@ -23,23 +24,12 @@ import (
 // one trace, the API's request span a child of the SDK's, and the turn the
 // request started a child of the API's request span.
 func TestOneTraceFromSDKToAPI(t *testing.T) {
-	noEnv(t)
-	api := tracetest.NewInMemoryExporter()
-	env := reftest.New(t, refserver.WithSpanExporter(api))
-	tp, rec := recorder(t)
-	client := env.Client(t, option.WithTracerProvider(tp))
+	_, client, rec, api, s := tracedSession(t)
 	ctx := context.Background()
-
-	e, err := client.Environments.Create(ctx, environments.CreateParams{Name: "e"})
-	require.NoError(t, err)
-	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.ModelID(models.VendorHaiku55)})
-	require.NoError(t, err)
-	s, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(a.ID), EnvironmentID: e.ID})
-	require.NoError(t, err)
 	rec.Reset()
 	api.Reset()
 
-	_, err = client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("hi")}})
+	_, err := client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("hi")}})
 	require.NoError(t, err)
 
 	sdk := onlySpan(t, rec)
@@ -72,19 +62,8 @@ func TestOneTraceFromSDKToAPI(t *testing.T) {
 // (the session check, the new connection, the history read) are in the
 // stream span's trace.
 func TestOneTraceForAReconnectedStream(t *testing.T) {
-	noEnv(t)
-	api := tracetest.NewInMemoryExporter()
-	env := reftest.New(t, refserver.WithSpanExporter(api))
-	tp, rec := recorder(t)
-	client := env.Client(t, option.WithTracerProvider(tp))
+	env, client, rec, api, s := tracedSession(t)
 	ctx := context.Background()
-
-	e, err := client.Environments.Create(ctx, environments.CreateParams{Name: "e"})
-	require.NoError(t, err)
-	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.ModelID(models.VendorHaiku55)})
-	require.NoError(t, err)
-	s, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(a.ID), EnvironmentID: e.ID})
-	require.NoError(t, err)
 	env.Server.InjectFault(refserver.Fault{Path: "/v1/sessions/" + s.ID + "/events/stream", StreamCutAfter: 1})
 	st, err := client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{})
 	require.NoError(t, err)
@@ -125,4 +104,24 @@ func TestOneTraceForAReconnectedStream(t *testing.T) {
 			got["vendor.sessions.events.stream"] == 2 && // the first connection and the new one
 			got["vendor.sessions.events.list"] > 0 // the history read
 	}, time.Minute, time.Millisecond, "the API's spans of the stream's trace")
+}
+
+// tracedSession returns a reference server that exports its spans to api,
+// a client whose spans rec records, and a session of a new agent in a new
+// environment.
+func tracedSession(t *testing.T) (*reftest.Env, *agentplatform.Client, *tracetest.SpanRecorder, *tracetest.InMemoryExporter, *sessions.Session) {
+	t.Helper()
+	noEnv(t)
+	api := tracetest.NewInMemoryExporter()
+	env := reftest.New(t, refserver.WithSpanExporter(api))
+	tp, rec := recorder(t)
+	client := env.Client(t, option.WithTracerProvider(tp))
+	ctx := context.Background()
+	e, err := client.Environments.Create(ctx, environments.CreateParams{Name: "e"})
+	require.NoError(t, err)
+	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "a", Model: agents.ModelID(models.VendorHaiku55)})
+	require.NoError(t, err)
+	s, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(a.ID), EnvironmentID: e.ID})
+	require.NoError(t, err)
+	return env, client, rec, api, s
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
@@ -91,11 +90,7 @@ var benchTool = tool.Must(tool.New("lookup_order", "Looks up an order.", func(_ 
 // benchSessions creates n sessions whose one turn makes calls calls.
 func benchSessions(b *testing.B, f *fixture, n, calls int) []string {
 	a := f.agent(b, []tool.Tool{benchTool})
-	steps := make([]refserver.Step, 0, calls+1)
-	for i := range calls {
-		steps = append(steps, useOrder("lookup_order", fmt.Sprint(i)))
-	}
-	steps = append(steps, refserver.Say("Done."))
+	steps := orderCalls("lookup_order", calls, "Done.")
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = f.session(b, a, steps)

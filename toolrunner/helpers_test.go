@@ -298,6 +298,16 @@ func useOrder(name, orderID string) refserver.Step {
 	return refserver.UseCustomTool(name, map[string]any{"order_id": orderID})
 }
 
+// orderCalls is a turn of n calls of the tool name, orders "0" to "n-1",
+// ended by the agent saying last.
+func orderCalls(name string, n int, last string) []refserver.Step {
+	steps := make([]refserver.Step, 0, n+1)
+	for i := range n {
+		steps = append(steps, useOrder(name, fmt.Sprint(i)))
+	}
+	return append(steps, refserver.Say(last))
+}
+
 // logs records what a runner logs.
 type logs struct {
 	mu      sync.Mutex

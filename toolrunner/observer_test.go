@@ -118,11 +118,7 @@ func TestEventObserverAcrossStreamCuts(t *testing.T) {
 	var c counter
 	lookup := c.tool("lookup_order")
 	a := f.agent(t, []tool.Tool{lookup})
-	steps := make([]refserver.Step, 0, calls+1)
-	for i := range calls {
-		steps = append(steps, useOrder("lookup_order", fmt.Sprint(i)))
-	}
-	id := f.session(t, a, append(steps, refserver.Say("All done.")))
+	id := f.session(t, a, orderCalls("lookup_order", calls, "All done."))
 	before := len(f.history(t, id))
 	f.env.Server.InjectFault(refserver.Fault{Method: http.MethodGet, Path: streamPath(id), StreamCutAfter: 3, Times: 6})
 	o := newObserved()

@@ -112,11 +112,7 @@ func TestStreamCutsLoseAndRepeatNothing(t *testing.T) {
 	var c counter
 	lookup := c.tool("lookup_order")
 	a := f.agent(t, []tool.Tool{lookup})
-	steps := make([]refserver.Step, 0, calls+1)
-	for i := range calls {
-		steps = append(steps, useOrder("lookup_order", fmt.Sprint(i)))
-	}
-	id := f.session(t, a, append(steps, refserver.Say("All done.")))
+	id := f.session(t, a, orderCalls("lookup_order", calls, "All done."))
 	f.env.Server.InjectFault(refserver.Fault{Method: http.MethodGet, Path: "/v1/sessions/" + id + "/events/stream",
 		StreamCutAfter: 4, Times: 8})
 	r := newRunner(t, f, []tool.Tool{lookup})
@@ -356,11 +352,7 @@ func TestStreamErrorEventsAreResumed(t *testing.T) {
 	var c counter
 	lookup := c.tool("lookup_order")
 	a := f.agent(t, []tool.Tool{lookup})
-	steps := make([]refserver.Step, 0, calls+1)
-	for i := range calls {
-		steps = append(steps, useOrder("lookup_order", fmt.Sprint(i)))
-	}
-	id := f.session(t, a, append(steps, refserver.Say("All done.")))
+	id := f.session(t, a, orderCalls("lookup_order", calls, "All done."))
 	f.env.Server.InjectFault(refserver.Fault{Method: http.MethodGet, Path: "/v1/sessions/" + id + "/events/stream",
 		StreamCutAfter: 5, Status: 529, Times: 1})
 	var l logs
