@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
 // Defaults shared with the client (internal/pipeline reads the same
@@ -36,10 +38,10 @@ func endpointBase(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", errors.New("auth: BaseURL: must be an absolute http or https URL")
+		return "", apierror.Invalid("base_url", "must be an absolute http or https URL")
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return "", errors.New("auth: BaseURL: must not contain user info, a query or a fragment")
+		return "", apierror.Invalid("base_url", "must not contain user info, a query or a fragment")
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return "", &endpointError{url: u.Scheme + "://" + u.Host + u.EscapedPath()}

@@ -415,10 +415,12 @@ func TestInsecureEndpointIsRefused(t *testing.T) {
 	cfg := base
 	cfg.BaseURL = "ftp://example.com"
 	_, err = auth.Federation(cfg)
-	require.ErrorContains(t, err, "BaseURL")
+	var verr *apierror.ValidationError
+	require.ErrorAs(t, err, &verr, "a bad base URL is a typed configuration error")
+	require.Equal(t, "base_url", verr.Field)
 	cfg.BaseURL = "https://user:pw@example.com"
 	_, err = auth.Federation(cfg)
-	require.Error(t, err)
+	require.ErrorAs(t, err, &verr)
 	require.NotContains(t, err.Error(), "pw")
 }
 
