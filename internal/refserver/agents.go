@@ -438,8 +438,8 @@ func (s *Server) archiveAgent(c *call) error {
 }
 
 // archiveDeploymentsOfAgentLocked archives, in the same operation as the
-// agent, every non-archived deployment whose agent is agentID (contract
-// 4.6; no deployment run is recorded).
+// agent, every non-archived deployment whose agent is agentID
+// (docs/managed-agents-wire.md 4.6; no deployment run is recorded).
 func (s *Server) archiveDeploymentsOfAgentLocked(agentID string) {
 	s.archiveAgentDeploymentsLocked(agentID, s.now())
 }

@@ -149,7 +149,7 @@ type sessionAgentJSONView struct {
 	Multiagent any `json:"multiagent"`
 }
 
-// sessionAgentJSON is session.agent (contract 3.8): v's thread agent plus
+// sessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's thread agent plus
 // its multiagent (null when unset) with every roster and predefined agent
 // reference expanded into that version's thread agent ({"type":"self"}
 // expands into v itself); advisor entries stay {type: advisor, model}.
@@ -161,7 +161,8 @@ func (v *agentVersion) sessionAgentJSON() any {
 
 // modelIDs lists, without repeats and own model first, every model the
 // agent can run: its own, each roster and predefined agent's, and the
-// advisor model. The budget rule (contract 3.1) checks each has a price.
+// advisor model. The budget rule (docs/managed-agents-wire.md 3.1) checks
+// each has a price.
 func (v *agentVersion) modelIDs() []string {
 	ids := []string{v.model.id}
 	for _, id := range v.multiagent.modelIDs() {

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Skills (3.3) and execution identity (3.6).
+// Skills and execution identity (docs/managed-agents-wire.md 3.3, 3.6).
 
 const maMaxSkills = 20
 

@@ -29,8 +29,8 @@ var (
 // agentTools is a validated pair of an agent's tools and mcp_servers lists,
 // which are checked against each other (every mcp_toolset names a server,
 // every server is used by a toolset). Agents store it; a session snapshot
-// stores one too, and Update Session (contract 6.5) replaces it with
-// parseAgentTools.
+// stores one too, and Update Session (docs/managed-agents-wire.md 6.5)
+// replaces it with parseAgentTools.
 type agentTools struct {
 	tools      []tool
 	mcpServers []mcpServer
@@ -221,7 +221,7 @@ func (a agentTools) mcpServersJSON() []mcpServerJSON {
 // Session ("agent.tools[0].name"). A nil raw message keeps that list of
 // base; the JSON null and [] clear it; an array replaces it. The
 // cross-checks between the two lists apply to the result. Callers whose
-// contract forbids null must reject it first.
+// endpoint forbids null must reject it first.
 func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agentTools) (agentTools, error) {
 	out := base
 	if tools != nil {

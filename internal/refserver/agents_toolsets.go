@@ -300,8 +300,9 @@ func parseCustomTool(path string, raw json.RawMessage) (*customTool, error) {
 	return &customTool{name: body.Name.Value, description: body.Description.Value, inputSchema: maCompact(body.InputSchema.Value)}, nil
 }
 
-// checkInputSchema checks the members the contract names; other JSON
-// Schema keys are kept as they are.
+// checkInputSchema checks the members docs/managed-agents-wire.md 3.5 names
+// for a custom tool's input_schema; other JSON Schema keys are kept as they
+// are.
 func checkInputSchema(path string, raw json.RawMessage) error {
 	if maKind(raw) != '{' {
 		return invalidField(path, "must be an object")

@@ -24,7 +24,7 @@ import (
 // its own path.
 
 // betaManagedAgents is the vendor-beta value agents, environments, sessions
-// and deployments require (SPEC 9).
+// and deployments require (docs/managed-agents-wire.md 1.1).
 const betaManagedAgents = "managed-agents-2026-04-01"
 
 // maBetas is the route beta list of every managed-agents endpoint.

@@ -11,10 +11,11 @@ import (
 )
 
 // API key administration: the admin API under /v1/organizations/api_keys
-// (docs/auth-wire.md section 5; SPEC 3.2, 5.1, 5.3). List, retrieve and
-// update; keys are created through the Go API (CreateAPIKey), and delete is
-// an update to status archived. Any key the admin API accepts (SPEC 5.2 rule
-// 3) manages every key of the organization, itself included (C24).
+// (docs/auth-wire.md section 5). List, retrieve and update; keys are
+// created through the Go API (CreateAPIKey), and delete is an update to
+// status archived. Any key the admin API accepts (a personal or service
+// account key not scoped to a workspace) manages every key of the
+// organization, itself included (docs/auth-wire.md 8, C24).
 
 func (s *Server) apiKeyRoutes() []route {
 	return []route{
@@ -25,7 +26,7 @@ func (s *Server) apiKeyRoutes() []route {
 }
 
 // partialKeyHint is the api_key object's partial_key_hint: the prefix, the
-// first 3 and the last 4 characters of the secret's body (auth-wire 5.1).
+// first 3 and the last 4 characters of the secret's body (docs/auth-wire.md 5.1).
 func partialKeyHint(secret string) string {
 	body := strings.TrimPrefix(secret, keySecretPrefix)
 	return keySecretPrefix + body[:3] + "..." + body[len(body)-4:]
@@ -64,7 +65,7 @@ func actorOf(id string) actorRef {
 	return actorRef{ID: id, Type: "user"}
 }
 
-// apiKeyView is the api_key object (auth-wire 5.1). Status never reports
+// apiKeyView is the api_key object (docs/auth-wire.md 5.1). Status never reports
 // expiry: expires_at does.
 type apiKeyView struct {
 	Type           string     `json:"type"`
@@ -104,7 +105,8 @@ func (k *apiKey) view() apiKeyView {
 func (k *apiKey) position() position { return position{createdAt: k.createdAt, id: k.id} }
 
 // validPrefixedID reports whether s is prefix followed by 1–64 ASCII letters
-// or digits: a well-formed id in a request (auth-wire "Identifiers").
+// or digits: a well-formed id in a request (docs/auth-wire.md, "How to
+// read this", Identifiers).
 func validPrefixedID(prefix, s string) bool {
 	rest, ok := strings.CutPrefix(s, prefix)
 	if !ok || len(rest) == 0 || len(rest) > 64 {
@@ -168,7 +170,7 @@ func (s *Server) getAPIKey(c *call) error {
 	return c.ok(k.view())
 }
 
-// apiKeyUpdateBody is the body of Update API Key (auth-wire 5.4).
+// apiKeyUpdateBody is the body of Update API Key (docs/auth-wire.md 5.4).
 type apiKeyUpdateBody struct {
 	Name      optional[string]          `json:"name"`
 	Status    optional[string]          `json:"status"`
@@ -218,7 +220,7 @@ func (s *Server) updateAPIKey(c *call) error {
 	return c.ok(k.view())
 }
 
-// checkKeyUpdateLocked applies the state rules of SPEC 3.2 (auth-wire 5.4):
+// checkKeyUpdateLocked applies the key state rules (docs/auth-wire.md 5.4):
 // nothing changing is always fine; a deleted key never changes again; an
 // expired key can only be deleted. Every other move between active and
 // inactive, and deleting, is allowed.

@@ -12,7 +12,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
-// API key administration (docs/auth-wire.md section 5; SPEC 3.2, 5.1, 5.3):
+// API key administration (docs/auth-wire.md section 5):
 // list, retrieve and update, the key state rules, and how each key type
 // stops working.
 
@@ -28,7 +28,7 @@ func msgKeyExpired(id string) string {
 	return "API key `" + id + "` has expired; an expired key can only be deleted."
 }
 
-// hint is the partial_key_hint of a secret (auth-wire 5.1).
+// hint is the partial_key_hint of a secret (docs/auth-wire.md 5.1).
 func hint(secret string) string {
 	body := strings.TrimPrefix(secret, "sk-vendor-api03-")
 	return "sk-vendor-api03-" + body[:3] + "..." + body[len(body)-4:]
@@ -112,7 +112,7 @@ func TestListAPIKeys(t *testing.T) {
 		e.clock.Advance(time.Second)
 		ids = append(ids, e.mustKey(t, spec).ID)
 	}
-	// Delete one: it stays listed (SPEC 3.2).
+	// Delete one: a deleted (archived) key stays listed.
 	wantOK(t, e.do(t, "POST", keyPath(ids[2]), `{"status":"archived"}`))
 	wantOK(t, e.do(t, "POST", keyPath(ids[1]), `{"status":"inactive"}`))
 
@@ -183,8 +183,8 @@ func TestListAPIKeys(t *testing.T) {
 	}
 }
 
-// Who may call the admin API (auth-wire 5; SPEC 5.2 rule 3), and the
-// routes it does not have.
+// Who may call the admin API (docs/auth-wire.md 5: personal and service
+// account keys not scoped to a workspace), and the routes it does not have.
 func TestAPIKeyAdminAccess(t *testing.T) {
 	e := newEnv(t)
 	ws := e.seed.DefaultWorkspaceID
@@ -219,7 +219,7 @@ func TestAPIKeyAdminAccess(t *testing.T) {
 	wantUnauthenticated(t, e.do(t, "GET", keyPath(self.ID), "", withKey(self.Secret)), msgDisabled)
 }
 
-// Body rules of Update API Key (auth-wire 5.4).
+// Body rules of Update API Key (docs/auth-wire.md 5.4).
 func TestUpdateAPIKeyValidation(t *testing.T) {
 	e := newEnv(t)
 	k := e.mustKey(t, refserver.KeySpec{Kind: refserver.PersonalKey, OwnerID: e.seed.UserID, Name: "orig", ExpiresAt: e.clock.Now().Add(time.Hour)})
@@ -253,7 +253,7 @@ func TestUpdateAPIKeyValidation(t *testing.T) {
 	require.Equal(t, long, wantOK(t, e.do(t, "POST", keyPath(k.ID), ""))["name"])
 }
 
-// Every state transition of SPEC 3.2 / auth-wire 5.4, allowed and refused,
+// Every key state transition (docs/auth-wire.md 5.4), allowed and refused,
 // through the update endpoint; and what the key can do afterwards.
 func TestAPIKeyTransitions(t *testing.T) {
 	type state string
@@ -288,7 +288,8 @@ func TestAPIKeyTransitions(t *testing.T) {
 		expiredInactive: {refuse(expired), same("inactive"), same("archived"), refuse(expired), same("inactive"), same("inactive"), refuse(expired)},
 		expiredArchived: {refuse(deleted), refuse(deleted), same("archived"), refuse(deleted), same("archived"), same("archived"), refuse(deleted)},
 	}
-	// The 401 each status gives on an API request (api-choices messages).
+	// The 401 each status gives on an API request (docs/api-choices.md
+	// "Errors").
 	authMessage := func(status string, isExpired bool) string {
 		switch {
 		case status == "archived":
@@ -357,7 +358,7 @@ func TestAPIKeyTransitions(t *testing.T) {
 }
 
 // Deletion is permanent, and an expired key cannot come back: each path
-// through the states, end to end (SPEC 3.2).
+// through the states, end to end.
 func TestAPIKeyLifecycle(t *testing.T) {
 	e := newEnv(t)
 	k := e.mustKey(t, refserver.KeySpec{Kind: refserver.PersonalKey, OwnerID: e.seed.UserID, ExpiresAt: e.clock.Now().Add(time.Hour)})
@@ -387,7 +388,8 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	wantUnauthenticated(t, use(), msgDeleted)
 }
 
-// SPEC 5.1 "Stops working when", beyond what auth_test.go covers: an
+// When each key kind stops working (docs/api-choices.md "API keys"), beyond
+// what auth_test.go covers: an
 // unscoped personal key follows its user's access workspace by workspace,
 // and archived keys are not restored after a re-invite; an unscoped service
 // account key follows the account's workspaces.

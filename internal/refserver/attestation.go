@@ -17,11 +17,11 @@ import (
 )
 
 // Device attestation (docs/auth-wire.md section 4): app integrations, the
-// pluggable verifier of App Attest proofs, and the vendor-test-v1 format
-// that the default verifier checks. The endpoints are in
+// verifier interface of App Attest proofs, and the vendor-test-v1 format
+// that TestAttestationVerifier, the server's verifier, checks. The endpoints are in
 // attestation_exchange.go.
 
-// AppIntegration is a registered iOS or macOS app (auth-wire 4.1). Its id,
+// AppIntegration is a registered iOS or macOS app (docs/auth-wire.md 4.1). Its id,
 // clid_…, is the public client id built into the app.
 type AppIntegration struct {
 	Name        string   // free text
@@ -34,12 +34,13 @@ type AppIntegration struct {
 }
 
 // AttestationVerifier checks the proofs of the device attestation grant
-// (auth-wire 4.4). The server checks everything else: the challenge, the
+// (docs/auth-wire.md 4.4). The server checks everything else: the challenge, the
 // integration and its app ids, the workspace, the key's state, and that an
 // assertion's counter increases. Implementations must be safe for concurrent
-// use; they are called without the server's lock. The default,
-// TestAttestationVerifier, checks the vendor-test-v1 format; a verifier of
-// Apple's format plugs in with WithAttestationVerifier and the same wire.
+// use; they are called without the server's lock. The server uses
+// TestAttestationVerifier, which checks the vendor-test-v1 format; a
+// verifier of Apple's format would implement the same interface over the
+// same wire.
 type AttestationVerifier interface {
 	// VerifyAttestation checks the attestation of a new key and returns
 	// the key's public key, in whatever form VerifyAssertion needs it.
@@ -69,16 +70,10 @@ type AssertionCheck struct {
 	StoredCounter  uint32 // the last accepted counter (0 after attestation)
 }
 
-// WithAttestationVerifier sets the verifier of device attestation proofs
-// (default: TestAttestationVerifier, the vendor-test-v1 format).
-func WithAttestationVerifier(v AttestationVerifier) Option {
-	return func(cfg *config) { cfg.attestation = v }
-}
-
 // AttestationFormatTest is the fmt of the vendor-test-v1 proofs.
 const AttestationFormatTest = "vendor-test-v1"
 
-// TestAttestationVerifier checks the vendor-test-v1 format (auth-wire 4.4):
+// TestAttestationVerifier checks the vendor-test-v1 format (docs/auth-wire.md 4.4):
 // an attestation is {"fmt", "public_key": base64 of the 65-byte uncompressed
 // P-256 point, "signature": base64 of r‖s over "attest" 0x00 app_id 0x00
 // clientDataHash}; an assertion is {"fmt", "counter" ≥ 1, "signature" over
@@ -258,8 +253,5 @@ func (s *Server) integrationRevokedLocked(clientID string) bool {
 }
 
 func (s *Server) attestationVerifier() AttestationVerifier {
-	if s.cfg.attestation != nil {
-		return s.cfg.attestation
-	}
 	return TestAttestationVerifier{}
 }

@@ -18,7 +18,7 @@ const (
 	grantDevice          = "device-attestation" // ExchangeDenial.Grant
 	grantChallenge       = "challenge"
 	challengeLifetime    = 300 * time.Second
-	deviceTokenLifetime  = 3600 // seconds (SPEC 5, 8)
+	deviceTokenLifetime  = 3600 // seconds: device tokens expire after one hour
 	maxAttestationChars  = 65536
 	maxAssertionChars    = 8192
 	challengeSweepEvery  = 64
@@ -92,7 +92,7 @@ type deviceRequest struct {
 	workspaceID string // "", "default" or a wrkspc_ id
 }
 
-// readDeviceBody is step 1 of auth-wire 4.3: the fields in table order,
+// readDeviceBody is step 1 of docs/auth-wire.md 4.3: the fields in table order,
 // after the keys the grant does not know.
 func readDeviceBody(f *jsonFields) (deviceRequest, error) {
 	var req deviceRequest
@@ -226,7 +226,7 @@ func (s *Server) deviceExchange(c *call, f *jsonFields) error {
 }
 
 // spendChallengeLocked is step 2: a challenge named by a request that got
-// this far is spent, whatever happens next (auth-wire 4.2).
+// this far is spent, whatever happens next (docs/auth-wire.md 4.2).
 func (s *Server) spendChallengeLocked(req deviceRequest) error {
 	ch, ok := s.devices.challenges[secretDigest(req.challenge)]
 	if !ok {

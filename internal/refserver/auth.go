@@ -39,8 +39,9 @@ func bearerCredential(h http.Header) (string, bool) {
 }
 
 // authenticate finds the key a request sends and checks that it still
-// works: status, expiry (server clock), and its owner's standing (SPEC 5.1
-// "Stops working when"). Messages never include the secret.
+// works: status, expiry (server clock), and its owner's standing (the
+// "Stops working when" column of docs/api-choices.md "API keys"). Messages
+// never include the secret.
 func (s *Server) authenticate(h http.Header) (principal, error) {
 	secret, ok := credential(h)
 	if !ok {
@@ -67,8 +68,8 @@ func (s *Server) authenticate(h http.Header) (principal, error) {
 	return k.principal(), nil
 }
 
-// keyOwnerInGoodStandingLocked applies SPEC 5.1's "Stops working when"
-// column beyond status and expiry. A scoped key stops working when its one
+// keyOwnerInGoodStandingLocked applies the "Stops working when" column of
+// docs/api-choices.md "API keys" beyond status and expiry. A scoped key stops working when its one
 // workspace is archived or its owner can no longer use the API there.
 func (s *Server) keyOwnerInGoodStandingLocked(k *apiKey) bool {
 	p := k.principal()
@@ -89,7 +90,7 @@ func (s *Server) keyOwnerInGoodStandingLocked(k *apiKey) bool {
 	return ws != nil && s.reachesLocked(p, ws)
 }
 
-// checkAdminAccess is SPEC 5.2 rule 3: the admin API takes personal and
+// checkAdminAccess is the admin-API rule: the admin API takes personal and
 // service account keys only when they are not scoped to a workspace.
 func checkAdminAccess(p principal) error {
 	switch {

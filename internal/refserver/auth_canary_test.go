@@ -35,7 +35,7 @@ func (b *lockedBuffer) String() string {
 // No secret — API key, identity JWT, access token, attestation proof —
 // appears in any error body, in the request log (Requests), in the
 // recorded exchange denials or in the server's log, whatever the request
-// does with it (docs/auth-wire.md 2.8, 2.9; GUIDE 5).
+// does with it (docs/auth-wire.md 2.8, 2.9).
 func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -149,7 +149,8 @@ func TestKeySecretsHaveTheDocumentedForm(t *testing.T) {
 	}
 }
 
-// TestOwnerLosesAccess covers SPEC 5.1's "Stops working when" column.
+// TestOwnerLosesAccess covers when a key stops working because its owner
+// lost access (docs/api-choices.md "API keys").
 func TestOwnerLosesAccess(t *testing.T) {
 	t.Run("personal key of a removed user is archived for good", func(t *testing.T) {
 		e := newEnv(t)
@@ -212,7 +213,9 @@ func TestOwnerLosesAccess(t *testing.T) {
 	})
 }
 
-// TestAdminAPIRule3 covers SPEC 5.2 rule 3.
+// TestAdminAPIRule3 covers the admin-API rule: the admin API accepts a
+// personal or service account key only when it is not scoped to a
+// workspace.
 func TestAdminAPIRule3(t *testing.T) {
 	e := newEnv(t)
 	ws := e.seed.DefaultWorkspaceID

@@ -30,12 +30,12 @@ func checkVersion(h http.Header) error {
 	return nil
 }
 
-// Beta values routes require (SPEC 9). Managed agents and memory stores
-// will add theirs here.
+// Beta values routes require. Managed agents and memory stores will add
+// theirs here.
 const betaMCPTunnels = "mcp-tunnels-2026-06-22"
 
-// knownBetas is SPEC 9's list of beta values; anything else is a typo the
-// client should hear about.
+// knownBetas is the list of beta values the API knows; anything else is a
+// typo the client should hear about (docs/api-choices.md "Transport").
 var knownBetas = map[string]bool{}
 
 func init() {
@@ -63,7 +63,7 @@ func init() {
 }
 
 // parseBetas collects vendor-beta values from comma-separated and repeated
-// headers (GUIDE 6) and rejects unknown ones, naming them all.
+// headers and rejects unknown ones, naming them all.
 func parseBetas(h http.Header) (map[string]bool, error) {
 	betas := make(map[string]bool)
 	var unknown []string

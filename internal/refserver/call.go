@@ -20,8 +20,8 @@ type route struct {
 	// streams, if set, reports whether a request body asks for a stream;
 	// a streaming POST ignores Idempotency-Key (docs/messages-wire.md 1.2).
 	streams func(body []byte) bool
-	// public routes take no credential (the token exchanges, auth-wire
-	// 1.2): no authentication, workspace selection, access check or
+	// public routes take no credential (the token exchanges,
+	// docs/auth-wire.md 1.2): no authentication, workspace selection, access check or
 	// idempotency; the handler runs vendor-version and vendor-beta itself.
 	public bool
 }
@@ -34,7 +34,7 @@ type call struct {
 	r           *http.Request
 	ex          *exchange
 	caller      principal
-	workspaceID string          // the workspace the request runs in (SPEC 5.2)
+	workspaceID string          // the workspace the request runs in (workspace_selection.go)
 	betas       map[string]bool // vendor-beta values sent
 }
 
@@ -45,7 +45,7 @@ func (c *call) run(handle func(*call) error) {
 	}
 }
 
-// fail writes err as the SPEC 7 body. Anything that is not an *apiError is a
+// fail writes err as the API's error body. Anything that is not an *apiError is a
 // bug in the server and becomes a 500 whose details go to the log only.
 func (c *call) fail(err error) {
 	var ae *apiError

@@ -210,7 +210,7 @@ func TestChatCompletionErrors(t *testing.T) {
 		529, "overloaded_error", "Overloaded")
 	e.srv.InjectFault(refserver.Fault{Path: chatPath, Status: 529})
 	wantOpenAIError(t, e.do(t, "POST", chatPath, chatHello), 529, "overloaded_error", "Overloaded (injected fault)")
-	// vendor-beta is checked against SPEC 9, then ignored.
+	// vendor-beta is checked against the known beta values, then ignored.
 	wantOpenAIError(t, e.do(t, "POST", chatPath, chatHello, withHeader("vendor-beta", "nope-1")), 400, "invalid_request_error", "vendor-beta: unknown beta value `nope-1`")
 	wantOK(t, e.do(t, "POST", chatPath, chatHello, mcpBeta))
 

@@ -106,7 +106,8 @@ func (c *ManualClock) notify() {
 const timestampLayout = "2006-01-02T15:04:05.000000Z"
 
 // timestamp is a time that marshals in timestampLayout. Nullable timestamps
-// are *timestamp, which marshal as null when nil (GUIDE 6: null keys are sent).
+// are *timestamp, which marshal as null when nil (null keys are sent, not
+// left out).
 type timestamp time.Time
 
 func (t timestamp) MarshalJSON() ([]byte, error) {

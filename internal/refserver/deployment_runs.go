@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Deployment runs (docs/managed-agents-wire.md section 9; SPEC 2.11, 4.6):
+// Deployment runs (docs/managed-agents-wire.md section 9):
 // the append-only record of each execution of a deployment, scheduled or
 // manual. A run records whether a session was created, not what became of
 // it, so deleting the session leaves the run as it was.
@@ -43,7 +43,7 @@ type scheduleTriggerJSON struct {
 }
 
 // deploymentRunJSON carries both session_id and error, one of them null
-// (GUIDE 6).
+// (docs/managed-agents-wire.md 9.1).
 type deploymentRunJSON struct {
 	Type           string        `json:"type"`
 	ID             string        `json:"id"`
@@ -86,7 +86,7 @@ func (s *Server) getDeploymentRun(c *call) error {
 }
 
 // listDeploymentRuns is DR2: newest first. An unknown deployment_id simply
-// matches nothing (contract 9.3).
+// matches nothing (docs/managed-agents-wire.md 9.3).
 func (s *Server) listDeploymentRuns(c *call) error {
 	q := c.r.URL.Query()
 	deploymentID, _ := queryValue(q, "deployment_id")

@@ -99,7 +99,7 @@ func (s *Server) deploymentLocked(workspaceID, id string) (*deployment, error) {
 }
 
 // writableDeploymentLocked is the path deployment of a write: archived
-// deployments are final (409, contract 8.6).
+// deployments are final (409, docs/managed-agents-wire.md 8.6).
 func (s *Server) writableDeploymentLocked(c *call) (*deployment, error) {
 	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
 	if err != nil {
@@ -178,7 +178,8 @@ func (s *Server) pauseDeployment(c *call) error {
 }
 
 // unpauseDeployment is D6: the schedule resumes at its next occurrence
-// after now; what was missed while paused is not fired (contract 8.5).
+// after now; what was missed while paused is not fired
+// (docs/managed-agents-wire.md 8.5).
 func (s *Server) unpauseDeployment(c *call) error {
 	if err := c.decode(&struct{}{}); err != nil {
 		return err
@@ -224,7 +225,8 @@ func (s *Server) archiveDeployment(c *call) error {
 
 // archiveDeploymentLocked archives d: the schedule stops for good, and the
 // platform reports an archived deployment as active with no paused reason
-// (contract 8.5). updated_at is not touched, as for every archive.
+// (docs/managed-agents-wire.md 8.5). updated_at is not touched, as for
+// every archive.
 func (s *Server) archiveDeploymentLocked(d *deployment, now time.Time) {
 	d.archivedAt = now
 	d.status, d.pausedReason = deploymentActive, nil
@@ -232,8 +234,8 @@ func (s *Server) archiveDeploymentLocked(d *deployment, now time.Time) {
 }
 
 // archiveAgentDeploymentsLocked archives every non-archived deployment of
-// agentID, in the same operation as the agent itself (contract 4.6); no run
-// is recorded.
+// agentID, in the same operation as the agent itself
+// (docs/managed-agents-wire.md 4.6); no run is recorded.
 func (s *Server) archiveAgentDeploymentsLocked(agentID string, now time.Time) {
 	for _, d := range s.deployments.byID {
 		if d.agent.agent.id == agentID && !d.archived() {

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Create Deployment (SPEC 4.9, 8; contract 8.2) and the body rules it
-// shares with Update Deployment (contract 8.4).
+// Create Deployment (docs/managed-agents-wire.md 8.2; limits in section 11)
+// and the body rules it shares with Update Deployment (section 8.4).
 
 const (
 	maxDeploymentName        = 256
@@ -58,7 +58,7 @@ func presence[T any](path string, o optional[T], creating bool) error {
 
 // applyDeploymentBodyLocked applies a create (creating) or update body to
 // d, a draft the caller stores only on success. Fields are checked in body
-// order (contract 1.4), lookups included; rules between fields (the
+// order (docs/managed-agents-wire.md 1.4), lookups included; rules between fields (the
 // budget needs priced models, resources need a non-self-hosted
 // environment) are checked on the result whenever either side changes.
 func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, creating bool, now time.Time) error {
@@ -68,7 +68,8 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 		return err
 	}
 	if body.Agent.Set {
-		// An id string pins the latest version now (contract 8.2, **choice**).
+		// An id string pins the latest version now
+		// (docs/managed-agents-wire.md 8.2, **choice**).
 		if d.agent, err = s.resolveAgentRefLocked(ws, "agent", body.Agent.Value); err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Create Deployment rules (SPEC 4.9, 8; contract 8.2): every limit at its
+// Create Deployment rules (docs/managed-agents-wire.md 8.2, 11): every limit at its
 // boundary, the schedule, references and their states.
 
 func TestDeploymentCreateErrors(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Running deployments: Run Now (D8) and scheduled fires (contract 8.5,
-// 8.7). Both go through runDeploymentLocked, which creates the session
+// Running deployments: Run Now (D8) and scheduled fires
+// (docs/managed-agents-wire.md 8.5, 8.7). Both go through runDeploymentLocked, which creates the session
 // with createSessionLocked or records why it could not; they differ in the
 // trigger, in the time the run is dated, and in that a failed scheduled
 // fire pauses the deployment.
@@ -109,7 +109,8 @@ func (s *Server) runDeploymentLocked(d *deployment, at time.Time, scheduled bool
 	return run
 }
 
-// runBlockerLocked checks, in the order of contract 8.7, what would make a
+// runBlockerLocked checks, in the order of docs/managed-agents-wire.md 8.7,
+// what would make a
 // run of d fail, and returns the run error's type and message ("" when
 // nothing does). The agent is not checked: archiving an agent archives its
 // deployments, so no run ever meets an archived agent.
@@ -140,7 +141,8 @@ func (s *Server) runBlockerLocked(d *deployment) (typ, message string) {
 	return "", ""
 }
 
-// sessionSpec is what d hands to each session it creates (contract 8.5):
+// sessionSpec is what d hands to each session it creates
+// (docs/managed-agents-wire.md 8.5):
 // its pinned agent, environment, resources, vaults, budget, initial events
 // and its own id; no title and empty metadata (**choice**).
 func (d *deployment) sessionSpec() sessionSpec {

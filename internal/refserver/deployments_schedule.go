@@ -8,7 +8,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
 )
 
-// Deployment schedules (SPEC 4.9, 2.10; contract 8.1, 8.7): validation by
+// Deployment schedules (docs/managed-agents-wire.md 8.1, 8.2, 8.7): validation by
 // the schedule package, the schedule object on the wire, and the
 // bookkeeping that keeps firing cheap. Each deployment that can fire knows
 // its next fire time; the state knows the earliest of them, so the check
@@ -74,8 +74,8 @@ type scheduleJSON struct {
 }
 
 // scheduleView renders d's schedule at now: the next five fire times for
-// active and paused deployments, none once archived (contract 8.1; no
-// jitter, **choice**).
+// active and paused deployments, none once archived
+// (docs/managed-agents-wire.md 8.1; no jitter, **choice**).
 func (d *deployment) scheduleView(now time.Time) *scheduleJSON {
 	if d.schedule == nil {
 		return nil

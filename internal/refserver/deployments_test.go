@@ -333,7 +333,7 @@ func TestDeploymentRunNow(t *testing.T) {
 		t.Fatalf("resources %v", res)
 	}
 	// The initial events are recorded, then the turn they start runs in
-	// the run's request (session-events-wire.md 6.2).
+	// the run's request (docs/session-events-wire.md 6.2).
 	if events := f.srv.SessionEventsForTest(sid); len(events) < 4 || !strings.Contains(string(events[1]), `"type":"system.message"`) ||
 		!strings.Contains(string(events[2]), `"type":"session.status_running"`) ||
 		!strings.Contains(string(events[len(events)-1]), `"type":"session.status_idle"`) {

@@ -1,6 +1,6 @@
 package refserver
 
-// Update Deployment (contract 8.4): keys that cannot be cleared may be
+// Update Deployment (docs/managed-agents-wire.md 8.4): keys that cannot be cleared may be
 // omitted but not null; lists are replaced whole; metadata is a patch.
 // Neither status nor paused_reason changes. A new schedule starts counting
 // from now: earlier occurrences of it are not fired.

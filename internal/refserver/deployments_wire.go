@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// The deployment object on the wire (docs/managed-agents-wire.md 8.1; SPEC
-// 2.10). It depends on the time it is rendered at: upcoming_runs_at are the
+// The deployment object on the wire (docs/managed-agents-wire.md 8.1). It
+// depends on the time it is rendered at: upcoming_runs_at are the
 // fire times after now.
 
 type runErrorTypeJSON struct {

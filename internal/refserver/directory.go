@@ -7,7 +7,8 @@ import (
 )
 
 // The directory is the organization's membership: workspaces, users and
-// service accounts, and who may use the API where (SPEC 5.1). Tests shape it
+// service accounts, and who may use the API where (docs/api-choices.md
+// "API keys"). Tests shape it
 // with the exported methods below; the HTTP API only creates, updates and
 // archives workspaces.
 
@@ -120,7 +121,7 @@ func (s *Server) RevokeAPIAccess(userID, workspaceID string) error {
 }
 
 // RemoveUser removes a user from the organization. All their keys become
-// archived, permanently (SPEC 5.1: not restored after re-invite).
+// archived, permanently: they are not restored after a re-invite.
 func (s *Server) RemoveUser(userID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -139,8 +140,8 @@ func (s *Server) RemoveUser(userID string) error {
 }
 
 // ReinviteUser makes a removed user a member again, without API access
-// anywhere. The keys RemoveUser archived stay archived (SPEC 5.1: archived
-// keys are not restored after re-invite).
+// anywhere. The keys RemoveUser archived stay archived: archived keys are
+// not restored after a re-invite.
 func (s *Server) ReinviteUser(userID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -246,7 +247,8 @@ func (s *Server) activeWorkspaceLocked(id string) (*workspace, error) {
 }
 
 // reachesLocked reports whether a key's owner may use the API in ws,
-// ignoring the key's own scope (SPEC 5.1 "Works in").
+// ignoring the key's own scope (the "Scope" column of docs/api-choices.md
+// "API keys").
 func (s *Server) reachesLocked(p principal, ws *workspace) bool {
 	if ws.archived() {
 		return false

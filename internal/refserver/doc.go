@@ -1,6 +1,6 @@
 // Package refserver is the reference server: the Agent Platform HTTP API
-// (SPEC.md) implemented in process over in-memory state, with the choices
-// of docs/api-choices.md wherever SPEC says "not shown". The SDK's tests
+// implemented in process over in-memory state, following docs/api-choices.md
+// and the wire contracts docs/*-wire.md. The SDK's tests
 // run against it over real HTTP; nothing in the SDK is mocked.
 //
 // # Using it in a test
@@ -11,7 +11,7 @@
 //	seed := srv.Seed() // organization, default workspace, owner, owner's key
 //
 // The seeded key is an unscoped personal key, so requests must send
-// vendor-workspace-id (SPEC 5.2 rule 2); seed.DefaultWorkspaceID is where
+// vendor-workspace-id on every request; seed.DefaultWorkspaceID is where
 // it has API access. A test shapes the organization directly, without
 // HTTP: CreateWorkspace, CreateUser, GrantAPIAccess, CreateServiceAccount,
 // CreateAPIKey (each key kind, scope and expiry), SetAPIKeyStatus, and the
@@ -22,8 +22,8 @@
 // OIDC discovery) and AddFederationRule configure what POST /v1/oauth/token
 // accepts; ArchiveFederationRule, ArchiveFederationIssuer and
 // SetFederationIssuerJWKS change it. Device attestation: AddAppIntegration
-// and RevokeAppIntegration; the default verifier checks the vendor-test-v1
-// proofs (WithAttestationVerifier plugs in another). Every refused exchange
+// and RevokeAppIntegration; the verifier checks the vendor-test-v1 proofs
+// (TestAttestationVerifier). Every refused exchange
 // is the same opaque 401; ExchangeDenials tells a test why (reasons:
 // organization_mismatch, rule_not_found, rule_archived, issuer_not_found,
 // issuer_archived, jwt_malformed, jwt_algorithm, jwt_crit,
@@ -52,15 +52,15 @@
 // Every request gets a request id (the request-id header, on errors and
 // faults too), is recorded in the request log, and meets the pending
 // faults. A known route then runs its chain: authentication, workspace
-// selection (SPEC 5.2), the admin-API rule and access-token scopes,
-// vendor-version, vendor-beta
-// (with the route's required value), idempotency, and the handler.
-// Responses are buffered until the handler returns (see responseBuffer);
-// every error is the SPEC 7 body.
+// selection (docs/api-choices.md "Workspace selection"), the admin-API
+// rule and access-token scopes, vendor-version, vendor-beta (with the
+// route's required value), idempotency, and the handler. Responses are
+// buffered until the handler returns (see responseBuffer); every error is
+// the error body of docs/api-choices.md "Errors".
 //
 // # Spans
 //
-// WithSpanExporter makes the server emit the API spans of SPEC 6.3
+// WithSpanExporter makes the server emit the API spans
 // (tracing*.go): a SERVER span vendor.<operation> per request to a route
 // that names an operation (docs/tracing.md), parented by the request's
 // traceparent; vendor.model_request and tool spans under
@@ -99,7 +99,8 @@
 // agent (deployment runs included). Steps: Say, SayChunks, Think, UseTool,
 // UseMCPTool, UseCustomTool, Refuse, Hold (until ReleaseSession or an
 // interrupt), Spawn (a coordinator's child thread), Emit (any event type),
-// Firehose (load tests), and the errors of contract 6.6: Fail (retries
+// Firehose (load tests), and the errors of docs/session-events-wire.md 6.6:
+// Fail (retries
 // exhausted: the turn ends), Reschedule (a transient error the server
 // retries at once: session.status_rescheduled, session.status_running, and
 // the turn goes on) and Terminate (unrecoverable: session.status_terminated,
@@ -123,7 +124,8 @@
 //
 // POST /v1/messages (JSON or a stream), /v1/messages/count_tokens and the
 // OpenAI-compatible /v1/chat/completions follow docs/messages-wire.md over
-// one deterministic fake model (fakemodel*.go, contract section 10): tokens
+// one deterministic fake model (fakemodel*.go, docs/messages-wire.md section
+// 10): tokens
 // are ⌈runes/4⌉ plus fixed overheads, the reply echoes the prompt ("You
 // said: …"), tools named in the prompt as whole words are called (the JSON
 // object after the name is the input, else one synthesized from the

@@ -8,8 +8,8 @@ import (
 )
 
 // The session engine (docs/session-events-wire.md section 6): it turns
-// accepted events into turns of the scripted agent and emits what the
-// contract says, in its order.
+// accepted events into turns of the scripted agent and emits what that
+// document specifies, in its order.
 //
 // It is synchronous and deterministic. Every entry point runs under
 // Server.mu, inside the request (or test call) that causes it: a turn runs
@@ -81,7 +81,7 @@ func (e *engine) anyRunning() bool {
 }
 
 // budgetPaused reports whether some thread is paused at the budget: the
-// session is then "at its budget" (contract 3.3, 6.8).
+// session is then "at its budget" (docs/session-events-wire.md 3.3, 6.8).
 func (e *engine) budgetPaused() bool {
 	return slices.ContainsFunc(e.threads, func(th *thread) bool { return th.turn != nil && th.turn.wait == waitBudget })
 }
@@ -123,12 +123,14 @@ func (e *engine) threadBlockers(th *thread) []string {
 
 // startable reports whether the pending trigger can start a turn now: the
 // primary is free and nothing waits on the client (a message sent while
-// blocked is held until every blocker is resolved, contract 3.3).
+// blocked is held until every blocker is resolved,
+// docs/session-events-wire.md 3.3).
 func (e *engine) startable() bool {
 	return e.trigger != nil && e.primary.turn == nil && len(e.blockers()) == 0
 }
 
-// status is the session status the engine implies (contract 6.1).
+// status is the session status the engine implies
+// (docs/session-events-wire.md 6.1).
 func (e *engine) status() string {
 	if e.anyRunning() || e.startable() {
 		return statusRunning
@@ -144,7 +146,8 @@ func (e *engine) syncStatus() {
 	}
 }
 
-// idleReason is the session's stop reason (contract 7.5): requires_action
+// idleReason is the session's stop reason (docs/session-events-wire.md
+// 7.5): requires_action
 // when a thread waits on the client, else budget_reached when paused at the
 // budget, else the primary thread's own reason.
 func (e *engine) idleReason() stopReason {
@@ -203,7 +206,8 @@ func (e *engine) announceIdle() {
 
 // refreshIdle re-announces an idle session whose idle state changed without
 // running: some blockers resolved while others remain, or an interrupt
-// closed them (contract 6.4: no session.status_running in between).
+// closed them (docs/session-events-wire.md 6.4: no session.status_running
+// in between).
 func (e *engine) refreshIdle() {
 	if !e.announced && !e.anyRunning() && e.idleKey() != e.lastIdle {
 		e.announceIdle()
@@ -213,7 +217,8 @@ func (e *engine) refreshIdle() {
 // finish resumes the threads whose blockers were all resolved, starts a
 // pending turn, and runs. At the budget cap a resolved thread moves
 // straight to the budget pause: answers are recorded without a model
-// request (contract 6.8), and the results go back when the budget allows.
+// request (docs/session-events-wire.md 6.8), and the results go back when
+// the budget allows.
 func (e *engine) finish() {
 	for _, th := range e.threads {
 		t := th.turn

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Budget stop and resume (contract 6.8; SPEC 3.1, 4.15). Before every
+// Budget stop and resume (docs/session-events-wire.md 6.8). Before every
 // model request the exact consumed cost is compared with the cap; at or
 // above it the thread pauses instead. A request in flight always finishes,
 // so the cost may pass the cap by one request per thread. Update Session
@@ -52,7 +52,7 @@ func (e *engine) resumeBudget(now time.Time) {
 }
 
 // consumedNano is the exact consumed list cost, which the budget_not_raised
-// rule of Update Session compares with (contract 8.2).
+// rule of Update Session compares with (docs/session-events-wire.md 8.2).
 func (x *session) consumedNano() int64 { return x.eng.acct.exactNano(x) }
 
 // sessionUpdate says which fields an Update Session changed.
@@ -60,7 +60,8 @@ type sessionUpdate struct{ agent, budget, metadata, title bool }
 
 func (u sessionUpdate) any() bool { return u.agent || u.budget || u.metadata || u.title }
 
-// sessionUpdatedJSON carries only the keys that changed (contract 4.12): an
+// sessionUpdatedJSON carries only the keys that changed
+// (docs/session-events-wire.md 4.12): an
 // absent key means "unchanged", null means removed or cleared.
 type sessionUpdatedJSON struct {
 	Agent    json.RawMessage `json:"agent,omitempty"`

@@ -6,8 +6,7 @@ import (
 	rs "github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
-// Budget stop and resume (docs/session-events-wire.md 6.8, 8.2; SPEC 3.1,
-// 4.15).
+// Budget stop and resume (docs/session-events-wire.md 6.8, 8.2).
 
 const budget1c = `,"budget":{"type":"limit","max_list_cost":{"amount":"1","currency":"USD"}}`
 
@@ -36,8 +35,8 @@ func TestBudgetStopAndRaise(t *testing.T) {
 		mustMarshal(events[7]["budget"]) != `{"max_list_cost":{"amount":"1","currency":"USD"},"type":"limit"}` {
 		t.Fatalf("usage %v", events[7])
 	}
-	// Work is refused with the contract's 400; an interrupt is accepted
-	// and ignored.
+	// Work is refused with the 400 of docs/session-events-wire.md 6.8; an
+	// interrupt is accepted and ignored.
 	at := "events[0].type: session is at its budget; only `user.tool_confirmation`, `user.tool_result`, `user.custom_tool_result`, `user.interrupt` are accepted"
 	wantInvalid(t, f.send(t, sid, msgEvent("more")), at)
 	wantInvalid(t, f.send(t, sid, `{"type":"user.define_outcome","description":"d","rubric":{"type":"text","content":"r"}}`), at)

@@ -12,7 +12,7 @@ import (
 
 // Errors and retries (docs/session-events-wire.md 6.6, 6.9, 4.9, 4.11): the
 // Reschedule and Terminate steps, and what a terminated session allows
-// (session-events-wire.md 2.3, 3.3; managed-agents-wire.md 6.6, 6.8).
+// (docs/session-events-wire.md 2.3, 3.3; docs/managed-agents-wire.md 6.6, 6.8).
 
 // spanUsageTotals sums input and output tokens over the span ends of events.
 func spanUsageTotals(events []map[string]any) (input, output float64) {
@@ -92,7 +92,7 @@ func TestRescheduleStep(t *testing.T) {
 }
 
 // TestRescheduleRetryMeetsTheBudget: the retry is a model request like any
-// other, checked against the budget first (contract 6.8).
+// other, checked against the budget first (docs/session-events-wire.md 6.8).
 func TestRescheduleRetryMeetsTheBudget(t *testing.T) {
 	f := newEvFixture(t)
 	// The failed request carries its steps' Tokens: 1.2 cents on sonnet.
@@ -159,7 +159,8 @@ func TestTerminateStep(t *testing.T) {
 		t.Fatalf("statuses=terminated: %v", data)
 	}
 
-	// Every write is 409 (contract 3.3, 6.6, 6.8), nothing recorded.
+	// Every write is 409 (docs/session-events-wire.md 3.3, 6.6, 6.8), nothing
+	// recorded.
 	conflict := "session_id: session `" + sid + "` is terminated"
 	for _, r := range []response{
 		f.send(t, sid, msgEvent("hello?")),
@@ -257,7 +258,7 @@ func TestTerminatedAtCreation(t *testing.T) {
 
 // TestDeploymentRunOfATerminatingAgent: the run records the session's
 // creation, which succeeded; what the session did next is the session's
-// (contract 8.7): no run error, and a scheduled fire does not pause the
+// (docs/managed-agents-wire.md 8.7): no run error, and a scheduled fire does not pause the
 // deployment.
 func TestDeploymentRunOfATerminatingAgent(t *testing.T) {
 	f := newEvFixture(t)

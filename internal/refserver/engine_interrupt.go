@@ -2,7 +2,8 @@ package refserver
 
 import "time"
 
-// Interrupts, archive, delete and termination (contract 6.5, 6.6, 6.9, 2.3).
+// Interrupts, archive, delete and termination (docs/session-events-wire.md
+// 6.5, 6.6, 6.9, 2.3).
 
 // interrupt stops the thread threadID, or every thread when it is empty
 // (threads are never archived here). For each thread it stops: an
@@ -50,7 +51,8 @@ func (e *engine) stopThread(th *thread) {
 	}
 }
 
-// archive interrupts a running session (contract 6.2, 6.9), then ends its
+// archive interrupts a running session (docs/managed-agents-wire.md 6.2;
+// docs/session-events-wire.md 6.9), then ends its
 // streams: an archived session is read-only.
 func (e *engine) archive(now time.Time) {
 	e.enter(now)
@@ -74,12 +76,13 @@ func (e *engine) deleted(now time.Time) {
 	e.feed.close(e.newEvent(e.newID(), "session.deleted", nil))
 }
 
-// terminate follows a terminal session.error (contract 6.6, 6.9): the
+// terminate follows a terminal session.error (docs/session-events-wire.md
+// 6.6, 6.9): the
 // session ends for good. Every turn stops without further events (a child
 // thread's included), queued input and the active outcome are dropped,
-// usage and stats are settled for the last time (contract 8.1: duration up
-// to the termination), session.status_terminated is recorded, and the
-// streams end right after it (contract 2.3 (b)).
+// usage and stats are settled for the last time (docs/session-events-wire.md
+// 8.1: duration up to the termination), session.status_terminated is
+// recorded, and the streams end right after it (same document, 2.3 (b)).
 func (e *engine) terminate() {
 	for _, th := range e.threads {
 		e.endTurnSpan(th, "", true)

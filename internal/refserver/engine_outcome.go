@@ -1,6 +1,7 @@
 package refserver
 
-// Outcomes (contract 6.7, 4.14): a user.define_outcome gives the primary
+// Outcomes (docs/session-events-wire.md 6.7, 4.14): a user.define_outcome
+// gives the primary
 // thread's work a rubric. When the agent considers the deliverable ready (a
 // step with the Outcome option, or the end of the turn's steps) a grader
 // cycle runs: span.outcome_evaluation_start, span.outcome_evaluation_end.
@@ -41,7 +42,7 @@ func (e *engine) defineOutcome(id, description string, maxIterations int) {
 
 // evaluateMidTurn runs the evaluation a step asked for; it reports whether
 // the turn ends (a terminal result other than max_iterations_reached, after
-// which one final stretch of work follows, contract 6.7).
+// which one final stretch of work follows, docs/session-events-wire.md 6.7).
 func (e *engine) evaluateMidTurn(th *thread, v *outcomeVerdict) bool {
 	if th.child || e.outcome == nil {
 		return false
@@ -80,7 +81,7 @@ func (e *engine) evaluate(v *outcomeVerdict) string {
 	}
 	start := e.emit("span.outcome_evaluation_start", outcomeSpanJSON{OutcomeID: o.id, Iteration: o.iteration})
 	usage := tokenCount{input: graderInputTokens, output: graderOutputTokens}
-	model := e.x.agent.model // the grader is priced at the session agent's model (choice 21)
+	model := e.x.agent.model // the grader is priced at the session agent's model (docs/session-events-wire.md 11, choice 21)
 	e.emit("span.outcome_evaluation_end", outcomeEndJSON{OutcomeID: o.id, StartID: start.id, Iteration: o.iteration,
 		Result: result, Explanation: explanation, Usage: usage.view(model.speed)})
 	e.charge(model, usage)

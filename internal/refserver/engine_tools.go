@@ -5,7 +5,8 @@ import (
 	"slices"
 )
 
-// Tool calls (contract 6.4, 4.4–4.7). A call is decided when the model makes
+// Tool calls (docs/session-events-wire.md 6.4, 4.4–4.7). A call is decided
+// when the model makes
 // it: the tool's permission policy (its configs[] entry, else the toolset's
 // default_config) gives allow, ask or deny, and on a self_hosted environment
 // the sandbox tools are run by the client. A call that waits on the client
@@ -15,7 +16,7 @@ import (
 // sandboxTools are the tools a self-hosted environment runs on the client.
 var sandboxTools = []string{"bash", "read", "write", "edit", "glob", "grep"}
 
-// Texts of error results (contract 4.7).
+// Texts of error results (docs/session-events-wire.md 4.7).
 const (
 	textUserDenied  = "The user denied this tool call."
 	textAutoDenied  = "This tool call was judged high-risk and was not run."
@@ -85,8 +86,9 @@ func (e *engine) decide(th *thread, st Step) permission {
 	case "always_ask":
 		return permission{verdict: "ask", evaluation: typeOnly{Type: "always_ask"}}
 	}
-	// auto: the script's judgement; unscripted it cannot judge (contract
-	// 4.4, choice 20): ask, indeterminate.
+	// auto: the script's judgement; unscripted it cannot judge
+	// (docs/session-events-wire.md 4.4 and 11, choice 20): ask,
+	// indeterminate.
 	verdict := st.cfg.verdict
 	if verdict == "" {
 		verdict = "ask"
@@ -213,7 +215,7 @@ func (e *engine) deliver(th *thread, c *toolCall) {
 		return
 	}
 	if c.kind == toolBuiltin && c.name == "web_search" {
-		e.x.usage.webSearchRequests++ // web_fetch is not metered (contract 8.1)
+		e.x.usage.webSearchRequests++ // web_fetch is not metered (docs/session-events-wire.md 8.1)
 		e.refreshUsage()
 	}
 	content := []textBlock{}
@@ -224,7 +226,8 @@ func (e *engine) deliver(th *thread, c *toolCall) {
 	e.recordResult(th, c, content, c.output.isError)
 }
 
-// closeCall closes a call an interrupt leaves unfinished (contract 6.5):
+// closeCall closes a call an interrupt leaves unfinished
+// (docs/session-events-wire.md 6.5):
 // calls the server runs get an error result (their deny text when already
 // refused); client-run calls simply stop being pending.
 func (e *engine) closeCall(th *thread, c *toolCall) {

@@ -145,7 +145,8 @@ func TestToolAutoVerdicts(t *testing.T) {
 	if stopReasonOf(last(events)) != `{"event_ids":["`+uses[2]["id"].(string)+`"],"type":"requires_action"}` {
 		t.Fatalf("idle %v", last(events))
 	}
-	// Unscripted, auto judges ask / indeterminate (contract 4.4).
+	// Unscripted, auto judges ask / indeterminate (docs/session-events-wire.md
+	// 4.4).
 	n := len(events)
 	f.post(t, sid, confirmation(uses[2]["id"].(string), "allow"))
 	fourth := ofType(f.logFrom(t, sid, n), "agent.tool_use")
@@ -207,7 +208,8 @@ func TestCustomToolFlow(t *testing.T) {
 	if mustMarshal(use["input"]) != `{"order_id":"1234"}` {
 		t.Fatalf("use %v", use)
 	}
-	// content omitted is [], is_error null is false (contract 3.2).
+	// content omitted is [], is_error null is false
+	// (docs/session-events-wire.md 3.2).
 	data := f.post(t, sid, `{"type":"user.custom_tool_result","custom_tool_use_id":"`+id+`","is_error":null}`)
 	if mustMarshal(data[0]["content"]) != `[]` || data[0]["is_error"] != false {
 		t.Fatalf("echo %v", data[0])

@@ -2,7 +2,8 @@ package refserver
 
 import "strconv"
 
-// Turns and model requests (contract 6.2, 6.3, 4.13; previews section 5).
+// Turns and model requests (docs/session-events-wire.md 6.2, 6.3, 4.13;
+// previews: section 5).
 // advance walks a thread's steps: consecutive model steps form one model
 // request, whose previews go out as each step is reached and whose buffered
 // events go out, in step order, when it ends.
@@ -277,7 +278,7 @@ func (e *engine) flushPending(th *thread, p pendingEvent) {
 	if th.child {
 		th.log = append(th.log, ev)
 		// A child's call is cross-posted when it waits on the client,
-		// keeping its id (contract 7.3).
+		// keeping its id (docs/session-events-wire.md 7.3).
 		if c.kind == toolCustom || c.blocking() {
 			e.feed.append(ev)
 		}
@@ -288,7 +289,8 @@ func (e *engine) flushPending(th *thread, p pendingEvent) {
 
 // failRequest ends th's open request with an error: no buffered event,
 // span.model_request_end with is_error, then session.error with retry
-// (exhausted, retrying or terminal; contract 4.11, 6.6). The caller does
+// (exhausted, retrying or terminal; docs/session-events-wire.md 4.11, 6.6).
+// The caller does
 // what the retry status says follows.
 func (e *engine) failRequest(th *thread, st Step, retry string) {
 	t := th.turn
@@ -308,10 +310,11 @@ func (e *engine) failRequest(th *thread, st Step, retry string) {
 		RetryStatus: typeOnly{Type: retry}}})
 }
 
-// reschedule follows a retrying session.error (contract 6.6, 6.9): the
+// reschedule follows a retrying session.error (docs/session-events-wire.md
+// 6.6, 6.9): the
 // session goes rescheduling, then the retry starts at once (nothing runs in
 // the background) and it is running again; the turn goes on with its next
-// step. The rescheduling instant is not active time (contract 8.1).
+// step. The rescheduling instant is not active time (same document, 8.1).
 func (e *engine) reschedule() {
 	e.acct.stopActive(e.now)
 	e.x.status = statusRescheduling

@@ -15,7 +15,7 @@ const (
 	netOpen       = "unrestricted"
 	netLimited    = "limited"
 
-	maxEnvHosts    = 100 // **choice** (contract 5.2)
+	maxEnvHosts    = 100 // **choice** (docs/managed-agents-wire.md 5.2)
 	maxEnvPackages = 100 // per manager, **choice**
 )
 

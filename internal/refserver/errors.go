@@ -6,7 +6,7 @@ import (
 	"net/http"
 )
 
-// Error types of SPEC 7 and docs/api-choices.md ("Errors").
+// Error types of the API (docs/api-choices.md "Errors").
 const (
 	errInvalidRequest  = "invalid_request_error"
 	errAuthentication  = "authentication_error"
@@ -18,7 +18,7 @@ const (
 	errOverloaded      = "overloaded_error"
 )
 
-// apiError is a failure answered with the SPEC 7 error body. Handlers and
+// apiError is a failure answered with the API's error body. Handlers and
 // middleware return it; only writeError turns it into bytes.
 type apiError struct {
 	status  int
@@ -98,7 +98,8 @@ type errorDetail struct {
 	Message string `json:"message"`
 }
 
-// writeError sends e as the SPEC 7 body. requestID is the one already placed
+// writeError sends e as the error body
+// {"type":"error","error":{"type","message"},"request_id"}. requestID is the one already placed
 // in the request-id header, so body and header always agree.
 func writeError(w http.ResponseWriter, requestID string, e *apiError) {
 	if e.shouldRetry != "" {

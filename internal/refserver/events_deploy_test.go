@@ -9,7 +9,7 @@ import (
 )
 
 // Sessions created by deployments run their initial events through the
-// same engine (managed-agents-wire.md 8.5; session-events-wire.md 6.2),
+// same engine (docs/managed-agents-wire.md 8.5; docs/session-events-wire.md 6.2),
 // scripted per agent with ScriptAgent.
 
 func TestDeploymentSessionsRunTheirInitialEvents(t *testing.T) {

@@ -90,7 +90,8 @@ func parseEventListQuery(q url.Values) (eventListQuery, error) {
 		return lq, err
 	}
 	// A cursor replayed with another order, types or window would skip or
-	// repeat events: it is bound to them (choice, as contract 6.4).
+	// repeat events: it is bound to them (choice, as for List Sessions in
+	// docs/managed-agents-wire.md 6.4).
 	sum := sha256.Sum256([]byte(order + "\x00" + strings.Join(lq.types, "\x00") + "\x00" + lq.window.key()))
 	lq.binding = hex.EncodeToString(sum[:8])
 	if raw, ok := queryValue(q, "page"); ok {

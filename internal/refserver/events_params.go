@@ -65,8 +65,8 @@ func parseSendEvents(raw json.RawMessage) ([]eventParam, error) {
 			_, err = parseDefineOutcomeParam(p, item)
 		case eventSystemMessage:
 			if err = parseSystemParam(p, item); err == nil {
-				// SPEC 6.2: at most one, last, right after the event it
-				// accompanies.
+				// At most one system.message, last, right after the event
+				// it accompanies.
 				if i != len(items)-1 || i == 0 || !accompaniable(out[i-1].typ) {
 					err = invalidField(p, sendSystemPlacement)
 				}
@@ -187,7 +187,7 @@ func parseSystemParam(path string, raw json.RawMessage) error {
 }
 
 // checkTextBlocks checks content blocks: text only, text at least 1
-// character (contract 1.3).
+// character (docs/session-events-wire.md 1.3).
 func checkTextBlocks(contentPath string, blocks []json.RawMessage) error {
 	for j, block := range blocks {
 		bp := maIndex(contentPath, j)

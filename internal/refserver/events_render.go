@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// Rendering of persisted events and previews (contract 4, 5). An event is
+// Rendering of persisted events and previews (docs/session-events-wire.md
+// 4, 5). An event is
 // rendered once, when recorded, into the exact bytes List, Stream and the
 // Send response all use: {"id", "processed_at", "type", then its own keys}.
 // The hot paths (agent.message, previews) append bytes directly instead of
@@ -44,7 +45,7 @@ func (e *engine) emit(typ string, fields any) *sessionEvent {
 }
 
 // emitOn records an event of th's own activity: the session stream for the
-// primary, the thread's log for a child (contract 7.3).
+// primary, the thread's log for a child (docs/session-events-wire.md 7.3).
 func (e *engine) emitOn(th *thread, typ string, fields any) *sessionEvent {
 	ev := e.newEvent(e.newID(), typ, fieldsTail(fields))
 	e.record(th, ev)

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// V1 Send Events (docs/session-events-wire.md 2.1; SPEC 4.10), and how the
+// V1 Send Events (docs/session-events-wire.md 2.1), and how the
 // engine records what it accepts: from Send Events, Create Session's
 // initial_events and deployment runs alike.
 
@@ -61,8 +61,8 @@ func (s *Server) sendEvents(c *call) error {
 	return c.ok(eventsJSON{Data: mapSlice(echoes, (*sessionEvent).view)})
 }
 
-// accept records params and applies each one's effect, in order (contract
-// 2.1): an interrupt takes effect at once, before the events after it;
+// accept records params and applies each one's effect, in order
+// (docs/session-events-wire.md 2.1): an interrupt takes effect at once, before the events after it;
 // turns start or resume in finish, after every event is recorded, so that
 // a system.message is recorded before the turn its user.message starts.
 func (e *engine) accept(params []eventParam, now time.Time) []*sessionEvent {
@@ -116,8 +116,8 @@ func (e *engine) accept(params []eventParam, now time.Time) []*sessionEvent {
 }
 
 // takeMessage applies a user.message: a turn in progress takes it in its
-// next model request (held while its thread waits on the client, contract
-// 3.3); otherwise it starts the primary's next turn, or joins the turn
+// next model request (held while its thread waits on the client,
+// docs/session-events-wire.md 3.3); otherwise it starts the primary's next turn, or joins the turn
 // about to start.
 func (e *engine) takeMessage(text string) {
 	switch {
@@ -139,7 +139,8 @@ type member struct {
 	value json.RawMessage
 }
 
-// memberEdit fills in a server-filled key of an echo (contract 3.2).
+// memberEdit fills in a server-filled key of an echo
+// (docs/session-events-wire.md 3.2).
 type memberEdit struct {
 	member
 	always bool // set even when present; otherwise only when absent or null
@@ -155,7 +156,7 @@ func setMember(key string, value json.RawMessage) memberEdit {
 
 // echo records a user event: the sent object with id and processed_at
 // first, the sender's keys in the sender's order, then the server-filled
-// keys (contract 3.2).
+// keys (docs/session-events-wire.md 3.2).
 func (e *engine) echo(p eventParam, edits ...memberEdit) *sessionEvent {
 	members := objectMembers(p.payload)
 	for _, ed := range edits {

@@ -105,7 +105,8 @@ func TestSendEventsStateRules(t *testing.T) {
 	// Checked against the state after the earlier events of the request:
 	// the interrupt closes the call, so answering it after is 409.
 	conflict(f.send(t, sid, interruptAll, confirmation(bash, "allow")), "events[1].tool_use_id: tool use `"+bash+"` is not awaiting confirmation")
-	// A message while blocked is accepted and held (contract 3.3).
+	// A message while blocked is accepted and held
+	// (docs/session-events-wire.md 3.3).
 	f.post(t, sid, msgEvent("meanwhile"))
 	if got := f.session(t, sid); got["status"] != "idle" {
 		t.Fatalf("status %v", got["status"])

@@ -41,7 +41,8 @@ type promptCacheEntry struct {
 
 type containerKey struct{ workspace, id string }
 
-// WithThinkingKey sets the key that signs thinking blocks (contract 10.10;
+// WithThinkingKey sets the key that signs thinking blocks
+// (docs/messages-wire.md 10.10;
 // default: 32 random bytes per server), so that a test can compute or
 // replay signatures across servers.
 func WithThinkingKey(key []byte) Option {

@@ -26,8 +26,8 @@ type Fault struct {
 	// (previews included, pings and keep-alives not) and then drops the
 	// connection mid-body. With Status also set, the stream instead sends an
 	// `event: error` frame carrying the API's error body (ErrorType,
-	// Message) and ends cleanly (contract 2.3, "Errors mid-stream";
-	// messages-wire.md 8.2; chat completions send their
+	// Message) and ends cleanly (docs/session-events-wire.md 2.3, "Errors
+	// mid-stream"; docs/messages-wire.md 8.2; chat completions send their
 	// `data: {"error":…}` frame). A stream shorter than that ends normally.
 	// Drop and Status do not apply before the handler then. On other
 	// requests the fault does nothing but is still used up, unless

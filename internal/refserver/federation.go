@@ -19,7 +19,7 @@ import (
 // and never reach the wire.
 
 // FederationIssuer configures an identity provider whose JWTs the server
-// trusts (auth-wire 3.2). Exactly one key source applies: JWKS (inline),
+// trusts (docs/auth-wire.md 3.2). Exactly one key source applies: JWKS (inline),
 // else JWKSURL (explicit_url), else discovery from DiscoveryBase or
 // IssuerURL (<base>/.well-known/openid-configuration, then its jwks_uri).
 // Fetched key sets are cached for 60 seconds of server clock; a kid missing
@@ -37,7 +37,7 @@ type FederationIssuer struct {
 }
 
 // FederationRule maps verified JWTs of one issuer to a service account
-// (auth-wire 3.3, 2.4, 2.5).
+// (docs/auth-wire.md 3.3, 2.4, 2.5).
 type FederationRule struct {
 	Name     string // ^[a-z0-9-]+$, 1–255 characters
 	IssuerID string // fdis_… of AddFederationIssuer
@@ -92,7 +92,8 @@ type fedRule struct {
 type federationState struct {
 	issuers map[string]*fedIssuer
 	rules   map[string]*fedRule
-	// jtis remembers used jti values per issuer until exp + 30 s (C10).
+	// jtis remembers used jti values per issuer until exp + 30 s
+	// (docs/auth-wire.md 8, C10).
 	jtis    map[string]map[string]time.Time
 	jtiAdds int
 }
@@ -170,7 +171,7 @@ func inlineKeys(set jose.JSONWebKeySet) ([]jose.JSONWebKey, error) {
 }
 
 // checkFetchURL accepts http and https URLs with a host (loopback included:
-// tests serve key sets from httptest, C12).
+// tests serve key sets from httptest; docs/auth-wire.md 8, C12).
 func checkFetchURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -200,7 +201,7 @@ func (s *Server) SetFederationIssuerJWKS(issuerID string, keys jose.JSONWebKeySe
 
 // ArchiveFederationIssuer disables an issuer, for good: every rule on it
 // then rejects exchanges. Tokens already issued keep working until they
-// expire (C11). Archiving twice is fine.
+// expire (docs/auth-wire.md 8, C11). Archiving twice is fine.
 func (s *Server) ArchiveFederationIssuer(issuerID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -296,7 +297,8 @@ func (s *Server) AddFederationRule(cfg FederationRule) (string, error) {
 }
 
 // ArchiveFederationRule disables a rule, for good: exchanges naming it are
-// rejected; tokens already issued keep working until they expire (C11).
+// rejected; tokens already issued keep working until they expire
+// (docs/auth-wire.md 8, C11).
 func (s *Server) ArchiveFederationRule(ruleID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

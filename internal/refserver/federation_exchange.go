@@ -68,7 +68,7 @@ func (s *Server) federationExchange(c *call, f *jsonFields) error {
 	if reason != "" {
 		return c.deny(grantJWTBearer, reason)
 	}
-	// Step 9: the jti is spent only now (C10).
+	// Step 9: the jti is spent only now (docs/auth-wire.md 8, C10).
 	if checkJTI {
 		s.spendJTILocked(iss.id, *claims.jti, claims.expTime())
 	}
@@ -91,7 +91,7 @@ type federationRequest struct {
 	workspaceID      string // "", "default" or a wrkspc_ id
 }
 
-// readFederationBody is step 2: the fields of auth-wire 2.1 in table order,
+// readFederationBody is step 2: the fields of docs/auth-wire.md 2.1 in table order,
 // after the keys the grant does not know.
 func readFederationBody(f *jsonFields) (federationRequest, error) {
 	var req federationRequest
@@ -157,7 +157,7 @@ func (s *Server) federationTargetLocked(orgID, ruleID string) (issuerSnapshot, s
 	return snap, ""
 }
 
-// matchRule is step 6 (auth-wire 2.4): every populated matcher passes.
+// matchRule is step 6 (docs/auth-wire.md 2.4): every populated matcher passes.
 func matchRule(rule FederationRule, claims *jwtClaims) string {
 	if p := rule.SubjectPrefix; p != "" {
 		if prefix, wildcard := strings.CutSuffix(p, "*"); wildcard {
@@ -183,7 +183,7 @@ func matchRule(rule FederationRule, claims *jwtClaims) string {
 	return ""
 }
 
-// federationWorkspaceLocked is step 8 (auth-wire 2.5): the workspace the
+// federationWorkspaceLocked is step 8 (docs/auth-wire.md 2.5): the workspace the
 // token is bound to, chosen once here.
 func (s *Server) federationWorkspaceLocked(rule FederationRule, requested string) (string, string) {
 	requested = s.resolveWorkspaceLocked(requested)
@@ -210,7 +210,7 @@ func (s *Server) federationWorkspaceLocked(rule FederationRule, requested string
 	return wsID, ""
 }
 
-// tokenLifetime is auth-wire 2.6: max(60, min(lifetime, 2 × (exp − now))),
+// tokenLifetime is docs/auth-wire.md 2.6: max(60, min(lifetime, 2 × (exp − now))),
 // in whole seconds.
 func tokenLifetime(ruleLifetime int, exp float64, now time.Time) int {
 	left := 2 * (exp - float64(now.UnixNano())/1e9)

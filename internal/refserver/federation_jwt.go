@@ -112,7 +112,7 @@ func compactJWS(token string) bool {
 	return true
 }
 
-// keyFor checks that a JWK fits the header's algorithm (auth-wire 2.3 "key
+// keyFor checks that a JWK fits the header's algorithm (docs/auth-wire.md 2.3 "key
 // fit") and returns the public key to verify with.
 func keyFor(jwk jose.JSONWebKey, alg string) (any, string) {
 	if jwk.Algorithm != "" && jwk.Algorithm != alg {
@@ -229,7 +229,8 @@ func claimNumber(all map[string]json.RawMessage, name string) (float64, bool) {
 }
 
 // issuerKey finds the key a kid names: in the inline set, or in the fetched
-// set, refetching once when the cached set lacks it (C12).
+// set, refetching once when the cached set lacks it (docs/auth-wire.md 8,
+// C12).
 func (s *Server) issuerKey(ctx context.Context, iss issuerSnapshot, kid string, now time.Time) (jose.JSONWebKey, string) {
 	if iss.inline != nil {
 		if k, ok := findKey(iss.inline, kid); ok {

@@ -147,7 +147,8 @@ type errorBody struct {
 	RequestID string `json:"request_id"`
 }
 
-// wantError checks a SPEC 7 error response. An empty message skips the
+// wantError checks an error response (the body of docs/api-choices.md
+// "Errors"). An empty message skips the
 // message comparison.
 func wantError(t *testing.T, r response, status int, typ, message string) {
 	t.Helper()

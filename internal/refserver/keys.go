@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// KeyKind is the kind of an API key (SPEC 5.1).
+// KeyKind is the kind of an API key (docs/api-choices.md "API keys").
 type KeyKind string
 
 const (
@@ -25,7 +25,7 @@ type KeySpec struct {
 	Name string
 	// CreatedBy is the api_key object's created_by: a user_… or svcacct_…
 	// id that exists. "" = the owner for a personal key, the organization's
-	// seed owner for service account and workspace keys (auth-wire 5.1).
+	// seed owner for service account and workspace keys (docs/auth-wire.md 5.1).
 	CreatedBy string
 }
 
@@ -33,7 +33,7 @@ type KeySpec struct {
 // only its digest.
 type APIKey struct{ ID, Secret string }
 
-// KeyStatus is the status of an API key (SPEC 3.2).
+// KeyStatus is the status of an API key (docs/auth-wire.md 5.1).
 type KeyStatus string
 
 const (
@@ -176,8 +176,7 @@ func (s *Server) addKeyLocked(spec KeySpec) APIKey {
 	return APIKey{ID: k.id, Secret: secret}
 }
 
-// SetAPIKeyStatus moves a key between states as the console does (SPEC
-// 3.2): disable (inactive), re-enable (active), delete (archived, permanent).
+// SetAPIKeyStatus moves a key between states as the console does: disable (inactive), re-enable (active), delete (archived, permanent).
 // An expired key can only be deleted.
 func (s *Server) SetAPIKeyStatus(id string, status KeyStatus) error {
 	switch status {

@@ -276,7 +276,7 @@ func (s *Server) updateMemory(c *call) error {
 		m.content, m.sha256 = content, memoryContentSHA256(content)
 	}
 	now := c.now()
-	m.updatedAt = now // the store's updated_at is not touched (SPEC 2.9)
+	m.updatedAt = now // the store's updated_at is not touched by memory writes
 	s.appendMemoryVersionLocked(st, m, memoryOpModified, apiMemoryActor(c), now)
 	return c.ok(m.view(full))
 }

@@ -48,7 +48,7 @@ func (s *Server) listMemories(c *call) error {
 		return err
 	}
 	if full {
-		limit = min(limit, memoryFullListMax) // capped, not refused (contract 10.4)
+		limit = min(limit, memoryFullListMax) // capped, not refused (docs/managed-agents-wire.md 10.4)
 	}
 	after, hasAfter, err := memoryCursor(q, memoryCursorPath)
 	if err != nil {

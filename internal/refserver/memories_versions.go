@@ -229,7 +229,8 @@ func (s *Server) getMemoryVersion(c *call) error {
 
 // redactMemoryVersion is MV3: path and content are erased for good, so a
 // second call changes nothing. The head version of a live memory cannot be
-// redacted: the memory's content is that version's content (contract 10.5).
+// redacted: the memory's content is that version's content
+// (docs/managed-agents-wire.md 10.5).
 // Redaction writes to the store, which an archived store refuses.
 func (s *Server) redactMemoryVersion(c *call) error {
 	if err := c.decode(&struct{}{}); err != nil {

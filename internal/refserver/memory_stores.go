@@ -11,13 +11,13 @@ import (
 )
 
 // Memory stores, memories and memory versions (docs/managed-agents-wire.md
-// section 10; SPEC 2.9, 3.2, 4.4). This file holds the state, the route table,
+// section 10). This file holds the state, the route table,
 // the store endpoints M1–M6 and the helpers the sessions work uses to attach
 // stores (memoryStoreLocked, archived, snapshot, memoryMountPath). Memories are
 // in memories.go, their list in memories_list.go, versions in
 // memories_versions.go, and the shared rules in memory_stores_rules.go.
 
-// betaAgentMemory is the memory beta value (SPEC 9). The managed-agents value
+// betaAgentMemory is the memory beta value (docs/managed-agents-wire.md 1.1). The managed-agents value
 // is spelled out in memoryBetas rather than named, so that this file declares
 // nothing the managed-agent families might declare too.
 const betaAgentMemory = "agent-memory-2026-07-22"
@@ -44,7 +44,7 @@ type memoryStore struct {
 	description string
 	metadata    map[string]string
 	createdAt   time.Time
-	updatedAt   time.Time // name, description and metadata changes only (SPEC 2.9)
+	updatedAt   time.Time // name, description and metadata changes only
 	archivedAt  time.Time // zero while active; set once
 
 	memories     map[string]*memory        // by id
@@ -54,17 +54,17 @@ type memoryStore struct {
 }
 
 // archived reports whether the store is archived: read-only, and not
-// attachable to new sessions (SPEC 2.9).
-func (m *memoryStore) archived() bool { return !m.archivedAt.IsZero() }
+// attachable to new sessions.
+func (st *memoryStore) archived() bool { return !st.archivedAt.IsZero() }
 
-// snapshot is what a session attachment copies at attach time (SPEC 2.8):
+// snapshot is what a session attachment copies at attach time:
 // later renames do not propagate. description is "" when the store has none.
-func (m *memoryStore) snapshot() (name, description string) { return m.name, m.description }
+func (st *memoryStore) snapshot() (name, description string) { return st.name, st.description }
 
-func (m *memoryStore) position() position { return position{createdAt: m.createdAt, id: m.id} }
+func (st *memoryStore) position() position { return position{createdAt: st.createdAt, id: st.id} }
 
 // memoryStoreLocked returns the store with this id in the workspace; 404
-// (contract message) when unknown, deleted, or in another workspace. The
+// ("Memory store `<id>` not found.") when unknown, deleted, or in another workspace. The
 // caller holds s.mu.
 func (s *Server) memoryStoreLocked(workspaceID, id string) (*memoryStore, error) {
 	st, ok := s.memory.stores[id]
@@ -74,7 +74,8 @@ func (s *Server) memoryStoreLocked(workspaceID, id string) (*memoryStore, error)
 	return st, nil
 }
 
-// memoryMountPath is where a session mounts a store (contract 3.9):
+// memoryMountPath is where a session mounts a store
+// (docs/managed-agents-wire.md 3.9):
 // "/mnt/memory/<slug>", the slug being the name lowercased with every run of
 // characters other than ASCII letters and digits collapsed to "-" and
 // leading and trailing "-" trimmed. A name with no letters or digits at all
@@ -134,16 +135,16 @@ type memoryStoreJSON struct {
 	UpdatedAt   timestamp         `json:"updated_at"`
 }
 
-func (m *memoryStore) view() memoryStoreJSON {
+func (st *memoryStore) view() memoryStoreJSON {
 	return memoryStoreJSON{
 		Type:        "memory_store",
-		ID:          m.id,
-		Name:        m.name,
-		Description: m.description,
-		Metadata:    m.metadata,
-		ArchivedAt:  optionalTimestamp(m.archivedAt),
-		CreatedAt:   timestamp(m.createdAt),
-		UpdatedAt:   timestamp(m.updatedAt),
+		ID:          st.id,
+		Name:        st.name,
+		Description: st.description,
+		Metadata:    st.metadata,
+		ArchivedAt:  optionalTimestamp(st.archivedAt),
+		CreatedAt:   timestamp(st.createdAt),
+		UpdatedAt:   timestamp(st.updatedAt),
 	}
 }
 
@@ -198,7 +199,7 @@ func (s *Server) createMemoryStore(c *call) error {
 		return err
 	}
 	description := ""
-	if body.Description.present() { // null means omitted on create (contract 10.2)
+	if body.Description.present() { // null means omitted on create (docs/managed-agents-wire.md 10.2)
 		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
 			return err
 		}
@@ -361,7 +362,7 @@ type memoryDeletedJSON struct {
 }
 
 // deleteMemoryStore removes the store with its memories and versions; an
-// archived store can be deleted (contract 10.2).
+// archived store can be deleted (docs/managed-agents-wire.md 10.2).
 func (s *Server) deleteMemoryStore(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

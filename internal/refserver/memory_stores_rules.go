@@ -17,7 +17,7 @@ import (
 // of the path-ordered and version lists. Every name here starts with
 // "memory" so that it cannot collide with the managed-agent families' own.
 
-// Limits of contract section 10 (SPEC 8 for the store fields).
+// Limits of docs/managed-agents-wire.md section 10 (and 11).
 const (
 	memoryStoreNameMax   = 255
 	memoryStoreDescMax   = 1024
@@ -65,7 +65,8 @@ func checkMemoryMetadataPatch(patch map[string]*string, creating bool) error {
 	return nil
 }
 
-// mergeMemoryMetadata applies a patch to a copy of cur (contract 1.5) and
+// mergeMemoryMetadata applies a patch to a copy of cur
+// (docs/managed-agents-wire.md 1.5) and
 // checks the pair limit on the result.
 func mergeMemoryMetadata(cur map[string]string, patch map[string]*string) (map[string]string, error) {
 	out := maps.Clone(cur)
@@ -85,7 +86,7 @@ func mergeMemoryMetadata(cur map[string]string, patch map[string]*string) (map[s
 	return out, nil
 }
 
-// checkMemoryPath is the path rule of contract 10.3. NFC normalization is
+// checkMemoryPath is the path rule of docs/managed-agents-wire.md 10.3. NFC normalization is
 // not checked: the module has no Unicode normalization tables.
 func checkMemoryPath(field, p string) error {
 	switch {
@@ -147,7 +148,7 @@ func checkMemorySHA256(field, v string) error {
 }
 
 // memoryView reads the view query parameter: true for "full". Its default
-// differs per endpoint (contract 10.3).
+// differs per endpoint (docs/managed-agents-wire.md 10.3).
 func memoryView(q url.Values, defaultFull bool) (bool, error) {
 	raw, ok := queryValue(q, "view")
 	if !ok {
@@ -186,7 +187,8 @@ func memoryTimeInRange(t, gte, lte time.Time) bool {
 	return (gte.IsZero() || !t.Before(gte)) && (lte.IsZero() || !t.After(lte))
 }
 
-// errMemoryCursor is the contract's answer to a malformed page (1.6).
+// errMemoryCursor is the answer to a malformed page
+// (docs/managed-agents-wire.md 1.6).
 var errMemoryCursor = invalidField("page", "invalid cursor")
 
 // Cursors of the memory and version lists: "page_" + base64url of a kind
@@ -222,8 +224,8 @@ func memoryCursor(q url.Values, kind byte) (key string, ok bool, err error) {
 	return string(b[2:]), true, nil
 }
 
-// memoryStoreArchived refuses a write to an archived store (SPEC 2.9:
-// archived stores are read-only).
+// memoryStoreArchived refuses a write to an archived store: archived stores
+// are read-only.
 func memoryStoreArchived(c *call, id string) error {
 	return stateConflict(errInvalidRequest, "memory_store_id: memory store `%s` is archived", id)
 }
@@ -234,7 +236,7 @@ const (
 )
 
 // memoryPathConflictBody is the one error body with extra keys inside
-// "error" (contract 10.4), so it is written here rather than by writeError,
+// "error" (docs/managed-agents-wire.md 10.4), so it is written here rather than by writeError,
 // whose body has exactly type and message.
 type memoryPathConflictBody struct {
 	Type  string `json:"type"`

@@ -12,7 +12,8 @@ import (
 
 const memoryStoresPath = "/v1/memory_stores"
 
-// Either beta value opens the memory endpoints (SPEC 9).
+// Either beta value opens the memory endpoints (docs/managed-agents-wire.md
+// 1.1).
 func memoryBeta(h http.Header)        { h.Set("vendor-beta", "agent-memory-2026-07-22") }
 func managedAgentsBeta(h http.Header) { h.Set("vendor-beta", "managed-agents-2026-04-01") }
 

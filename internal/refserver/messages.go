@@ -20,12 +20,13 @@ const (
 func (s *Server) messageRoutes() []route {
 	routes := []route{
 		{method: http.MethodPost, path: pathMessages, op: opMessagesCreate, handle: s.createMessage, streams: bodyStreams},
-		// SPEC 6.3: vendor.messages.count_tokens and chat completions are
-		// SDK spans only; the API emits no span for them (no op).
+		// vendor.messages.count_tokens and chat completions are SDK spans
+		// only; the API emits no span for them (no op; docs/tracing.md).
 		{method: http.MethodPost, path: pathCountTokens, handle: s.countTokens},
 		{method: http.MethodPost, path: pathChatCompletions, handle: s.chatCompletions, streams: bodyStreams},
 	}
-	// Other methods on these paths: 405 (contract 1.1), with no span: they
+	// Other methods on these paths: 405 (docs/messages-wire.md 1.1), with no
+	// span: they
 	// name no operation.
 	for _, p := range []string{pathMessages, pathCountTokens, pathChatCompletions} {
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -41,7 +42,8 @@ func methodNotAllowed(c *call) error {
 }
 
 // bodyStreams reports whether a body asks for a stream ("stream": true). A
-// streaming request ignores Idempotency-Key (contract 1.2): a stream is not
+// streaming request ignores Idempotency-Key (docs/messages-wire.md 1.2): a
+// stream is not
 // replayed, a retried stream runs again.
 func bodyStreams(body []byte) bool {
 	if !bytes.Contains(body, []byte(`"stream"`)) {
@@ -129,7 +131,8 @@ func (s *Server) countTokens(c *call) error {
 	return c.ok(countTokensJSON{InputTokens: r.inputTokens(outputCfg{format: r.format()})})
 }
 
-// streamMessage sends the result as server-sent events (contract 5): the
+// streamMessage sends the result as server-sent events
+// (docs/messages-wire.md 5): the
 // 200 and its headers at once, then the frames, each after the delay
 // directive's wait. An error directive with after=n, or a
 // Fault.StreamCutAfter, ends the stream after n events (pings not counted)

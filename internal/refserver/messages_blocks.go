@@ -45,7 +45,8 @@ var contentTags = []string{"text", "image", "document", "search_result", "tool_u
 	"bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "web_fetch_tool_result",
 	"tool_search_tool_result", "container_upload"}
 
-// uncheckedBlocks are accepted back without checks (contract 3.1).
+// uncheckedBlocks are accepted back without checks (docs/messages-wire.md
+// 3.1).
 var uncheckedBlocks = map[string]bool{"text_editor_code_execution_tool_result": true, "web_fetch_tool_result": true,
 	"tool_search_tool_result": true, "container_upload": true}
 

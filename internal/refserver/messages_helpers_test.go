@@ -13,7 +13,7 @@ import (
 )
 
 // Helpers of the Messages tests (docs/messages-wire.md): request builders,
-// a strict parser of finished SSE bodies, the accumulator of contract 5.9,
+// a strict parser of finished SSE bodies, the accumulator of section 5.9,
 // and a parser of data-only chat-completion streams.
 
 const (
@@ -87,9 +87,9 @@ func frameTypesNoPing(frames []sseFrame) []string {
 	return out
 }
 
-// accumulate builds the message of a stream as contract 5.9 says. It
-// returns the message and the error event's data, if the stream ended
-// with one; it fails on any breach of the 5.3 grammar.
+// accumulate builds the message of a stream as docs/messages-wire.md 5.9
+// says. It returns the message and the error event's data, if the stream
+// ended with one; it fails on any breach of the event order of 5.3.
 func accumulate(t *testing.T, frames []sseFrame) (map[string]any, map[string]any) {
 	t.Helper()
 	var msg map[string]any

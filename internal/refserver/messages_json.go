@@ -15,9 +15,9 @@ import (
 // The Messages endpoints (docs/messages-wire.md) read bodies through jnode,
 // a parsed JSON value that keeps object members in body order and numbers
 // as written. Order matters twice: validation reports the first broken rule
-// in body order (1.5), and tool inputs keep the key order the prompt or the
-// schema gave them (10.5, 10.8). The messages of this file are the
-// pydantic-like texts of contract 1.5.
+// in body order (section 1.5), and tool inputs keep the key order the
+// prompt or the schema gave them (sections 10.5, 10.8). The messages of this
+// file are the pydantic-like texts of section 1.5.
 
 type jkind uint8
 
@@ -183,7 +183,7 @@ func (n *jnode) toAny() any {
 	return nil
 }
 
-// canon is contract 10.1's canon(v): compact JSON with object keys sorted,
+// canon is the canon(v) of docs/messages-wire.md 10.1: compact JSON with object keys sorted,
 // exactly as encoding/json writes a map[string]any.
 func (n *jnode) canon() string {
 	b, _ := json.Marshal(n.toAny())
@@ -251,12 +251,12 @@ func (n *jnode) push(v *jnode) *jnode {
 	return n
 }
 
-// tok is contract 10.1's token estimate: ⌈runes / 4⌉.
+// tok is the token estimate of docs/messages-wire.md 10.1: ⌈runes / 4⌉.
 func tok(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }
 
-// --- validation messages (contract 1.5) ---
+// --- validation messages (docs/messages-wire.md 1.5) ---
 
 // joinPath appends a path element ("messages" + "3" = "messages.3").
 func joinPath(p string, elems ...any) string {

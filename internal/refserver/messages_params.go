@@ -18,7 +18,7 @@ const (
 	epCount                     // M3
 )
 
-// Beta values that unlock request fields (contract 7).
+// Beta values that unlock request fields (docs/messages-wire.md 7).
 const (
 	betaMCP            = "mcp-client-2025-11-20"
 	betaMCPNext        = "mcp-client-2026-09-15" // treated as betaMCP (question 10)
@@ -29,9 +29,10 @@ const (
 	betaStructuredOuts = "structured-outputs-2025-11-13"
 )
 
-// betaFields are request fields that other SPEC 9 betas unlock and this
-// contract does not describe: with one of their betas they are accepted and
-// ignored, without it they are unknown (contract 2.1, last row).
+// betaFields are request fields that other known beta values unlock and
+// docs/messages-wire.md does not describe: with one of their betas they are
+// accepted and ignored, without it they are unknown (its section 2.1, last
+// row).
 var betaFields = map[string][]string{
 	"context_management": {"context-management-2025-06-27", "compact-2026-01-12", "compact-2026-09-04"},
 	"speed":              {"fast-mode-2026-02-01"},
@@ -120,7 +121,8 @@ func (t *toolDef) serverTool() bool {
 
 type fixedTool struct{ name, kind string }
 
-// fixedTools are the tool types with a fixed name (contract 2.3.2).
+// fixedTools are the tool types with a fixed name (docs/messages-wire.md
+// 2.3.2).
 var fixedTools = map[string]fixedTool{
 	"web_search_20250305":             {"web_search", "web_search"},
 	"web_search_20260209":             {"web_search", "web_search"},

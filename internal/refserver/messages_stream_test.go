@@ -39,7 +39,8 @@ func TestMessagesStreamBytes(t *testing.T) {
 	}
 }
 
-// TestMessagesStreamContractExample checks every frame of contract 5.10;
+// TestMessagesStreamContractExample checks every frame of the complete
+// stream in docs/messages-wire.md 5.10;
 // the id, tool id and signature are the ones this server derives.
 func TestMessagesStreamContractExample(t *testing.T) {
 	ref := newEnv(t, refserver.WithThinkingKey(testThinkingKey))

@@ -19,7 +19,8 @@ import (
 
 var testThinkingKey = []byte("test-thinking-key")
 
-// signature is contract 10.10's signature, computed independently.
+// signature is the thinking signature of docs/messages-wire.md 10.10,
+// computed independently.
 func signature(key []byte, model, text string) string {
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(model + "\x00" + text))
@@ -28,7 +29,8 @@ func signature(key []byte, model, text string) string {
 	return base64.StdEncoding.EncodeToString(mac.Sum(buf))
 }
 
-// weatherRequest is the request of contract 2.8, without stream.
+// weatherRequest is the request of docs/messages-wire.md 2.8, without
+// stream.
 const weatherRequest = `{"model":"vendor-sonnet-5-5","max_tokens":4096,` +
 	`"system":[{"type":"text","text":"You are a weather assistant.","cache_control":{"type":"ephemeral","ttl":"1h"}}],` +
 	`"messages":[{"role":"user","content":"What is the weather in Paris? Use get_weather {\"location\": \"Paris\"}"}],` +

@@ -135,7 +135,8 @@ func (r *msgRequest) parseTool(p string, v *jnode) (*toolDef, error) {
 			"defer_loading": isBool, "strict": isBool, "allowed_callers": isListOf(isString),
 		}, "name")
 	}
-	// Other real types: only type and name are checked (contract 2.3.2).
+	// Other real types: only type and name are checked (docs/messages-wire.md
+	// 2.3.2).
 	for _, m := range v.obj {
 		switch m.key {
 		case "name":
@@ -285,7 +286,7 @@ func (r *msgRequest) fMCPServers(p string, v *jnode) error {
 	return nil
 }
 
-// --- fallbacks (contract 8.3) ---
+// --- fallbacks (docs/messages-wire.md 8.3) ---
 
 func (r *msgRequest) fFallbacks(p string, v *jnode) error {
 	if v.kind == jString {

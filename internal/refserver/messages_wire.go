@@ -8,7 +8,7 @@ import (
 )
 
 // Response shapes of /v1/messages (docs/messages-wire.md 4, 5). Key order
-// follows the contract's tables; every listed key is sent, null included,
+// follows that document's tables; every listed key is sent, null included,
 // except the documented optional ones (stop_details.recommended_model and
 // usage.iterations, only when the request set fallbacks).
 

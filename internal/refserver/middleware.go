@@ -27,7 +27,7 @@ type exchange struct {
 	streamFault *Fault
 
 	started time.Time
-	// errType is the SPEC 7 type of the error answered, in the body or in a
+	// errType is the error.type of the error answered, in the body or in a
 	// stream's error event; span is the request's SERVER span (tracing.go),
 	// nil when there is none.
 	errType string
@@ -136,7 +136,8 @@ func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveRoute is the chain of a known route, in the order the API applies it:
-// authentication, workspace selection (SPEC 5.2), the admin-API rule and
+// authentication, workspace selection (workspace_selection.go), the
+// admin-API rule and
 // access-token scopes, vendor-version, vendor-beta, idempotency, then the
 // handler. Public routes (the token exchanges) run their handler only.
 func (s *Server) serveRoute(rt route) http.HandlerFunc {

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Models: the read-only catalogue (SPEC 2.4, 4.13), from models_catalog.go.
+// Models: the read-only catalogue (docs/api-choices.md "Models"), from
+// models_catalog.go.
 
 func (s *Server) modelRoutes() []route {
 	return []route{

@@ -2,8 +2,8 @@ package refserver
 
 import "time"
 
-// The model catalogue (SPEC 2.4), newest release first as List Models
-// returns it (SPEC 4.13). This file is data only: a new model is a new
+// The model catalogue (docs/api-choices.md "Models"), newest release first
+// as List Models returns it. This file is data only: a new model is a new
 // entry here.
 
 func releaseDate(year int, month time.Month, day int) time.Time {

@@ -17,7 +17,7 @@ import (
 // the device attestation grant (attestation*.go), and POST
 // /v1/oauth/device_attestation/challenge. They take no credential, so they
 // skip authentication, workspace selection, the access checks and
-// idempotency (auth-wire 1.2), and the server emits no span for them (the
+// idempotency (docs/auth-wire.md 1.2), and the server emits no span for them (the
 // SDK traces them on its side; docs/tracing.md, "Credential exchanges"). Every denial is the same opaque
 // 401; the reason is kept for tests (ExchangeDenials) and logged, and no
 // secret is ever written anywhere.
@@ -66,7 +66,7 @@ func (s *Server) oauthToken(c *call) error {
 	return invalidField("grant_type", "must be one of %s", quoteList([]string{grantTypeJWTBearer, grantTypeDevice}))
 }
 
-// readExchangeBody runs step 1 of both endpoints (auth-wire 2.2): the
+// readExchangeBody runs step 1 of both endpoints (docs/auth-wire.md 2.2): the
 // response is never cached, then Content-Type, a JSON object body,
 // vendor-version and vendor-beta, in that order.
 func readExchangeBody(c *call) (*jsonFields, error) {
@@ -206,7 +206,7 @@ func (s *Server) resolveWorkspaceLocked(ws string) string {
 	return ws
 }
 
-// tokenResponse is the 200 body of both grants (auth-wire 2.7, 4.5).
+// tokenResponse is the 200 body of both grants (docs/auth-wire.md 2.7, 4.5).
 type tokenResponse struct {
 	AccessToken string `json:"access_token"`
 	TokenType   string `json:"token_type"`
@@ -222,7 +222,7 @@ func (c *call) sendToken(secret string, expiresIn int, scope, workspaceID string
 }
 
 // ExchangeDenial records why the server refused a token exchange or a
-// challenge with the opaque 401 `Authentication failed` (auth-wire 2.8). The
+// challenge with the opaque 401 `Authentication failed` (docs/auth-wire.md 2.8). The
 // reason never reaches the wire.
 type ExchangeDenial struct {
 	RequestID string

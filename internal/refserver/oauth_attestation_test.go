@@ -69,7 +69,7 @@ func TestDeviceChallenge(t *testing.T) {
 }
 
 // The first token comes from an attestation, later ones from assertions
-// with an increasing counter (auth-wire 4.3).
+// with an increasing counter (docs/auth-wire.md 4.3).
 func TestDeviceExchange(t *testing.T) {
 	d := newDeviceEnv(t)
 	a := newAttestor(t)
@@ -109,7 +109,7 @@ func TestDeviceExchange(t *testing.T) {
 }
 
 // A device token authorizes only POST /v1/messages and count_tokens
-// (auth-wire 1.4, 4.5) and expires after one hour of server clock.
+// (docs/auth-wire.md 1.4, 4.5) and expires after one hour of server clock.
 func TestDeviceTokenScopeAndExpiry(t *testing.T) {
 	d := newDeviceEnv(t)
 	tok := d.attest(t, newAttestor(t))
@@ -164,7 +164,7 @@ func TestDeviceTokenScopeAndExpiry(t *testing.T) {
 }
 
 // Revoking the integration revokes its tokens at once and stops new ones;
-// archiving its workspace invalidates them (auth-wire 1.3, 4.1).
+// archiving its workspace invalidates them (docs/auth-wire.md 1.3, 4.1).
 func TestDeviceRevocation(t *testing.T) {
 	d := newDeviceEnv(t)
 	a := newAttestor(t)
@@ -206,7 +206,7 @@ func TestDeviceRevocation(t *testing.T) {
 
 // Challenges are single-use, bound to their client and short-lived; a
 // challenge is spent by the first request that passes body validation,
-// whatever happens next (auth-wire 4.2).
+// whatever happens next (docs/auth-wire.md 4.2).
 func TestDeviceChallengeReplay(t *testing.T) {
 	d := newDeviceEnv(t)
 	a := newAttestor(t)
@@ -248,7 +248,7 @@ func TestDeviceChallengeReplay(t *testing.T) {
 	})
 }
 
-// Proofs the verifier or the key state refuses (auth-wire 4.3 steps 3–5,
+// Proofs the verifier or the key state refuses (docs/auth-wire.md 4.3 steps 3–5,
 // 4.4).
 func TestDeviceRejectsBadProofs(t *testing.T) {
 	d := newDeviceEnv(t)
@@ -304,7 +304,7 @@ func TestDeviceRejectsBadProofs(t *testing.T) {
 	d.attest(t, fresh)
 }
 
-// Body validation of the device grant (auth-wire 4.3 step 1).
+// Body validation of the device grant (docs/auth-wire.md 4.3 step 1).
 func TestDeviceRequestValidation(t *testing.T) {
 	d := newDeviceEnv(t)
 	a := newAttestor(t)

@@ -36,7 +36,7 @@ func inferenceRefusal(method, path string) string {
 		"`: its scope `workspace:inference` allows only the Messages, chat completions and Models endpoints."
 }
 
-// wantTokenResponse checks a 200 of either grant (auth-wire 2.7, 4.5) and
+// wantTokenResponse checks a 200 of either grant (docs/auth-wire.md 2.7, 4.5) and
 // returns the access token.
 func wantTokenResponse(t *testing.T, r response, expiresIn int, scope, workspaceID string) string {
 	t.Helper()
@@ -64,7 +64,7 @@ func TestFederationExchange(t *testing.T) {
 	f := newFedEnv(t, nil)
 	ws := f.seed.DefaultWorkspaceID
 	r := f.postToken(t, f.exchangeBody(f.jwtNow(t, nil), nil))
-	// A 10-minute JWT: expires_in = min(3600, 2 × 600) (auth-wire 2.6).
+	// A 10-minute JWT: expires_in = min(3600, 2 × 600) (docs/auth-wire.md 2.6).
 	tok := wantTokenResponse(t, r, 1200, "workspace:developer", ws)
 	require.Equal(t, f.seed.OrganizationID, r.header.Get("vendor-organization-id"))
 
@@ -73,7 +73,7 @@ func TestFederationExchange(t *testing.T) {
 		wantOK(t, got)
 		require.Equal(t, ws, got.header.Get("vendor-workspace-id"))
 		wantOK(t, f.do(t, "GET", "/v1/models", "", withToken(tok), withWorkspace(ws)))
-		// API keys and federation grant the same access (SPEC 5).
+		// API keys and federation grant the same access.
 		wantOK(t, f.do(t, "GET", "/v1/agents", "", withToken(tok), noWorkspace, agentsBeta))
 		wantOK(t, f.do(t, "POST", "/v1/messages", helloMessage, withToken(tok), noWorkspace))
 	})
@@ -102,7 +102,7 @@ func TestFederationExchange(t *testing.T) {
 }
 
 // Expiry follows the server clock: the token works until issued_at +
-// expires_in, and is "has expired" from then on (auth-wire 1.3).
+// expires_in, and is "has expired" from then on (docs/auth-wire.md 1.3).
 func TestFederationTokenExpiry(t *testing.T) {
 	f := newFedEnv(t, nil)
 	get := func(tok string) response { return f.do(t, "GET", "/v1/models", "", withToken(tok), noWorkspace) }
@@ -150,7 +150,7 @@ func TestFederationTokenExpiry(t *testing.T) {
 	}
 }
 
-// Every JWT check of auth-wire 2.3 and matcher of 2.4 refuses with the same
+// Every JWT check of docs/auth-wire.md 2.3 and matcher of 2.4 refuses with the same
 // opaque 401; the reason is recorded for tests only.
 func TestFederationRejectsBadJWTs(t *testing.T) {
 	f := newFedEnv(t, nil)
@@ -263,7 +263,7 @@ func signJWTNoTyp(t *testing.T, claims map[string]any) string {
 }
 
 // A jti is single-use per issuer, and is spent only by a successful
-// exchange (C10). JWTs without a jti, or from an issuer with check_jti
+// exchange (docs/auth-wire.md 8, C10). JWTs without a jti, or from an issuer with check_jti
 // off, may be exchanged again.
 func TestFederationJTI(t *testing.T) {
 	f := newFedEnv(t, nil)
@@ -297,9 +297,10 @@ func TestFederationJTI(t *testing.T) {
 	f.wantDenied(t, f.postToken(t, f.exchangeBody(jwt, nil)), "jwt_expired")
 }
 
-// Steps 3, 4 and 7 of auth-wire 2.2: organization, rule, issuer, service
+// Steps 3, 4 and 7 of docs/auth-wire.md 2.2: organization, rule, issuer, service
 // account. Archiving stops new exchanges; issued tokens keep working until
-// they expire unless the service account or workspace goes (C11).
+// they expire unless the service account or workspace goes
+// (docs/auth-wire.md 8, C11).
 func TestFederationTargets(t *testing.T) {
 	f := newFedEnv(t, nil)
 	other := f.srv.CreateServiceAccount("other")
@@ -349,7 +350,7 @@ func TestFederationTargets(t *testing.T) {
 	}
 }
 
-// The workspace is chosen at exchange (auth-wire 2.5) and the token is
+// The workspace is chosen at exchange (docs/auth-wire.md 2.5) and the token is
 // bound to it; losing it invalidates the token (1.3).
 func TestFederationWorkspaceSelection(t *testing.T) {
 	type setup struct {
@@ -461,7 +462,7 @@ func TestFederationWorkspaceSelection(t *testing.T) {
 	})
 }
 
-// auth-wire 1.4: workspace:developer allows every non-admin endpoint;
+// docs/auth-wire.md 1.4: workspace:developer allows every non-admin endpoint;
 // workspace:inference only Messages, chat completions and Models.
 func TestFederationScopes(t *testing.T) {
 	f := newFedEnv(t, func(r *refserver.FederationRule) { r.OAuthScope = refserver.ScopeWorkspaceInference })
@@ -502,7 +503,7 @@ func TestFederationScopes(t *testing.T) {
 	})
 }
 
-// Steps 1–2 of auth-wire 2.2: request shape errors are 400s that name the
+// Steps 1–2 of docs/auth-wire.md 2.2: request shape errors are 400s that name the
 // field, in table order, and are checked before anything is looked up.
 func TestFederationRequestValidation(t *testing.T) {
 	f := newFedEnv(t, nil)
@@ -572,7 +573,7 @@ func TestFederationRequestValidation(t *testing.T) {
 }
 
 // The exchange takes no credential and ignores credential headers,
-// vendor-workspace-id and Idempotency-Key (auth-wire 1.2).
+// vendor-workspace-id and Idempotency-Key (docs/auth-wire.md 1.2).
 func TestFederationExchangeIgnoresCredentialsAndIdempotency(t *testing.T) {
 	f := newFedEnv(t, nil)
 	other := f.srv.CreateWorkspace("other")
@@ -626,7 +627,7 @@ func TestFederationIdempotencyAcrossTokens(t *testing.T) {
 	require.Empty(t, other.header.Get("idempotent-replayed"))
 }
 
-// Issuers whose keys are fetched (auth-wire 3.2): discovery, an explicit
+// Issuers whose keys are fetched (docs/auth-wire.md 3.2): discovery, an explicit
 // JWKS URL, the 60-second cache, the refetch on an unknown kid, and fetch
 // failures.
 func TestFederationFetchedKeys(t *testing.T) {
@@ -723,7 +724,7 @@ func TestFederationFetchedKeys(t *testing.T) {
 	})
 }
 
-// Configuration mistakes are Go errors (auth-wire 3.3).
+// Configuration mistakes are Go errors (docs/auth-wire.md 3.3).
 func TestFederationConfigurationErrors(t *testing.T) {
 	f := newFedEnv(t, nil)
 	keys := &jose.JSONWebKeySet{Keys: []jose.JSONWebKey{publicJWK("k1", rsaKey, jose.RS256)}}
@@ -774,7 +775,7 @@ func TestFederationConfigurationErrors(t *testing.T) {
 	require.Error(t, err, "a rule on an archived issuer")
 }
 
-// The claims matcher and an explicit audience (auth-wire 2.4).
+// The claims matcher and an explicit audience (docs/auth-wire.md 2.4).
 func TestFederationMatchers(t *testing.T) {
 	f := newFedEnv(t, func(r *refserver.FederationRule) {
 		r.SubjectPrefix = testSubject // exact

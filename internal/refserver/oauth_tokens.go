@@ -10,21 +10,22 @@ import (
 // Access tokens (docs/auth-wire.md section 1): the short-lived credentials
 // the two exchanges issue. A token is opaque, bound to one workspace, and
 // carries one scope; the server keeps only its digest. On a request it
-// counts as a key created for one workspace (SPEC 5.2 rule 1), and its scope
-// decides which routes it may call (auth-wire 1.4).
+// counts as a key created for one workspace (workspace selection rule 1,
+// workspace_selection.go), and its scope
+// decides which routes it may call (docs/auth-wire.md 1.4).
 
 // accessTokenPrefix starts every access token; a credential with it is looked
 // up as a token, anything else as an API key.
 const accessTokenPrefix = "sk-vendor-oat01-"
 
-// Access token scopes (auth-wire 1.4).
+// Access token scopes (docs/auth-wire.md 1.4).
 const (
 	ScopeWorkspaceDeveloper = "workspace:developer" // federation default: every non-admin endpoint
 	ScopeWorkspaceInference = "workspace:inference" // federation option: Messages, chat completions, Models
 	ScopeWorkspaceMessages  = "workspace:messages"  // device attestation: Messages only
 )
 
-// Access token messages (auth-wire 1.3).
+// Access token messages (docs/auth-wire.md 1.3).
 const (
 	msgInvalidToken        = "invalid access token"
 	msgExpiredToken        = "access token has expired"
@@ -121,7 +122,7 @@ func (s *Server) authenticateAccessToken(h http.Header, secret string) (principa
 
 // tokenInGoodStandingLocked: a token's workspace must be active, and a
 // federation token's service account must still exist, be active and reach
-// that workspace (auth-wire 1.3, C11).
+// that workspace (docs/auth-wire.md 1.3; section 8, C11).
 func (s *Server) tokenInGoodStandingLocked(t *accessToken) bool {
 	ws := s.workspaces[t.workspaceID]
 	if ws == nil || ws.archived() {
@@ -143,8 +144,9 @@ var (
 	}
 )
 
-// checkAccess is step 3 of the chain (auth-wire 1.2): the admin-API rule
-// for API keys (SPEC 5.2 rule 3), and the scope of an access token (1.4).
+// checkAccess is step 3 of the chain (docs/auth-wire.md 1.2): the admin-API
+// rule for API keys (workspace selection rule 3, workspace_selection.go), and
+// the scope of an access token (docs/auth-wire.md 1.4).
 func checkAccess(p principal, rt route, r *http.Request, admin bool) error {
 	switch p.scope {
 	case "":

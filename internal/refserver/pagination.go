@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Pagination (SPEC 2.1; docs/api-choices.md "Pagination").
+// Pagination (docs/api-choices.md "Pagination").
 //
 // Both helpers take the whole collection in its list order plus a filter,
 // rather than a pre-filtered slice, so that a position stays valid when the

@@ -141,7 +141,7 @@ func TestResponseHeadersNameTheWorkspace(t *testing.T) {
 	r := e.do(t, "GET", "/v1/models", "")
 	wantOK(t, r)
 	if got := r.header.Get("vendor-workspace-id"); got != e.seed.DefaultWorkspaceID {
-		t.Fatalf("vendor-workspace-id %q, want the default workspace %q (SPEC 5.2 rule 7)", got, e.seed.DefaultWorkspaceID)
+		t.Fatalf("vendor-workspace-id %q, want the default workspace %q (the default workspace's id is sent back)", got, e.seed.DefaultWorkspaceID)
 	}
 	other := e.srv.CreateWorkspace("other")
 	must(t, e.srv.GrantAPIAccess(e.seed.UserID, other))

@@ -96,9 +96,10 @@ func redactHeader(h http.Header) http.Header {
 	return out
 }
 
-// secretBodyFields are body fields that carry credentials (GUIDE 5: a
-// repository's authorization_token is never returned, so never recorded;
-// the token exchanges' assertion and attestation, auth-wire 2.9).
+// secretBodyFields are body fields that carry credentials, redacted in the
+// request log: a repository's authorization_token (never returned, so never
+// recorded), and the token exchanges' assertion and attestation
+// (docs/auth-wire.md 2.9).
 var secretBodyFields = []string{"authorization_token", "assertion", "attestation"}
 
 // redactBody replaces the values of secretBodyFields anywhere in a JSON

@@ -24,7 +24,7 @@ import (
 // the open request short (no buffered events, only its span end). A turn's
 // steps continue after a tool result, a confirmation or a release.
 //
-// Errors (contract 6.6, 4.11). Fail, Reschedule and Terminate make the open
+// Errors (docs/session-events-wire.md 6.6, 4.11). Fail, Reschedule and Terminate make the open
 // model request fail where they stand: the steps of that request before
 // them are dropped (their previews were sent; the span end closes them),
 // and span.model_request_end has is_error true and the usage of a failed
@@ -50,7 +50,7 @@ import (
 // thread's report that reaches an idle coordinator starts a turn that says
 // "<agent name> reported: <report>" (not taken from the script).
 //
-// Usage of a model request (section 8 of the contract): the sum of the
+// Usage of a model request (docs/session-events-wire.md section 8): the sum of the
 // Tokens options of its steps, or by default 1000 input and 100 output
 // tokens (1000 and 0 for a failed request), no cache tokens. A grader cycle
 // of an outcome uses 500 input and 50 output tokens.
@@ -120,7 +120,8 @@ type StepOption func(*stepConfig)
 
 // Verdict is the judgement of an "auto" permission policy for a tool step:
 // "allow", "deny" or "ask". Unscripted, auto judges "ask" (reason_code
-// indeterminate; contract 4.4). It is ignored under other policies.
+// indeterminate; docs/session-events-wire.md 4.4). It is ignored under
+// other policies.
 func Verdict(v string) StepOption { return func(c *stepConfig) { c.verdict = v } }
 
 // ToolOutput is what a built-in or MCP tool returns when the server runs it
@@ -219,7 +220,8 @@ func Fail(errorType, message string) Step {
 }
 
 // Reschedule makes the model request hit a transient error that the server
-// retries by itself (contract 6.6): span.model_request_end with is_error,
+// retries by itself (docs/session-events-wire.md 6.6):
+// span.model_request_end with is_error,
 // session.error (retry_status retrying), session.status_rescheduled (status
 // "rescheduling"), then at once session.status_running (status "running")
 // and the turn continues with the next step, whose model request is the
@@ -232,8 +234,8 @@ func Reschedule(errorType, message string) Step {
 	return st
 }
 
-// Terminate makes the model request hit an unrecoverable error (contract
-// 6.6): span.model_request_end with is_error, session.error (retry_status
+// Terminate makes the model request hit an unrecoverable error
+// (docs/session-events-wire.md 6.6): span.model_request_end with is_error, session.error (retry_status
 // terminal), then session.status_terminated, the last event of the
 // session. The session is terminated for good: its turns (child threads'
 // included) stop without further events, the steps after Terminate and the
@@ -283,8 +285,8 @@ func Firehose(n int) Step {
 	return st
 }
 
-// maxChildThreads is the real platform's limit on child threads (contract
-// 7.1); threads are never archived here, so it bounds all Spawn steps.
+// maxChildThreads is the real platform's limit on child threads
+// (docs/session-events-wire.md 7.1); threads are never archived here, so it bounds all Spawn steps.
 const maxChildThreads = 25
 
 // errScript prefixes every scripting error.

@@ -83,7 +83,8 @@ func compileStep(st *Step, agent *agentVersion, inChild bool) error {
 			return errors.New("Firehose: n must be at least 1")
 		}
 	case stepReschedule, stepTerminate:
-		// Their events are the session's status (contract 6.6, 6.9); a
+		// Their events are the session's status (docs/session-events-wire.md
+		// 6.6, 6.9); a
 		// child thread's retry or termination has thread-level events of
 		// its own, which the engine does not produce.
 		if inChild {

@@ -58,7 +58,6 @@ type config struct {
 	thinkingKey  []byte                // WithThinkingKey
 	spanExporter sdktrace.SpanExporter // WithSpanExporter; nil: no spans (tracing.go)
 	content      bool                  // WithContentCapture
-	attestation  AttestationVerifier   // WithAttestationVerifier; nil: vendor-test-v1
 }
 
 // Option configures a Server.
@@ -101,7 +100,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithPingInterval sets how long a session event stream may stay silent
-// before the server sends a ping (default 15 s, contract 2.3). Values of
+// before the server sends a ping (default 15 s, docs/session-events-wire.md
+// 2.3). Values of
 // zero or less keep the default.
 func WithPingInterval(d time.Duration) Option {
 	return func(cfg *config) {

@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// Session resources R1–R5 (docs/managed-agents-wire.md section 7; SPEC
-// 4.1–4.3). Resources are attached at session creation (files,
+// Session resources R1–R5 (docs/managed-agents-wire.md section 7).
+// Resources are attached at session creation (files,
 // repositories, memory stores); afterwards only files can be added. Any
 // change to a session's resources moves the session's updated_at, since
 // the session object shows them.
@@ -17,7 +17,7 @@ const sessionResourceListMax = 1000
 // ascending with the resources of one create request in the order the
 // request gave them (their created_at is the same, and their ids are
 // random, so neither breaks the tie); without limit every resource after
-// the cursor is returned (SPEC 4.1).
+// the cursor is returned (docs/managed-agents-wire.md 1.6).
 func (s *Server) listSessionResources(c *call) error {
 	q := c.r.URL.Query()
 	limit, err := queryInt(q, "limit", 0, 1, sessionResourceListMax) // 0: all
@@ -87,7 +87,7 @@ func (s *Server) addSessionResource(c *call) error {
 	}
 	if env, ok := s.environments.byID[x.environmentID]; ok && env.selfHosted() {
 		// A property of the session the request acts on, not of the body:
-		// 409, like the other state rules (contract 1.3).
+		// 409, like the other state rules (docs/managed-agents-wire.md 1.3).
 		return stateConflict(errInvalidRequest, "session_id: self-hosted environments cannot mount resources")
 	}
 	now := c.now()

@@ -7,15 +7,14 @@ import (
 	"strings"
 )
 
-// Session resource request forms (docs/managed-agents-wire.md 3.9, SPEC
-// 2.8). Session create and deployments accept the same forms
+// Session resource request forms (docs/managed-agents-wire.md 3.9). Session create and deployments accept the same forms
 // (resourceParam); a deployment stores them, echoes them back minus the
 // token, and hands them to each session it creates. Only the rules that
 // need no state are checked here; attachResourcesLocked
 // (session_resources_wire.go) checks the rest when a session is created.
 
 const (
-	maxResources          = 500 // SPEC 8 (deployments); sessions: **choice**, the same
+	maxResources          = 500 // deployments' limit; sessions: **choice**, the same
 	maxMemoryStoresPerSsn = 8
 	maxMountPath          = 4096
 	maxAuthorizationToken = 4096
@@ -91,7 +90,8 @@ type memoryConfigJSON struct {
 }
 
 // configView is a deployment's resource config: the request minus the
-// token, optional fields null when not sent (contract 3.9).
+// token, optional fields null when not sent (docs/managed-agents-wire.md
+// 3.9).
 func (p resourceParam) configView() any {
 	switch p.typ {
 	case "file":
@@ -240,8 +240,8 @@ func parseMemoryResource(p string, raw json.RawMessage) (resourceParam, error) {
 	if err := maRequired(idPath, body.MemoryStoreID); err != nil {
 		return out, err
 	}
-	// Whether the id names a store is answered by the lookup (404, contract
-	// 1.2), not by a format rule.
+	// Whether the id names a store is answered by the lookup (404,
+	// docs/managed-agents-wire.md 1.2), not by a format rule.
 	out.memoryStoreID = body.MemoryStoreID.Value
 	if body.Access.present() {
 		if err := maOneOf(maJoin(p, "access"), body.Access.Value, accessModes...); err != nil {
@@ -327,7 +327,7 @@ func checkRepositoryURL(p, raw string) error {
 
 // repositoryMountPath is a repository's default mount path:
 // /workspace/<repo-name>, the last URL path segment without ".git"
-// (contract 3.9); a URL without a path segment uses its host (**choice**).
+// (docs/managed-agents-wire.md 3.9); a URL without a path segment uses its host (**choice**).
 func repositoryMountPath(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -3,7 +3,7 @@ package refserver
 import "time"
 
 // Session resources as attached to a session, and their wire shapes
-// (docs/managed-agents-wire.md 3.9, SPEC 2.8). Memory store snapshots and
+// (docs/managed-agents-wire.md 3.9). Memory store snapshots and
 // derived mount paths are taken when a session is created, never earlier:
 // a deployment's sessions each see the store as it is when they start.
 
@@ -23,7 +23,7 @@ type sessionResource struct {
 
 	memoryStoreID string // memory_store
 	access        string
-	name          string // snapshots at attach time (SPEC 2.8)
+	name          string // snapshots at attach time; later renames do not propagate
 	description   string
 	instructions  *string
 }
@@ -62,7 +62,8 @@ type memoryResourceJSON struct {
 	UpdatedAt     timestamp `json:"updated_at"`
 }
 
-// view renders the resource (contract 3.9 key order); the token never.
+// view renders the resource (key order of docs/managed-agents-wire.md 3.9);
+// the token never.
 func (r *sessionResource) view() any {
 	created, updated := timestamp(r.createdAt), timestamp(r.updatedAt)
 	switch r.typ {
@@ -77,7 +78,8 @@ func (r *sessionResource) view() any {
 }
 
 // attachResourcesLocked turns request forms into resources of a session,
-// applying the rules that depend on state (contract 3.9, 5.6): a session
+// applying the rules that depend on state (docs/managed-agents-wire.md 3.9,
+// 5.6): a session
 // in a self-hosted environment mounts nothing; memory stores must exist
 // (404) and not be archived (400), at most 8, each once; mount paths, given
 // or derived, are unique. Snapshots and derived paths are taken now. Ids

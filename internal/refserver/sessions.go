@@ -20,7 +20,7 @@ type sessionState struct {
 	byID map[string]*session // nil until the first session is created
 }
 
-// Session status values (contract 6.2).
+// Session status values (docs/managed-agents-wire.md 6.2).
 const (
 	statusIdle         = "idle"
 	statusRunning      = "running"
@@ -37,7 +37,7 @@ type session struct {
 	// a modified copy; the agent's own versions are never touched.
 	agent *agentVersion
 	// fromOverrides records that the session was created with
-	// agent_with_overrides: its agent cannot be updated (SPEC 4.15).
+	// agent_with_overrides: its agent cannot be updated.
 	fromOverrides bool
 	environmentID string
 	status        string
@@ -67,7 +67,7 @@ func (x *session) running() bool { return x.status == statusRunning || x.status 
 func (x *session) position() position { return position{createdAt: x.createdAt, id: x.id} }
 
 // writable is the 409 for writes to an archived or terminated session
-// (contract 6.7, 6.8): S4, R2, R4, R5 and Send Events.
+// (docs/managed-agents-wire.md 6.7, 6.8): S4, R2, R4, R5 and Send Events.
 func (x *session) writable() error {
 	if x.archived() {
 		return stateConflict(errInvalidRequest, "session_id: session `%s` is archived", x.id)
@@ -131,7 +131,8 @@ func (s *Server) getSession(c *call) error {
 	return c.ok(x.view())
 }
 
-// archiveSession is S5 (SPEC 4.5): any status, idempotent, one-way.
+// archiveSession is S5 (docs/managed-agents-wire.md 6.7): any status,
+// idempotent, one-way.
 func (s *Server) archiveSession(c *call) error {
 	if err := c.decode(&struct{}{}); err != nil {
 		return err
@@ -144,7 +145,8 @@ func (s *Server) archiveSession(c *call) error {
 	}
 	if !x.archived() {
 		now := c.now()
-		// A live turn is interrupted first (contract 6.2, **choice**),
+		// A live turn is interrupted first (docs/managed-agents-wire.md 6.2,
+		// **choice**),
 		// with its events; then the session's streams end.
 		x.eng.archive(now)
 		x.archivedAt = now
@@ -168,7 +170,8 @@ func (s *Server) deleteSession(c *call) error {
 	return c.ok(deletedJSON{ID: x.id, Type: "session_deleted"})
 }
 
-// deletedJSON is the response of every delete (contract 1.7).
+// deletedJSON is the response of every delete (docs/managed-agents-wire.md
+// 1.7).
 type deletedJSON struct {
 	ID   string `json:"id"`
 	Type string `json:"type"`

@@ -12,14 +12,15 @@ import (
 // onto every session it creates.
 
 // pricedModels are the models with a public list price in the reference
-// server (**choice**: the three ids SPEC names). A budget needs every model
+// server (**choice**: the three model ids the API documents). A budget needs every model
 // a session can run to be one of them.
 var pricedModels = []string{"vendor-haiku-5-5", "vendor-sonnet-5-5", "vendor-opus-5-5"}
 
-// currencyUSD is the only currency SPEC 2.1 allows.
+// currencyUSD is the only currency the API supports.
 const currencyUSD = "USD"
 
-// maxAmountDigits keeps an amount within int64 (**choice**, contract 3.1).
+// maxAmountDigits keeps an amount within int64 (**choice**,
+// docs/managed-agents-wire.md 3.1).
 const maxAmountDigits = 18
 
 var amountPattern = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
@@ -99,7 +100,8 @@ func parseBudget(path string, raw json.RawMessage) (*budget, error) {
 		return nil, invalidField(amountPath, "must have at most %d digits", maxAmountDigits)
 	}
 	if n < 1 {
-		// A zero ceiling could never run a turn (**choice**, contract 3.1).
+		// A zero ceiling could never run a turn (**choice**,
+		// docs/managed-agents-wire.md 3.1).
 		return nil, invalidField(amountPath, "must be at least 1")
 	}
 	currencyPath := maJoin(costPath, "currency")
@@ -113,7 +115,8 @@ func parseBudget(path string, raw json.RawMessage) (*budget, error) {
 }
 
 // checkBudgetable reports the first model v can run that has no list
-// price: a budget could not be enforced on it (SPEC 4.9, 4.15).
+// price: a budget could not be enforced on it (docs/managed-agents-wire.md
+// 6.6, 8.2).
 func checkBudgetable(v *agentVersion) error {
 	for _, id := range v.modelIDs() {
 		if !slices.Contains(pricedModels, id) {

@@ -14,7 +14,7 @@ import (
 
 const (
 	maxSessionTitle = 500
-	maxVaultIDs     = 50 // SPEC 8 (deployments); sessions: **choice**, the same
+	maxVaultIDs     = 50 // deployments' limit; sessions: **choice**, the same
 	maxSystemPrompt = 100000
 )
 
@@ -36,8 +36,8 @@ type sessionSpec struct {
 // createSessionLocked creates a session in workspaceID at now, hands
 // spec.events to acceptEventsLocked and runs the turn they start (a
 // deployment's run is the request that starts it). It re-checks everything that depends
-// on state (the environment, memory stores, mount paths; contract 3.9,
-// 5.6), because a deployment's spec was validated when the deployment was
+// on state (the environment, memory stores, mount paths;
+// docs/managed-agents-wire.md 3.9, 5.6), because a deployment's spec was validated when the deployment was
 // written, not now. Create Session has checked the same rules in body order
 // already, so for it this cannot fail. Everything the session records is
 // timestamped now: a scheduled fire passes its occurrence, so the session
@@ -113,7 +113,7 @@ func (s *Server) usableEnvironmentLocked(workspaceID, field, id string) (*enviro
 }
 
 // environmentFieldLocked reads a required environment_id body field (1–128
-// characters, SPEC 8) and returns the usable environment it names.
+// characters) and returns the usable environment it names.
 func (s *Server) environmentFieldLocked(workspaceID string, o optional[string]) (*environment, error) {
 	const field = "environment_id"
 	if err := maRequired(field, o); err != nil {
@@ -136,7 +136,8 @@ type sessionCreateBody struct {
 	InitialEvents optional[json.RawMessage]            `json:"initial_events"`
 }
 
-// createSession is S1. Fields are checked in body order (contract 1.4: the
+// createSession is S1. Fields are checked in body order
+// (docs/managed-agents-wire.md 1.4: the
 // first broken rule is reported), lookups included.
 func (s *Server) createSession(c *call) error {
 	var body sessionCreateBody
@@ -209,7 +210,8 @@ func (s *Server) createSession(c *call) error {
 	}
 	defer c.traceSessionCreated(x)()
 	// The response is the state right after acceptance: running when the
-	// initial events start a turn (contract 6.3), whatever that turn does
+	// initial events start a turn (docs/managed-agents-wire.md 6.3), whatever
+	// that turn does
 	// next, which runs now, inside this request.
 	view := x.view()
 	x.eng.finish()
@@ -217,7 +219,8 @@ func (s *Server) createSession(c *call) error {
 }
 
 // parseVaultIDs reads a vault_ids array: at most 50 distinct vlt_ ids.
-// Vaults have no endpoints yet, so only the prefix is checked (contract 1.2).
+// Vaults have no endpoints yet, so only the prefix is checked
+// (docs/managed-agents-wire.md 1.2).
 func parseVaultIDs(path string, raw json.RawMessage) ([]string, error) {
 	items, err := maArray(path, raw)
 	if err != nil {
@@ -239,7 +242,8 @@ func parseVaultIDs(path string, raw json.RawMessage) ([]string, error) {
 	})
 }
 
-// resolveSessionAgentLocked resolves Create Session's agent (contract 3.8):
+// resolveSessionAgentLocked resolves Create Session's agent
+// (docs/managed-agents-wire.md 3.8):
 // an id string or {type: agent} reference through resolveAgentRefLocked,
 // or {type: agent_with_overrides}, which resolves the same way and then
 // replaces fields on a copy of the version. It reports whether overrides

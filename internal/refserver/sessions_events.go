@@ -27,7 +27,8 @@ type eventParam struct {
 	// payload is the object as received, re-encoded compactly: what the
 	// session's event log records.
 	payload json.RawMessage
-	// stored is the deployment's echo (3.10 "stored form"): the payload with
+	// stored is the deployment's echo (docs/managed-agents-wire.md 3.10,
+	// "stored form"): the payload with
 	// max_iterations resolved for user.define_outcome (**choice**:
 	// determinism), the payload itself otherwise.
 	stored json.RawMessage
@@ -57,7 +58,7 @@ func parseEventParams(path string, raw json.RawMessage, minN, maxN int) ([]event
 			err = parseMessageParam(p, item)
 		case "system.message":
 			if err = parseMessageParam(p, item); err == nil {
-				// SPEC 6.2: at most one, the final event, right after the
+				// At most one system.message, the final event, right after the
 				// turn it accompanies; in initial_events no tool result can
 				// precede it, so that is a user.message.
 				if i != len(items)-1 || i == 0 || out[i-1].typ != "user.message" {
@@ -88,8 +89,8 @@ type textBlockBody struct {
 }
 
 // parseMessageParam checks a user.message or system.message: content is a
-// non-empty array of text blocks with non-empty text (**choice**: SPEC shows
-// only text blocks).
+// non-empty array of text blocks with non-empty text (**choice**: text
+// only; docs/session-events-wire.md 11, choice 7).
 func parseMessageParam(path string, raw json.RawMessage) error {
 	var body messageParamBody
 	if err := maDecode(path, raw, &body); err != nil {
@@ -198,8 +199,8 @@ func parseDefineOutcomeParam(path string, raw json.RawMessage) (json.RawMessage,
 	return stored, nil
 }
 
-// checkFileID checks a file reference: 1–128 characters (SPEC 8) and the
-// file_ prefix (contract 1.2: files have no endpoints yet, so nothing is
+// checkFileID checks a file reference: 1–128 characters and the file_
+// prefix (docs/managed-agents-wire.md 1.2: files have no endpoints yet, so nothing is
 // looked up).
 func checkFileID(path, id string) error {
 	if err := checkLength(path, id, 1, 128); err != nil {

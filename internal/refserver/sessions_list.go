@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// List Sessions (docs/managed-agents-wire.md 6.4; SPEC 4.7). Unlike the
+// List Sessions (docs/managed-agents-wire.md 6.4). Unlike the
 // other cursor lists it can run in either order and pages both ways
 // (next_page and prev_page), so its cursor also records the direction and
 // the query it belongs to.
@@ -59,7 +59,7 @@ func (w createdWindow) key() string {
 // sessionCursor is a position in a session list, the direction to read
 // from it, and the query (order and created_at window) it was issued for:
 // replaying it with another order or window would silently skip or repeat
-// sessions, so that is refused (contract 6.4, **choice**).
+// sessions, so that is refused (docs/managed-agents-wire.md 6.4, **choice**).
 type sessionCursor struct {
 	backward bool
 	binding  string
@@ -136,7 +136,8 @@ func parseSessionListQuery(q url.Values) (sessionListQuery, error) {
 	}
 	lq.deploymentID, _ = queryValue(q, "deployment_id")
 	lq.memoryStoreID, _ = queryValue(q, "memory_store_id")
-	// Repeatable: statuses=a&statuses=b and statuses[]=a (GUIDE 6).
+	// Repeatable: statuses=a&statuses=b and statuses[]=a
+	// (docs/managed-agents-wire.md 1.6).
 	for _, v := range append(slices.Clone(q["statuses"]), q["statuses[]"]...) {
 		if err := maOneOf("statuses", v, sessionStatuses...); err != nil {
 			return lq, err

@@ -176,7 +176,7 @@ func TestSessionInitialEventsAreRecorded(t *testing.T) {
 	id := created["id"].(string)
 	events := f.srv.SessionEventsForTest(id)
 	// The echoes, in order; the define_outcome gains its outcome_id and
-	// resolved max_iterations (session-events-wire.md 3.2).
+	// resolved max_iterations (docs/session-events-wire.md 3.2).
 	want := []string{
 		`{"id":"sevt_010000000000000000000001","processed_at":"` + testNow + `","type":"user.define_outcome","description":"d","rubric":{"type":"text","content":"r"},"max_iterations":3,"outcome_id":"outc_010000000000000000000001"}`,
 		`{"id":"sevt_010000000000000000000002","processed_at":"` + testNow + `","type":"user.message","content":[{"type":"text","text":"hi"}]}`,
@@ -279,7 +279,7 @@ func TestSessionsAreWorkspaceScoped(t *testing.T) {
 }
 
 // requireKeys fails unless m's keys are exactly keys: every key is sent,
-// null or not (GUIDE 6).
+// null or not.
 func requireKeys(t *testing.T, m map[string]any, keys ...string) {
 	t.Helper()
 	if len(m) != len(keys) {

@@ -6,7 +6,7 @@ import (
 	"maps"
 )
 
-// Update Session (docs/managed-agents-wire.md 6.5, 6.6; SPEC 4.15).
+// Update Session (docs/managed-agents-wire.md 6.5, 6.6).
 
 type sessionUpdateBody struct {
 	Agent    optional[json.RawMessage]            `json:"agent"`
@@ -17,7 +17,7 @@ type sessionUpdateBody struct {
 }
 
 // sessionAgentUpdateBody is the only part of the agent a session lets
-// change mid-session (SPEC 4.15).
+// change mid-session.
 type sessionAgentUpdateBody struct {
 	Tools      optional[json.RawMessage] `json:"tools"`
 	MCPServers optional[json.RawMessage] `json:"mcp_servers"`
@@ -63,7 +63,7 @@ func (s *Server) updateSession(c *call) error {
 		}
 	}
 	if body.VaultIDs.Set {
-		// Reserved (SPEC 4.15): any value, null included, is refused.
+		// Reserved: any value, null included, is refused.
 		return invalidField("vault_ids", "cannot be updated")
 	}
 
@@ -77,8 +77,8 @@ func (s *Server) updateSession(c *call) error {
 		x.eng.updated(now, update)
 		if update.budget {
 			// A session paused at budget_reached resumes when its budget
-			// was raised above the consumed cost or removed (SPEC 3.1,
-			// 4.15; contract 6.8), inside this request.
+			// was raised above the consumed cost or removed
+			// (docs/session-events-wire.md 6.8), inside this request.
 			x.eng.resumeBudget(now)
 		}
 	}
@@ -127,7 +127,8 @@ func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion
 
 // updatedSessionBudget applies a budget update: omitted keeps, null
 // removes (for good: it cannot be re-added), an object replaces. The
-// reasons of SPEC 4.15 are checked in this order:
+// rejection reasons (docs/managed-agents-wire.md 6.6) are checked in this
+// order:
 //
 //   - model_not_budgetable first: it is a property of the session's agent
 //     that no later request can change, and it is the only order in which
@@ -152,7 +153,8 @@ func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, err
 	if x.budget == nil {
 		return nil, invalidField("budget", "budget_create_only: a budget can only be set when the session is created")
 	}
-	// Against the exact, unrounded cost (contract 8.2): the new cap must
+	// Against the exact, unrounded cost (docs/session-events-wire.md 8.2): the
+	// new cap must
 	// be strictly greater.
 	if capNano(b.maxListCost) <= x.consumedNano() {
 		return nil, invalidField("budget", "budget_not_raised: max_list_cost must be above the consumed list cost %d", x.usage.listCost)

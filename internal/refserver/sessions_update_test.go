@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Update Session (docs/managed-agents-wire.md 6.5, 6.6; SPEC 4.15).
+// Update Session (docs/managed-agents-wire.md 6.5, 6.6).
 
 const budget25 = `{"type":"limit","max_list_cost":{"amount":"2500","currency":"USD"}}`
 

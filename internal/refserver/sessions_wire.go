@@ -1,7 +1,7 @@
 package refserver
 
-// The session object on the wire (docs/managed-agents-wire.md 6.1, SPEC
-// 2.2). Every key is always sent; nullable ones as null (GUIDE 6).
+// The session object on the wire (docs/managed-agents-wire.md 6.1). Every
+// key is always sent; nullable ones as null.
 
 // sessionUsage is what a session has consumed. It starts at zero; the
 // session engine adds to it as turns run (usage.go), and the budget rules

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// V3 Stream Events (docs/session-events-wire.md 2.3; SPEC 4.11): a
+// V3 Stream Events (docs/session-events-wire.md 2.3): a
 // text/event-stream of the events recorded after the connection opened,
 // plus previews when event_deltas asks for them.
 //
@@ -23,7 +23,8 @@ const (
 
 var pingFrame = frame{typ: "ping", data: []byte(`{"type":"ping"}`)}
 
-// parseEventDeltas reads event_deltas (repeatable, both GUIDE 6 forms).
+// parseEventDeltas reads event_deltas (repeatable, in both forms:
+// event_deltas=a and event_deltas[]=a).
 func parseEventDeltas(q map[string][]string) (uint8, error) {
 	values := append(slices.Clone(q["event_deltas"]), q["event_deltas[]"]...)
 	if len(values) > maxEventDeltas {
@@ -57,7 +58,8 @@ func (s *Server) streamEvents(c *call) error {
 	f := x.eng.feed
 	var sub *subscriber
 	// An archived or terminated session can have no further event: 200,
-	// then the body ends at once (contract 2.3, choices (b) and (c)).
+	// then the body ends at once (docs/session-events-wire.md 2.3, choices (b)
+	// and (c)).
 	if !x.archived() && x.status != statusTerminated {
 		// Registered before the headers go out: whatever is recorded once
 		// the client has them is delivered.
@@ -151,7 +153,7 @@ func appendFrame(b []byte, fr frame) []byte {
 }
 
 // cutNow applies a StreamCutAfter fault once its count is reached: with a
-// Status, an error frame (SPEC 7 body) and a clean end; without, the
+// Status, an error frame (the API's error body) and a clean end; without, the
 // connection is dropped mid-stream. It reports whether the stream is over.
 func (w *streamWriter) cutNow() bool {
 	if w.cut == nil || w.written < w.cut.StreamCutAfter {

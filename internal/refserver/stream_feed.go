@@ -25,9 +25,10 @@ import (
 // when they are produced, and at most maxPendingPreviewBytes of them wait
 // per subscriber. When a subscriber's queue is full the producer (the
 // engine running a Firehose, say) waits for it to drain, so a reader that keeps reading loses nothing
-// (contract 5: the reference server does not shed deltas on its own). A
-// reader that does not drain within previewWait is marked lagging: from
-// then on, until its queue empties, its new previews are shed (rule 4:
+// (docs/session-events-wire.md 5: the reference server does not shed
+// deltas on its own). A reader that does not drain within previewWait is
+// marked lagging: from then on, until its queue empties, its new previews
+// are shed (rule 4 of that section:
 // best effort; an event's previews are shed from some point on, so what is
 // delivered is still a prefix). A stalled client costs the producer one
 // wait (under Server.mu), not one per preview.

@@ -201,7 +201,7 @@ func TestStreamCutAfter(t *testing.T) {
 }
 
 // A request cut short by an interrupt emits no buffered event; its span end
-// closes the previews (contract 5, rule 5).
+// closes the previews (docs/session-events-wire.md 5, rule 5).
 func TestStreamInterruptedRequest(t *testing.T) {
 	f := newEvFixture(t)
 	sid := f.sessionID(t, "")

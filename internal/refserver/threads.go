@@ -6,9 +6,11 @@ package refserver
 // shows the primary-thread view (7.3): a child's lifecycle events, its tool
 // calls that wait on the client, and the coordinator's thread messages. A
 // child's other events are kept in the thread's own log, which the thread
-// endpoints of a later contract will serve.
+// endpoints will serve once they are specified (docs/session-events-wire.md
+// 2.4).
 
-// advisorAgentName is the agent_name of advisor threads (contract 7.1).
+// advisorAgentName is the agent_name of advisor threads
+// (docs/session-events-wire.md 7.1).
 const advisorAgentName = "vendor.advisor"
 
 type thread struct {
@@ -108,7 +110,8 @@ func resolveThreadAgent(owner *agentVersion, agentName string) (threadAgent, boo
 }
 
 // spawn carries out a Spawn step of parent (the primary): a new child
-// thread, announced on the session stream (contract 7.2), which runs at
+// thread, announced on the session stream (docs/session-events-wire.md
+// 7.2), which runs at
 // once until it ends or waits; then the coordinator continues.
 func (e *engine) spawn(parent *thread, st Step) {
 	if len(e.threads)-1 >= maxChildThreads {
@@ -137,7 +140,8 @@ func (e *engine) spawn(parent *thread, st Step) {
 	e.advance(child)
 }
 
-// childFinished sends a child's report to the coordinator (contract 7.2):
+// childFinished sends a child's report to the coordinator
+// (docs/session-events-wire.md 7.2):
 // the primary takes it in its next model request, or starts a turn for it
 // when idle.
 func (e *engine) childFinished(th *thread) {

@@ -18,7 +18,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// The API's spans (SPEC 6.3; docs/tracing.md): one SERVER span per request
+// The API's spans (docs/tracing.md): one SERVER span per request
 // to a route with an operation, named vendor.<op>, whose parent is the
 // request's traceparent; vendor.messages.create's model attempts and tool
 // uses (tracing_messages.go); turns, their model requests and tool runs
@@ -28,7 +28,7 @@ import (
 // every hook returns after one nil check.
 
 // opMessagesCreate is the one operation whose span needs an authenticated
-// request (SPEC 6.3).
+// request.
 const opMessagesCreate = "messages.create"
 
 // WithSpanExporter makes the server emit its API spans to exp, exported
@@ -169,7 +169,7 @@ func endWith(span trace.Span, o spanOutcome) {
 // too); absent when nothing was sent. OK for a 2xx; ERROR with the error
 // type answered (in the body or in a stream's error event), or api_error
 // when the server ended the request without an error response (a dropped
-// connection, SPEC 7); unset when the client went away.
+// connection); unset when the client went away.
 func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
 	rs := ex.span
 	if rs == nil {
@@ -212,8 +212,8 @@ func (c *call) recording() trace.Span {
 func noop() {}
 
 // parentTurns makes the request's span the parent of the turns started
-// until the returned function runs (SPEC 6.3: events.send, update, and
-// create with initial events parent the turns they start). Call it with
+// until the returned function runs (events.send, update, and create with
+// initial events parent the turns they start). Call it with
 // Server.mu held and run the result before unlocking:
 //
 //	defer c.parentTurns()()

@@ -7,7 +7,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// Content mode (SPEC 6.3; docs/tracing.md, "Content mode"): messages as
+// Content mode (docs/tracing.md, "Content mode"): messages as
 // JSON strings in the OpenTelemetry GenAI message format. internal/genai
 // maps the blocks and shortens oversized attributes, for the SDK and the
 // server alike; the server's parsed JSON (jnode) crosses over through

@@ -10,7 +10,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// The engine's spans (SPEC 6.3), all INTERNAL, all built under Server.mu:
+// The engine's spans (docs/tracing.md), all INTERNAL, all built under Server.mu:
 //
 //   - vendor.session.turn: from the moment a thread enters running for a
 //     turn until the turn ends, in whatever request that happens: waiting

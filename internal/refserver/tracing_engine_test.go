@@ -13,7 +13,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// The engine's spans (SPEC 6.3): vendor.session.turn under the request that
+// The engine's spans (docs/tracing.md): vendor.session.turn under the request that
 // starts it, vendor.model_request and tool spans under the turn.
 
 // describedAgent has a description and a system prompt.

@@ -19,7 +19,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// Helpers of the API-span tests (SPEC 6.3): a server whose spans go to an
+// Helpers of the API-span tests (docs/tracing.md): a server whose spans go to an
 // in-memory exporter, and checks of one span at a time.
 
 type traced struct {

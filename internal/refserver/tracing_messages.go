@@ -8,7 +8,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// vendor.messages.create on the API side (SPEC 6.3): the request span of an
+// vendor.messages.create on the API side (docs/tracing.md): the request span of an
 // authenticated POST /v1/messages carries the request and response
 // attributes; its children are one vendor.model_request per model attempt
 // (the requested model, then each fallback hop) and one tool span per
@@ -246,7 +246,7 @@ func toolAttrs(name, callID string) []attribute.KeyValue {
 }
 
 // msgUsageAttrs is a Messages usage object as span attributes; input
-// tokens include cache reads and writes (SPEC 6.3).
+// tokens include cache reads and writes.
 func msgUsageAttrs(u msgUsageJSON) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		tracing.UsageInputTokens.Int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),

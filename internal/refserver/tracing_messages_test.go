@@ -13,7 +13,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// vendor.messages.create on the API side (SPEC 6.3): request and response
+// vendor.messages.create on the API side (docs/tracing.md): request and response
 // attributes, one vendor.model_request per attempt, tool spans, content.
 
 func TestTraceMessagesCreate(t *testing.T) {
@@ -213,7 +213,8 @@ func TestTraceMessagesToolSpans(t *testing.T) {
 	wantSpan(t, ms, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, ms, s)
 	wantAttrs(t, ms, map[attribute.Key]any{tracing.GenAIToolName: "echo", tracing.GenAIToolCallID: echo})
-	// Server-tool usage counts are not on the span (SPEC 6.3).
+	// Server-tool usage counts are not on the span; each server tool use
+	// gets its own tool span.
 	for _, kv := range s.Attributes {
 		if strings.Contains(string(kv.Key), "web_search") {
 			t.Fatalf("server tool usage on the span: %s", kv.Key)

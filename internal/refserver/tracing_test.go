@@ -18,7 +18,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// Request spans of the API (SPEC 6.3, docs/tracing.md): one SERVER span per
+// Request spans of the API (docs/tracing.md): one SERVER span per
 // request to a route with an operation, parented by traceparent.
 
 func TestTraceRequestSpan(t *testing.T) {
@@ -90,7 +90,7 @@ func TestTraceRequestErrors(t *testing.T) {
 	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "invalid_request_error", tracing.HTTPResponseStatus: 400})
 
 	// Routes without an operation, and unknown routes, have no span; an
-	// unauthenticated Messages request neither (SPEC 6.3).
+	// unauthenticated Messages request neither.
 	e.exp.Reset()
 	e.do(t, "GET", "/v1/nothing", "")
 	e.do(t, "GET", "/v1/messages", "")

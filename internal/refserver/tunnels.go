@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Tunnels (SPEC 2.13, 4.14; research preview). A tunnel belongs to the
+// Tunnels (docs/api-choices.md "Tunnels"; research preview). A tunnel belongs to the
 // workspace its create request ran in and is visible only from there.
 
 func (s *Server) tunnelRoutes() []route {

@@ -20,7 +20,8 @@ const (
 // is 1,000 nUSD per token).
 type price struct{ input, output, write5m, write1h, read int64 }
 
-// priceTable is contract 8.2's table; other models have no list price.
+// priceTable is the table of docs/session-events-wire.md 8.2; other models
+// have no list price.
 var priceTable = map[string]price{
 	"vendor-haiku-5-5":  {input: 100, output: 500, write5m: 125, write1h: 200, read: 10},
 	"vendor-sonnet-5-5": {input: 2000, output: 10000, write5m: 2500, write1h: 4000, read: 100},
@@ -38,8 +39,9 @@ func (t *tokenCount) add(u tokenCount) {
 	t.cacheRead += u.cacheRead
 }
 
-// nano prices t at model (fast doubles every token price, contract 8.2).
-// Cache writes are all 5-minute entries (choice 23).
+// nano prices t at model (fast doubles every token price,
+// docs/session-events-wire.md 8.2). Cache writes are all 5-minute entries
+// (same document, section 11, choice 23).
 func (t tokenCount) nano(model modelConfig) int64 {
 	p := priceTable[model.id]
 	n := t.input*p.input + t.output*p.output + t.cacheCreation*p.write5m + t.cacheRead*p.read
@@ -97,7 +99,8 @@ func (a *account) settle(now time.Time) {
 }
 
 // touch brings x.usage and stats up to now. A terminated session's are
-// final: its duration ends at the termination (contract 8.1).
+// final: its duration ends at the termination (docs/session-events-wire.md
+// 8.1).
 func (a *account) touch(x *session, now time.Time) {
 	if x.status == statusTerminated {
 		return
@@ -124,7 +127,8 @@ func (e *engine) charge(model modelConfig, t tokenCount) {
 
 func (e *engine) refreshUsage() { e.acct.touch(e.x, e.now) }
 
-// usageView is the session's usage object (contract 6.1), as the session
+// usageView is the session's usage object (docs/managed-agents-wire.md 6.1),
+// as the session
 // and session.usage show it.
 func (x *session) usageView() usageJSON {
 	u := x.usage

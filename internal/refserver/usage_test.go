@@ -12,7 +12,8 @@ import (
 
 func TestListCostArithmetic(t *testing.T) {
 	f := newEvFixture(t)
-	// The worked example of contract 8.2 without its cache reads: opus,
+	// The worked example of docs/session-events-wire.md 8.2 without its cache
+	// reads: opus,
 	// 3571 input and 727 output tokens is 28,824,000 nUSD; 3.1 s active
 	// adds (3100×400+9)/18 = 68,889 nUSD: 28,892,889 nUSD, "3" cents.
 	opus := f.agentWith(t, "o", "vendor-opus-5-5", "")

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// Workspace field rules (SPEC 2.12; docs/api-choices.md "Workspaces").
+// Workspace field rules (docs/api-choices.md "Workspaces").
 
 var inferenceGeos = []string{"global", "us"}
 

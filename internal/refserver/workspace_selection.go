@@ -1,6 +1,26 @@
 package refserver
 
-// SPEC 5.2 messages, verbatim.
+// Workspace selection. Every request runs in one workspace, chosen by the
+// numbered rules of docs/api-choices.md "Workspace selection", which the
+// code and tests refer to by number:
+//
+//  1. A key created for one workspace works only there, and requests may
+//     omit vendor-workspace-id; if they send it, it must match.
+//  2. A key not scoped to a workspace needs vendor-workspace-id on every
+//     request.
+//  3. The admin API accepts a personal or service account key only when the
+//     key is not scoped to a workspace.
+//  4. When the header is missing for such a key: 400 invalid_request_error,
+//     msgWorkspaceHeaderRequired.
+//  5. A header value that is not a valid workspace id: 400
+//     invalid_request_error, msgWorkspaceHeaderInvalid.
+//  6. An unknown workspace, or one the key's user or service account cannot
+//     access: 404 not_found_error "Workspace `<id>` not found.", the same as
+//     for any unknown workspace.
+//  7. The default workspace id appears in the vendor-workspace-id response
+//     header of any request that runs there.
+
+// The messages of rules 4 and 5, verbatim.
 const (
 	msgWorkspaceHeaderRequired = "vendor-workspace-id header is required for an identity-linked key"
 	msgWorkspaceHeaderInvalid  = "vendor-workspace-id header must be a valid workspace ID"
@@ -26,7 +46,7 @@ func validWorkspaceID(s string) bool {
 	return true
 }
 
-// selectWorkspace applies SPEC 5.2 rules 1, 2, 4, 5 and 6 and returns the
+// selectWorkspace applies rules 1, 2, 4, 5 and 6 and returns the
 // workspace the request runs in. header is the vendor-workspace-id value;
 // an empty value counts as absent.
 func (s *Server) selectWorkspace(p principal, header string) (string, error) {
@@ -39,7 +59,7 @@ func (s *Server) selectWorkspace(p principal, header string) (string, error) {
 		if header == "" || header == p.workspaceID {
 			return p.workspaceID, nil
 		}
-		return "", workspaceNotFound(header) // "if sent, it must match" (SPEC 4)
+		return "", workspaceNotFound(header) // rule 1: "if sent, it must match"
 	}
 	if header == "" {
 		return "", invalidRequest(msgWorkspaceHeaderRequired) // rules 2 and 4

@@ -18,7 +18,8 @@ func wantRule6(t *testing.T, r response, id string) {
 	wantError(t, r, http.StatusNotFound, "not_found_error", "Workspace `"+id+"` not found.")
 }
 
-// TestWorkspaceSelection covers SPEC 5.2 rules 1, 2 and 4–7 with the exact
+// TestWorkspaceSelection covers the workspace selection rules 1, 2 and 4–7
+// (workspace_selection.go) with the exact
 // messages, for every key kind.
 func TestWorkspaceSelection(t *testing.T) {
 	e := newEnv(t)

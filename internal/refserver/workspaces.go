@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// Workspaces: the admin API under /v1/organizations/workspaces (SPEC 2.12,
-// 4.12). Workspaces belong to the organization, not to the workspace the
+// Workspaces: the admin API under /v1/organizations/workspaces
+// (docs/api-choices.md "Workspaces"). Workspaces belong to the organization, not to the workspace the
 // request runs in.
 
 func (s *Server) workspaceRoutes() []route {

@@ -1,5 +1,5 @@
 // Package schedule validates deployment schedules and computes their fire
-// times for the reference server (SPEC 4.9 and 2.10).
+// times for the reference server (docs/managed-agents-wire.md 8.1, 8.2).
 //
 // A deployment schedule is {type: cron, expression, timezone}. Parse checks
 // both fields and returns a *Schedule; the server uses Next or Upcoming to
@@ -22,7 +22,7 @@
 // comma-separated list of "*", "v" or "v-v", each optionally followed by
 // "/step" (1 up to the field's maximum); "v/step" means "v-max/step".
 // Parsing is done by github.com/robfig/cron/v3, behind a stricter check that
-// enforces SPEC's restrictions, which robfig alone does not:
+// enforces the API's restrictions, which robfig alone does not:
 //
 //   - seconds and year fields (6 or 7 fields) are rejected, as are "@daily"
 //     and other "@" descriptors, "TZ=" and "CRON_TZ=" prefixes (the timezone

@@ -10,13 +10,13 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// maxExpressionLen is SPEC's limit on schedule.expression, in characters.
+// maxExpressionLen is the API's limit on schedule.expression, in characters.
 const maxExpressionLen = 256
 
 // cronField describes one of the five POSIX cron fields.
 type cronField struct {
 	name     string         // used in rules, e.g. "day-of-week"
-	min, max int            // inclusive bounds as SPEC states them (day-of-week is 0-7)
+	min, max int            // inclusive bounds as the API states them (day-of-week is 0-7)
 	names    map[string]int // accepted names, lower case; nil when names are not allowed
 }
 
@@ -45,8 +45,8 @@ var (
 	cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow)
 )
 
-// parseExpression validates expression against SPEC 4.9 and returns robfig's
-// parsed form. robfig alone is too lenient for SPEC (it accepts "?", "@daily",
+// parseExpression validates expression against the API's cron rules and
+// returns robfig's parsed form. robfig alone is too lenient for them (it accepts "?", "@daily",
 // "TZ=" prefixes, "+5", empty list elements, and rejects day-of-week 7), so the
 // expression is first checked against a strict grammar here and robfig only
 // sees expressions that are already known to be valid.

@@ -43,8 +43,8 @@ func TestRobfigDaylightSaving(t *testing.T) {
 	}, robfigRuns(t, "30 1 * * *", "America/New_York", utc(2026, 10, 31, 12, 0), 3))
 }
 
-// TestRobfigIsLenient pins what robfig accepts that SPEC forbids, and what it
-// rejects that SPEC allows: the reasons for the stricter check in front of it.
+// TestRobfigIsLenient pins what robfig accepts that the API forbids, and what
+// it rejects that the API allows: the reasons for the stricter check in front of it.
 func TestRobfigIsLenient(t *testing.T) {
 	for _, expr := range []string{"@daily", "0 9 ? * *", "TZ=UTC 0 9 * * *", "1,,2 * * * *", "+5 * * * *"} {
 		_, err := cron.ParseStandard(expr)

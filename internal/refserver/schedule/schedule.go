@@ -19,7 +19,7 @@ type Schedule struct {
 	timezone   string
 }
 
-// Parse validates a deployment schedule (SPEC 4.9) and returns it.
+// Parse validates a deployment schedule and returns it.
 //
 // expression must be a 5-field cron expression as described in the package
 // documentation; timezone must be an IANA time zone identifier such as
@@ -83,8 +83,8 @@ func notIANA(r rune) bool {
 	return !strings.ContainsRune("/_-+", r)
 }
 
-// quote bounds what a rule echoes back: the timezone has no length limit in
-// SPEC, and error messages should stay short.
+// quote bounds what a rule echoes back: the timezone has no length limit,
+// and error messages should stay short.
 func quote(s string) string {
 	const max = 64
 	if utf8.RuneCountInString(s) > max {
