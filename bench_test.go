@@ -155,7 +155,7 @@ func (r *rawClient) get(b *testing.B, ctx context.Context, path string, out any)
 	}
 }
 
-// BenchmarkTracingOverhead is the per-call cost of tracing (SPEC 6.3), on the
+// BenchmarkTracingOverhead is the per-call cost of tracing, on the
 // canned-response server so that only the client is measured: no tracing
 // configured (the global provider, recording nothing), an explicit noop
 // provider, and a recording SDK provider with a no-op exporter.

@@ -37,7 +37,8 @@ func newKey(t *testing.T, env *reftest.Env, spec refserver.KeySpec) string {
 	return k.Secret
 }
 
-// TestWorkspaceSelection covers SPEC 5.2, rules 1 to 7, through the SDK.
+// TestWorkspaceSelection covers the workspace selection rules 1 to 7 of
+// docs/api-choices.md through the SDK.
 func TestWorkspaceSelection(t *testing.T) {
 	noEnv(t)
 	ctx := context.Background()

@@ -1,6 +1,6 @@
-// Package agents manages agents (SPEC 2.3, 4.8): versioned agent
-// definitions with a model, a system prompt, tools, MCP servers, skills and
-// an optional multi-agent configuration.
+// Package agents manages agents (docs/managed-agents-wire.md 4): versioned
+// agent definitions with a model, a system prompt, tools, MCP servers,
+// skills and an optional multi-agent configuration.
 //
 //	agent, err := client.Agents.Create(ctx, agents.CreateParams{
 //		Name:   "Researcher",

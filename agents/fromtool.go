@@ -6,9 +6,9 @@ import (
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
-// FromTool returns the definition of t as a custom tool of an agent (SPEC
-// 2.6): its name, description and input schema. The same tool.Tool values
-// then answer the agent's calls, with toolrunner:
+// FromTool returns the definition of t as a custom tool of an agent: its
+// name, description and input schema. The same tool.Tool values then answer
+// the agent's calls, with toolrunner:
 //
 //	lookup := tool.Must(tool.New("lookup_order", "Look up an order by its id.", lookupOrder))
 //	agent, err := client.Agents.Create(ctx, agents.CreateParams{

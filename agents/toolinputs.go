@@ -6,9 +6,9 @@ import (
 	"fmt"
 )
 
-// Built-in tool inputs (SPEC 2.6): what the agent passed to a tool of the
-// agent toolset, as carried by an agent.tool_use event. DecodeToolInput
-// turns the event's tool name and input into one of these types:
+// Built-in tool inputs: what the agent passed to a tool of the agent
+// toolset, as carried by an agent.tool_use event. DecodeToolInput turns the
+// event's tool name and input into one of these types:
 //
 //	in, err := agents.DecodeToolInput(name, input)
 //	switch in := in.(type) {

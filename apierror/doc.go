@@ -3,8 +3,8 @@
 // Every failed call returns an error that is one of:
 //
 //   - *Error: the API answered with a status of 400 or more. It carries the HTTP
-//     status, the error type of SPEC section 7, the message, the request id and
-//     the raw body.
+//     status, the error type of the body (error.type), the message, the
+//     request id and the raw body.
 //   - *ValidationError: the SDK refused the call before sending anything, because
 //     a parameter broke a rule it can check locally. It names the field and the rule.
 //   - *ResponseError: the API answered 2xx but the SDK could not use the body: it

@@ -11,9 +11,10 @@ import (
 
 // Error is an error response from the API: any status of 400 or more.
 //
-// A body that is not the JSON error body of SPEC section 7 (an HTML page from
-// a proxy, say) still gives an *Error: Type is then derived from the status
-// and Body holds what was received.
+// A body that is not the API's JSON error body,
+// {"type":"error","error":{"type":…,"message":…},"request_id":…} (an HTML
+// page from a proxy, say), still gives an *Error: Type is then derived from
+// the status and Body holds what was received.
 type Error struct {
 	StatusCode int    // HTTP status code
 	Type       Type   // error.type of the body, or derived from StatusCode
@@ -99,7 +100,7 @@ func (e *Error) Temporary() bool {
 	return e.StatusCode == 408 || e.StatusCode == 409 || e.StatusCode == 429 || e.StatusCode >= 500
 }
 
-// wireError is the JSON error body of SPEC section 7.
+// wireError is the API's JSON error body.
 type wireError struct {
 	Type  string `json:"type"`
 	Error struct {
@@ -149,9 +150,10 @@ func nonJSONMessage(status int, header http.Header, n int) string {
 }
 
 // FromStreamEvent builds the error carried by an `error` event of an event
-// stream (GUIDE 6: its data is the SPEC 7 body). There is no HTTP status on
-// such an event; StatusCode is the one the error type implies, so that
-// Temporary and the sentinels work as they do for responses.
+// stream, whose data is the same JSON error body as a response's. There is
+// no HTTP status on such an event; StatusCode is the one the error type
+// implies, so that Temporary and the sentinels work as they do for
+// responses.
 func FromStreamEvent(method, path string, data []byte) *Error {
 	e := &Error{Method: method, Path: path, Body: bytes.Clone(data)}
 	var w wireError

@@ -16,8 +16,8 @@ import (
 // and request id, 1 KiB each plus "…", and the fixed words around them.
 const maxServerText = 3*(1024+len("…")) + 64
 
-// isErrorBody reports whether body is a JSON error body of SPEC 7, one
-// that names an error type.
+// isErrorBody reports whether body is the API's JSON error body, one that
+// names an error type.
 func isErrorBody(body []byte) bool {
 	var w struct {
 		Error struct {

@@ -1,12 +1,12 @@
 package apierror
 
-// Type is the error.type string of an API error body (SPEC section 7).
+// Type is the error.type string of an API error body.
 // Unknown values from newer servers are kept as they are.
 type Type string
 
-// Error types named by SPEC section 7, plus those the platform uses for the
-// statuses SPEC does not show. SPEC 7 also names session update rejection
-// reasons (see sessions.RejectionReason) and deployment run error types (see
+// Error types of the API, one per status (docs/api-choices.md, "Errors").
+// The API also names session update rejection reasons (see
+// sessions.RejectionReason) and deployment run error types (see
 // deployments.RunErrorType): those travel inside an invalid_request_error
 // message and a deployment run, not as error types of their own.
 const (

@@ -32,8 +32,7 @@ func (k *APIKey) Expired(now time.Time) bool {
 	return !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)
 }
 
-// Status is a key's status (SPEC 3.2). Values not listed here are kept as
-// received.
+// Status is a key's status. Values not listed here are kept as received.
 type Status string
 
 const (

@@ -207,8 +207,8 @@ func lastBody(t *testing.T, env *reftest.Env) []byte {
 	return reqs[len(reqs)-1].Body
 }
 
-// TestStateTransitions walks every move of SPEC 3.2 with the console's
-// verbs, the allowed ones and the refused ones, and checks what each status
+// TestStateTransitions walks every status move of a key (active, inactive,
+// archived) with the console's verbs, the allowed ones and the refused ones, and checks what each status
 // does to requests made with the key.
 func TestStateTransitions(t *testing.T) {
 	env, _, client := newEnv(t)

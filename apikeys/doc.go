@@ -1,9 +1,9 @@
 // Package apikeys is the organization administration API for API keys
-// (SPEC 3.2, 5.3; docs/auth-wire.md 5): list, retrieve, rename, and the
+// (docs/auth-wire.md 5): list, retrieve, rename, and the
 // console's status moves Disable, Enable (re-enable) and Delete.
 //
 // These endpoints belong to the admin API: they accept a personal or service
-// account key only when the key is not scoped to a workspace (SPEC 5.2).
+// account key only when the key is not scoped to a workspace.
 // Keys are created in the console; the API has no create endpoint, and
 // deleting is the move to status "archived", after which the key is still
 // listed.

@@ -61,7 +61,7 @@ func startAdmin() (*agentplatform.Client, string, func()) {
 		log.Fatal(err)
 	}
 	client, err := agentplatform.NewClient(option.WithBaseURL(ts.URL), option.WithAPIKey(seed.APIKey),
-		option.WithWorkspaceID(seed.DefaultWorkspaceID)) // every request of an unscoped key names one (SPEC 5.2)
+		option.WithWorkspaceID(seed.DefaultWorkspaceID)) // every request of an unscoped key names one
 	if err != nil {
 		log.Fatal(err)
 	}

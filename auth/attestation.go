@@ -298,9 +298,13 @@ func (c DeviceAttestationCredentials) String() string {
 	return "auth.DeviceAttestation(" + c.d.clientID + ", " + redacted + ")"
 }
 
-// GoString, Format (every verb) and LogValue print String: nothing more.
+// GoString returns String, so %#v prints nothing more.
 func (c DeviceAttestationCredentials) GoString() string { return c.String() }
+
+// Format prints String for every verb: nothing more.
 func (c DeviceAttestationCredentials) Format(f fmt.State, verb rune) {
 	_, _ = f.Write([]byte(c.String()))
 }
+
+// LogValue logs String: nothing more.
 func (c DeviceAttestationCredentials) LogValue() slog.Value { return slog.StringValue(c.String()) }

@@ -204,7 +204,11 @@ func (c FederationCredentials) String() string {
 	return "auth.Federation(" + c.f.ruleID + ", " + redacted + ")"
 }
 
-// GoString, Format (every verb) and LogValue print String: nothing more.
-func (c FederationCredentials) GoString() string              { return c.String() }
+// GoString returns String, so %#v prints nothing more.
+func (c FederationCredentials) GoString() string { return c.String() }
+
+// Format prints String for every verb: nothing more.
 func (c FederationCredentials) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(c.String())) }
-func (c FederationCredentials) LogValue() slog.Value          { return slog.StringValue(c.String()) }
+
+// LogValue logs String: nothing more.
+func (c FederationCredentials) LogValue() slog.Value { return slog.StringValue(c.String()) }

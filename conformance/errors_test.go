@@ -188,9 +188,9 @@ func TestRequestIDAndWorkspaceHeaders(t *testing.T) {
 	if res.Header.Get("request-id") == "" {
 		t.Errorf("no request-id header")
 	}
-	// SPEC 5.2 rule 7 asks for vendor-workspace-id on requests that run in
-	// the default workspace; the reference server sends it for every
-	// workspace.
+	// Workspace selection rule 7 (docs/api-choices.md) asks for
+	// vendor-workspace-id on requests that run in the default workspace;
+	// the reference server sends it for every workspace.
 	ws := res.Header.Get("vendor-workspace-id")
 	switch {
 	case ws == "" && tg.Reference():

@@ -11,10 +11,10 @@ import (
 )
 
 // Deployment binds an agent to an environment, credentials and initial
-// events, and starts sessions from them: by hand (Service.Run) or on a
-// cron schedule (type "deployment", SPEC 2.10). Nullable fields of the
-// wire read as their zero value: Description "", Budget, Schedule and
-// PausedReason nil, ArchivedAt the zero time.
+// events, and starts sessions from them: by hand (Service.Run) or on a cron
+// schedule (type "deployment"). Nullable fields of the wire read as their
+// zero value: Description "", Budget, Schedule and PausedReason nil,
+// ArchivedAt the zero time.
 type Deployment struct {
 	Type        string `json:"type"`
 	ID          string `json:"id"` // "depl_…"
@@ -112,11 +112,12 @@ type Schedule struct {
 // UnknownPausedReason.
 type PausedReason interface{ isPausedReason() }
 
-// ManualPause: Service.Pause was called (type "manual").
+// ManualPause means Service.Pause was called (type "manual").
 type ManualPause struct{}
 
-// ErrorPause: a scheduled fire failed in a way that needs attention, and
-// the deployment paused itself (type "error"). Fix the cause, then Unpause.
+// ErrorPause means a scheduled fire failed in a way that needs attention,
+// and the deployment paused itself (type "error"). Fix the cause, then
+// Unpause.
 type ErrorPause struct {
 	// ErrorType is the error type of the failed run, such as
 	// RunErrorEnvironmentArchived.

@@ -1,6 +1,7 @@
-// Package deployments manages deployments (SPEC 2.10, 4.9) and deployment
-// runs (SPEC 2.11, 4.6): an agent bound to an environment, resources,
-// credentials and initial events, started by hand or on a cron schedule.
+// Package deployments manages deployments and deployment runs
+// (docs/managed-agents-wire.md 8 and 9): an agent bound to an environment,
+// resources, credentials and initial events, started by hand or on a cron
+// schedule.
 //
 //	dep, err := client.Deployments.Create(ctx, deployments.CreateParams{
 //		Name:          "Daily order report",

@@ -9,8 +9,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
-// CreateParams is the body of Create (SPEC 4.9). Agent, EnvironmentID,
-// InitialEvents and Name are required.
+// CreateParams is the body of Create (docs/managed-agents-wire.md 8.2).
+// Agent, EnvironmentID, InitialEvents and Name are required.
 type CreateParams struct {
 	// Agent is agents.AgentID (its latest version, pinned now) or
 	// agents.AgentReference. The agent must not be archived; archiving it

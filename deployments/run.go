@@ -10,9 +10,9 @@ import (
 )
 
 // Run is the record of one execution of a deployment (type
-// "deployment_run", SPEC 2.11): whether it created a session. It is
-// append-only and does not follow the session afterwards. Exactly one of
-// SessionID and Error is set.
+// "deployment_run"): whether it created a session. It is append-only and
+// does not follow the session afterwards. Exactly one of SessionID and
+// Error is set.
 type Run struct {
 	Type         string                `json:"type"`
 	ID           string                `json:"id"` // "drun_…"
@@ -89,7 +89,7 @@ const (
 	TriggerManual   = "manual"
 )
 
-// ScheduleTrigger: the schedule fired (type "schedule").
+// ScheduleTrigger means the schedule fired (type "schedule").
 type ScheduleTrigger struct {
 	// ScheduledAt is the occurrence that fired, in UTC. On the day clocks
 	// spring forward, a wall-clock time that does not exist fires at the
@@ -97,7 +97,7 @@ type ScheduleTrigger struct {
 	ScheduledAt time.Time `json:"scheduled_at"`
 }
 
-// ManualTrigger: Service.Run was called (type "manual").
+// ManualTrigger means Service.Run was called (type "manual").
 type ManualTrigger struct{}
 
 // UnknownTrigger is a trigger this SDK does not know, kept as received.

@@ -9,12 +9,12 @@ import (
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
-// Local validation: every limit of SPEC 8 and every format rule the SDK
-// can check before sending (vault and file id prefixes, URLs, mount
-// paths), reported with the wire path of the field. Cron syntax, IANA
-// names and enum values are the server's to judge.
+// Local validation: every documented limit (docs/managed-agents-wire.md 11)
+// and every format rule the SDK can check before sending (vault and file id
+// prefixes, URLs, mount paths), reported with the wire path of the field.
+// Cron syntax, IANA names and enum values are the server's to judge.
 
-// Limits of SPEC 8 and docs/managed-agents-wire.md sections 8, 9 and 11.
+// Limits of docs/managed-agents-wire.md sections 8, 9 and 11.
 const (
 	maxName            = 256
 	maxDescription     = 2048

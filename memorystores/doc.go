@@ -1,6 +1,6 @@
-// Package memorystores manages memory stores (SPEC 2.9, 4.4): named stores
-// of text memories that sessions mount as files, the memories inside them,
-// and the version history those memories leave.
+// Package memorystores manages memory stores (docs/managed-agents-wire.md
+// 10): named stores of text memories that sessions mount as files, the
+// memories inside them, and the version history those memories leave.
 //
 //	store, err := client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "User Preferences"})
 //	mem, err := client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{

@@ -3,8 +3,8 @@ package memorystores
 import "github.com/agentplatform/agentplatform-go/internal/pipeline"
 
 // Beta is the vendor-beta value the SDK sends on every memory endpoint. The
-// API also accepts "managed-agents-2026-04-01" (SPEC 9); a caller that
-// replaces the header with that value (option.WithHeader) is served the same.
+// API also accepts "managed-agents-2026-04-01"; a caller that replaces the
+// header with that value (option.WithHeader) is served the same.
 const Beta = "agent-memory-2026-07-22"
 
 // Service calls the memory store endpoints. Get one from

@@ -3,7 +3,7 @@ package memorystores
 import "time"
 
 // MemoryStore is a named store of memories that sessions can mount (type
-// "memory_store", SPEC 2.9).
+// "memory_store").
 type MemoryStore struct {
 	Type string `json:"type"`
 	ID   string `json:"id"` // "memstore_…"

@@ -10,8 +10,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/check"
 )
 
-// Rules the SDK checks before sending (docs/managed-agents-wire.md 10, SPEC
-// 8). Each refusal names the field as the server would, so a local and a
+// Rules the SDK checks before sending (docs/managed-agents-wire.md 10 and
+// 11). Each refusal names the field as the server would, so a local and a
 // remote refusal read the same. Enum values (view, operation) are not
 // checked here: a value newer than this SDK must still reach the server.
 const (

@@ -9,10 +9,10 @@ import (
 )
 
 // Accumulator builds the Message a stream describes, by the rules of
-// contract 5.9, so that it equals the response Create gives for the same
-// request. MessageStream uses one; use your own to accumulate events you
-// read or filter yourself. The zero value is ready. It is not safe for
-// concurrent use.
+// docs/messages-wire.md 5.9, so that it equals the response Create gives
+// for the same request. MessageStream uses one; use your own to accumulate
+// events you read or filter yourself. The zero value is ready. It is not
+// safe for concurrent use.
 type Accumulator struct {
 	msg     Message
 	blocks  []blockState // one per content block, by index
@@ -28,8 +28,8 @@ type blockState struct {
 }
 
 // ErrEventOrder reports an event the stream grammar does not allow there
-// (contract 5.3): a delta for a block that was not started, a block
-// started out of order, anything before message_start; or, in a chat
+// (docs/messages-wire.md 5.3): a delta for a block that was not started, a
+// block started out of order, anything before message_start; or, in a chat
 // completion stream, a tool call index out of order.
 var ErrEventOrder = errors.New("agentplatform: message stream: event out of order")
 
@@ -91,7 +91,7 @@ func (a *Accumulator) Add(ev StreamEvent) error {
 			st.buf = append(st.buf, b.Thinking...)
 			st.signature = b.Signature
 		case FallbackBlock:
-			a.msg.Model = b.To.Model // contract 5.9 step 7
+			a.msg.Model = b.To.Model // docs/messages-wire.md 5.9 step 7
 		}
 		a.blocks = append(a.blocks, st)
 	case ContentBlockDeltaEvent:
@@ -221,10 +221,10 @@ func (a *Accumulator) materialize(i int, st *blockState, final bool) (ContentBlo
 	return a.msg.Content[i], nil
 }
 
-// toolInput is a tool call's input at its stop (contract 5.5): the
-// fragments' concatenation, which must be one JSON object; no fragments,
-// or only empty ones, mean the input of content_block_start, {} for a
-// call without arguments.
+// toolInput is a tool call's input at its stop (docs/messages-wire.md 5.5):
+// the fragments' concatenation, which must be one JSON object; no
+// fragments, or only empty ones, mean the input of content_block_start, {}
+// for a call without arguments.
 func toolInput(i int, started json.RawMessage, buf []byte) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(buf)) == 0 {
 		if len(started) == 0 {
@@ -245,8 +245,8 @@ func toolInput(i int, started json.RawMessage, buf []byte) (json.RawMessage, err
 	return started, &InputError{Index: i, Raw: string(buf), Err: err}
 }
 
-// applyUsage replaces each usage value the delta carries (contract 5.6:
-// they are cumulative).
+// applyUsage replaces each usage value the delta carries
+// (docs/messages-wire.md 5.6: they are cumulative).
 func applyUsage(u *Usage, d *MessageDeltaUsage) {
 	set := func(dst *int, v *int) {
 		if v != nil {

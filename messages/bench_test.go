@@ -21,10 +21,11 @@ import (
 )
 
 // longStream records a long message in the reference server's wire form
-// (contract 5.10): a thinking block, a text block of textDeltas word
-// deltas, and a tool call whose input arrives in 16-byte fragments, then
-// the message delta and stop. It returns the body, the number of events
-// (pings included, as both readers see them), and the tool input.
+// (docs/messages-wire.md 5.10): a thinking block, a text block of
+// textDeltas word deltas, and a tool call whose input arrives in 16-byte
+// fragments, then the message delta and stop. It returns the body, the
+// number of events (pings included, as both readers see them), and the tool
+// input.
 func longStream(textDeltas, inputFields int) ([]byte, int, string) {
 	var b strings.Builder
 	n := 0
@@ -218,10 +219,9 @@ func BenchmarkStreamAccumulate(b *testing.B) {
 }
 
 // BenchmarkCreateTracing is the per-call cost of the Messages span
-// attributes (SPEC 6.3) on a recorded response, so that only the client
-// is measured: no tracing configured, an explicit noop provider (these two
-// must cost the same, and build nothing), a recording provider, and one in
-// content mode.
+// attributes on a recorded response, so that only the client is measured:
+// no tracing configured, an explicit noop provider (these two must cost the
+// same, and build nothing), a recording provider, and one in content mode.
 func BenchmarkCreateTracing(b *testing.B) {
 	body, _ := json.Marshal(map[string]any{"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant",
 		"model": "vendor-sonnet-5-5", "content": []any{map[string]any{"type": "text", "text": "You said: Hello there", "citations": nil}},

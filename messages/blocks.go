@@ -9,8 +9,8 @@ import (
 )
 
 // ContentBlock is one block of a message's content, in a request or in a
-// response (contract 3). A block received in a response can be sent back
-// unchanged in the next request. Switch on the concrete type:
+// response (docs/messages-wire.md 3). A block received in a response can be
+// sent back unchanged in the next request. Switch on the concrete type:
 //
 //   - TextBlock, ImageBlock, DocumentBlock, SearchResultBlock
 //   - ToolUseBlock, ToolResultBlock (client tools)
@@ -24,8 +24,9 @@ import (
 //     sent back unchanged.
 type ContentBlock interface{ isContentBlock() }
 
-// CacheControl marks a prompt-cache breakpoint (type "ephemeral", contract
-// 3.3). TTL is CacheTTL5m (the default when empty) or CacheTTL1h.
+// CacheControl marks a prompt-cache breakpoint (type "ephemeral",
+// docs/messages-wire.md 3.3). TTL is CacheTTL5m (the default when empty) or
+// CacheTTL1h.
 type CacheControl struct {
 	TTL string `json:"ttl,omitzero"`
 }
@@ -134,7 +135,7 @@ type RedactedThinkingBlock struct {
 }
 
 // FallbackBlock marks a handoff to a fallback model after a refusal (type
-// "fallback", beta server-side-fallback-*; contract 8.3).
+// "fallback", beta server-side-fallback-*; docs/messages-wire.md 8.3).
 type FallbackBlock struct {
 	From FallbackModel `json:"from"`
 	To   FallbackModel `json:"to"`

@@ -13,7 +13,8 @@ import (
 
 func str(s string) *string { return &s }
 
-// blockCases pairs every block kind with its wire form (contract 3.2).
+// blockCases pairs every block kind with its wire form
+// (docs/messages-wire.md 3.2).
 var blockCases = []struct {
 	name  string
 	block messages.ContentBlock

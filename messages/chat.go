@@ -13,11 +13,12 @@ import (
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
-// ChatCompletionsService calls the OpenAI-compatible endpoint (contract 9),
-// for code written against the OpenAI chat-completions shape. Get one from
+// ChatCompletionsService calls the OpenAI-compatible endpoint
+// (docs/messages-wire.md 9), for code written against the OpenAI
+// chat-completions shape. Get one from
 // agentplatform.Client.Messages.ChatCompletions. Its errors are
-// *apierror.Error too: the endpoint's OpenAI-shaped error body is read
-// into the same type, message and status.
+// *apierror.Error too: the endpoint's OpenAI-shaped error body is read into
+// the same type, message and status.
 type ChatCompletionsService struct{ p *pipeline.Pipeline }
 
 // Create runs a chat completion: POST /v1/chat/completions.
@@ -31,9 +32,9 @@ func (s *ChatCompletionsService) Create(ctx context.Context, params ChatCompleti
 	return pipeline.Do[ChatCompletion](ctx, s.p, req, opts)
 }
 
-// ChatCompletionParams is the request of a chat completion (contract 9.1).
-// Fields the platform ignores are not modelled; Extra sends any field as
-// given.
+// ChatCompletionParams is the request of a chat completion
+// (docs/messages-wire.md 9.1). Fields the platform ignores are not
+// modelled; Extra sends any field as given.
 type ChatCompletionParams struct {
 	Model    string        `json:"model"`
 	Messages []ChatMessage `json:"messages"`

@@ -18,12 +18,13 @@ import (
 
 var chatSource = stream.Source{Method: http.MethodPost, Path: "/v1/chat/completions"}
 
-// Stream runs a chat completion as a data-only event stream (contract
-// 9.4): POST /v1/chat/completions with "stream": true. Unless
-// params.StreamOptions says otherwise it asks for the usage chunk. Range
-// over Chunks, or call Completion to read the whole stream; Close it when
-// done. As with Service.Stream, a stream whose ctx ends before it is read
-// ends there: its span ends, unset, and its connection is released.
+// Stream runs a chat completion as a data-only event stream
+// (docs/messages-wire.md 9.4): POST /v1/chat/completions with "stream":
+// true. Unless params.StreamOptions says otherwise it asks for the usage
+// chunk. Range over Chunks, or call Completion to read the whole stream;
+// Close it when done. As with Service.Stream, a stream whose ctx ends
+// before it is read ends there: its span ends, unset, and its connection is
+// released.
 func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompletionParams, opts ...option.Option) (*ChatCompletionStream, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
@@ -95,10 +96,10 @@ type ChatCompletionStream struct {
 
 // Chunks yields the chunks in order, each applied to the stream's
 // accumulator first. It ends after [DONE] without an error; with an
-// *apierror.Error for a mid-stream error frame (contract 9.5; its request
-// id is the response header's); with an error wrapping io.ErrUnexpectedEOF
-// when the body ends before [DONE]; with the context's error when ctx
-// ends; and quietly after Close.
+// *apierror.Error for a mid-stream error frame (docs/messages-wire.md 9.5;
+// its request id is the response header's); with an error wrapping
+// io.ErrUnexpectedEOF when the body ends before [DONE]; with the context's
+// error when ctx ends; and quietly after Close.
 func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
 	return func(yield func(*ChatCompletionChunk, error) bool) {
 		if !s.started.CompareAndSwap(false, true) {

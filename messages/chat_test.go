@@ -24,8 +24,8 @@ func chatPrompt(msgs ...messages.ChatMessage) messages.ChatCompletionParams {
 var chatWeather = messages.ChatTool{Function: messages.ChatFunction{Name: "get_weather", Description: "Get the current weather",
 	Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)}}
 
-// TestChatCreate is contract 9.3's example, then a tool call and its
-// answer, in the OpenAI shape.
+// TestChatCreate is the example of docs/messages-wire.md 9.3, then a tool
+// call and its answer, in the OpenAI shape.
 func TestChatCreate(t *testing.T) {
 	env, client := newEnv(t)
 	c, err := client.Messages.ChatCompletions.Create(ctx, chatPrompt(messages.ChatSystemMessage("You are terse."), messages.ChatUserMessage("Hello there")))
@@ -81,8 +81,8 @@ func TestChatCreate(t *testing.T) {
 	require.Equal(t, "none", lastBody(t, env)["tool_choice"])
 }
 
-// TestChatStream is contract 9.4: data-only chunks, the usage chunk, and
-// [DONE]; the chunks add up to what Create returns.
+// TestChatStream checks docs/messages-wire.md 9.4: data-only chunks, the
+// usage chunk, and [DONE]; the chunks add up to what Create returns.
 func TestChatStream(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -145,9 +145,9 @@ func TestChatStream(t *testing.T) {
 	require.Equal(t, "You said: Hello there", c.Choices[0].Message.Content)
 }
 
-// TestChatErrors is contract 9.5: the OpenAI error shape still gives an
-// *apierror.Error with the type, the message and the header's request id,
-// before and during a stream.
+// TestChatErrors checks docs/messages-wire.md 9.5: the OpenAI error shape
+// still gives an *apierror.Error with the type, the message and the
+// header's request id, before and during a stream.
 func TestChatErrors(t *testing.T) {
 	env, client := newEnv(t)
 	p := chatPrompt(messages.ChatUserMessage("Hello there"))

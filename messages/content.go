@@ -14,7 +14,7 @@ import (
 type Content interface{ isContent() }
 
 // Text is content given as a plain string, the shorthand for one text block
-// (contract 2.2). It is also a System prompt.
+// (docs/messages-wire.md 2.2). It is also a System prompt.
 type Text string
 
 // Blocks is content given as a list of blocks.

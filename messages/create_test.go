@@ -15,7 +15,7 @@ import (
 )
 
 // TestRequestOfExample28 checks the body the SDK sends for the request of
-// contract 2.8, key for key.
+// docs/messages-wire.md 2.8, key for key.
 func TestRequestOfExample28(t *testing.T) {
 	env, client := newEnv(t)
 	_, err := client.Messages.Create(ctx, example28())
@@ -42,8 +42,9 @@ func TestRequestOfExample28(t *testing.T) {
 	require.Equal(t, true, lastBody(t, env)["stream"])
 }
 
-// TestCacheAndToolResultTurn follows contract 4.4: the second identical
-// request reads the 1-hour prefix; the tool result turn ends the turn.
+// TestCacheAndToolResultTurn follows docs/messages-wire.md 4.4: the second
+// identical request reads the 1-hour prefix; the tool result turn ends the
+// turn.
 func TestCacheAndToolResultTurn(t *testing.T) {
 	_, client := newEnv(t)
 	first, err := client.Messages.Create(ctx, example28())
@@ -66,7 +67,8 @@ func TestCacheAndToolResultTurn(t *testing.T) {
 	require.IsType(t, messages.ThinkingBlock{}, answer.Content[0])
 }
 
-// TestCountTokens is contract 6: the total input Create reports.
+// TestCountTokens checks docs/messages-wire.md 6: the total input Create
+// reports.
 func TestCountTokens(t *testing.T) {
 	env, client := newEnv(t)
 	p := example28()

@@ -55,10 +55,10 @@
 // never dropped, and a block received can be sent back unchanged.
 // StopReason, ServiceTier, Effort and FinishReason keep unknown values.
 //
-// Requests are checked locally first (max_tokens, sampling ranges,
-// thinking budget, empty messages and content, tool names, stop sequences,
-// …): a broken rule returns an *apierror.ValidationError naming the
-// field by the contract's dotted path ("messages.0.content.1.text",
+// Requests are checked locally first (max_tokens, sampling ranges, thinking
+// budget, empty messages and content, tool names, stop sequences, …): a
+// broken rule returns an *apierror.ValidationError naming the field by its
+// dotted path in docs/messages-wire.md ("messages.0.content.1.text",
 // "thinking.enabled.budget_tokens") and nothing is sent. The SDK adds the
 // beta values a request's features need (MCP servers, fallbacks, file
 // sources) to those of option.WithBeta.

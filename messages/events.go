@@ -8,7 +8,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
-// StreamEvent is one event of a message stream (contract 5.2):
+// StreamEvent is one event of a message stream (docs/messages-wire.md 5.2):
 // MessageStartEvent, ContentBlockStartEvent, ContentBlockDeltaEvent,
 // ContentBlockStopEvent, MessageDeltaEvent, MessageStopEvent, or
 // UnknownStreamEvent for a type newer than this SDK. Pings are skipped, and
@@ -128,7 +128,8 @@ func (CitationsDelta) isDelta() {}
 func (UnknownDelta) isDelta()   {}
 
 // decodeEvent is the stream.Decoder of message streams: it dispatches on
-// the SSE event name, which equals the JSON type (contract 5.1).
+// the SSE event name, which equals the JSON type (docs/messages-wire.md
+// 5.1).
 func decodeEvent(typ string, data []byte) (StreamEvent, error) {
 	switch typ {
 	case "content_block_delta":

@@ -9,8 +9,8 @@ import (
 // The fast path of content_block_delta, nearly every event of a stream.
 // encoding/json spends about ten allocations and most of a stream's CPU on
 // each one (a validation pass, then a reflective walk; measured by
-// BenchmarkStreamAccumulate). fastDelta reads the one shape the contract
-// defines,
+// BenchmarkStreamAccumulate). fastDelta reads the one shape
+// docs/messages-wire.md 5.4 defines,
 //
 //	{"type":"content_block_delta","index":N,"delta":{"type":T,F:"…"}}
 //

@@ -14,8 +14,8 @@ const (
 	RoleAssistant Role = "assistant"
 )
 
-// Message is the model's answer (contract 4): the response of Create, and
-// what a stream accumulates to.
+// Message is the model's answer (docs/messages-wire.md 4): the response of
+// Create, and what a stream accumulates to.
 type Message struct {
 	ID    string `json:"id"`
 	Type  string `json:"type"` // "message"
@@ -105,8 +105,9 @@ type Container struct {
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
-// Usage is the token usage of a request (contract 4.3). The total input is
-// InputTokens + CacheCreationInputTokens + CacheReadInputTokens.
+// Usage is the token usage of a request (docs/messages-wire.md 4.3). The
+// total input is InputTokens + CacheCreationInputTokens +
+// CacheReadInputTokens.
 type Usage struct {
 	// InputTokens are the input tokens neither written to nor read from
 	// the cache.

@@ -9,10 +9,10 @@ import (
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
-// MessageParams is the request of Create and Stream (contract 2). Model,
-// MaxTokens and Messages are required; every other field is optional and
-// left out when zero, except where a pointer or param.Nullable says
-// otherwise.
+// MessageParams is the request of Create and Stream (docs/messages-wire.md
+// 2). Model, MaxTokens and Messages are required; every other field is
+// optional and left out when zero, except where a pointer or param.Nullable
+// says otherwise.
 type MessageParams struct {
 	Model string `json:"model"`
 	// MaxTokens bounds the output, 0 to the model's limit. It is always
@@ -236,7 +236,7 @@ func (c ToolChoiceNone) MarshalJSON() ([]byte, error) {
 }
 
 // Fallbacks are the models to try after a refusal: FallbacksDefault or
-// FallbackList (contract 8.3).
+// FallbackList (docs/messages-wire.md 8.3).
 type Fallbacks interface{ isFallbacks() }
 
 // FallbacksDefault lets the platform pick the fallback ("default").
@@ -259,8 +259,8 @@ func (FallbackList) isFallbacks()     {}
 
 func (FallbacksDefault) MarshalJSON() ([]byte, error) { return []byte(`"default"`), nil }
 
-// CountTokensParams is the request of CountTokens (contract 6): the
-// create fields that shape the input, and no others.
+// CountTokensParams is the request of CountTokens (docs/messages-wire.md
+// 6): the create fields that shape the input, and no others.
 type CountTokensParams struct {
 	Model        string         `json:"model"`
 	Messages     []MessageParam `json:"messages"`

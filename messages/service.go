@@ -10,7 +10,8 @@ import (
 )
 
 // Beta values the SDK sends by itself when a request uses their feature
-// (contract 7); they are merged with the caller's option.WithBeta values.
+// (docs/messages-wire.md 7); they are merged with the caller's
+// option.WithBeta values.
 const (
 	BetaMCPClient = "mcp-client-2025-11-20"
 	BetaFallback  = "server-side-fallback-2026-07-01"

@@ -24,10 +24,11 @@ var createSource = stream.Source{Method: http.MethodPost, Path: "/v1/messages"}
 var ErrIncomplete = errors.New("agentplatform: message stream was not read to its end")
 
 // Stream runs the model and streams its message: POST /v1/messages with
-// "stream": true (contract 5). It returns once the server has answered with
-// the stream's headers; an error before that (a 4xx, a 529 after retries)
-// is the API's *apierror.Error, and params is checked locally first as in
-// Create. Once the stream has started it is never retried.
+// "stream": true (docs/messages-wire.md 5). It returns once the server has
+// answered with the stream's headers; an error before that (a 4xx, a 529
+// after retries) is the API's *apierror.Error, and params is checked
+// locally first as in Create. Once the stream has started it is never
+// retried.
 //
 // Range over Events, or call Message to read the whole stream; Close the
 // stream when done. A stream whose ctx ends before it is read ends there,
@@ -81,7 +82,7 @@ type MessageStream struct {
 //
 //   - after MessageStopEvent, without an error;
 //   - with an *apierror.Error for an error event, whose type, message and
-//     request id come from the event (contract 5.8);
+//     request id come from the event (docs/messages-wire.md 5.8);
 //   - with an error wrapping io.ErrUnexpectedEOF when the body ends before
 //     message_stop, with an *InputError when a tool call's input does not
 //     parse, and with an error wrapping ErrEventOrder or the decoder's
@@ -204,12 +205,12 @@ func (s *MessageStream) end() {
 	}
 }
 
-// Message reads what is left of the stream, if Events was not ranged
-// over, and returns the accumulated message, equal to what Create returns
-// for the same request (contract 5.9). If the stream ended early it returns
-// the message accumulated so far (nil before message_start) together with
-// the reason: the error Events yielded, or ErrIncomplete when the stream
-// was closed or the loop left before message_stop.
+// Message reads what is left of the stream, if Events was not ranged over,
+// and returns the accumulated message, equal to what Create returns for the
+// same request (docs/messages-wire.md 5.9). If the stream ended early it
+// returns the message accumulated so far (nil before message_start)
+// together with the reason: the error Events yielded, or ErrIncomplete when
+// the stream was closed or the loop left before message_stop.
 func (s *MessageStream) Message() (*Message, error) {
 	if !s.started.Load() {
 		for range s.Events() {
@@ -225,8 +226,9 @@ func (s *MessageStream) Message() (*Message, error) {
 	return m, nil
 }
 
-// FirstChunkAt is when the first content_block_delta arrived, the zero
-// time before that. message_start is metadata, not a chunk (contract 11).
+// FirstChunkAt is when the first content_block_delta arrived, the zero time
+// before that. message_start is metadata, not a chunk
+// (docs/messages-wire.md 11).
 func (s *MessageStream) FirstChunkAt() time.Time {
 	if n := s.first.Load(); n != 0 {
 		return s.start.Add(time.Duration(n))

@@ -41,7 +41,7 @@ var timeTool = messages.CustomTool{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 }
 
-// example28 is the request of contract 2.8, without stream.
+// example28 is the request of docs/messages-wire.md 2.8, without stream.
 func example28() messages.MessageParams {
 	return messages.MessageParams{
 		Model:        models.VendorSonnet55,
@@ -63,8 +63,8 @@ func with(p messages.MessageParams, edit func(*messages.MessageParams)) messages
 }
 
 // exampleCases is a request for every kind of answer of the fake model
-// (contract 10): each block kind, each stop reason, the server tools, MCP,
-// citations and fallback. want checks the answer.
+// (docs/messages-wire.md 10): each block kind, each stop reason, the server
+// tools, MCP, citations and fallback. want checks the answer.
 var exampleCases = []struct {
 	name   string
 	params messages.MessageParams
@@ -76,7 +76,7 @@ var exampleCases = []struct {
 		require.Equal(t, 10, m.Usage.InputTokens)
 		require.Equal(t, 6, m.Usage.OutputTokens)
 	}},
-	{"thinking and a tool call (contract 2.8)", example28(), nil, func(t *testing.T, m *messages.Message) {
+	{"thinking and a tool call (example 2.8)", example28(), nil, func(t *testing.T, m *messages.Message) {
 		require.Len(t, m.Content, 3)
 		require.Equal(t, "The user asked: What is the weather in Paris? Use get_weather {\"location\": \"Paris\"}", m.Content[0].(messages.ThinkingBlock).Thinking)
 		require.Equal(t, "I'll use get_weather.", m.Content[1].(messages.TextBlock).Text)
@@ -241,10 +241,10 @@ func find[T messages.ContentBlock](t *testing.T, m *messages.Message) T {
 	return zero
 }
 
-// TestStreamAccumulatesToCreate is contract 5.9: for the same request the
-// accumulated stream equals the non-streamed message, field for field.
-// Each side runs on its own twin server, so that ids, signatures and
-// cache state are the same.
+// TestStreamAccumulatesToCreate checks docs/messages-wire.md 5.9: for the
+// same request the accumulated stream equals the non-streamed message,
+// field for field. Each side runs on its own twin server, so that ids,
+// signatures and cache state are the same.
 func TestStreamAccumulatesToCreate(t *testing.T) {
 	for _, tc := range exampleCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,8 +302,8 @@ func TestResponsesGoBackUnchanged(t *testing.T) {
 	}
 }
 
-// TestStreamEventsOfExample28 checks the events of contract 5.10 as the
-// SDK yields them: the ping skipped, the deltas typed.
+// TestStreamEventsOfExample28 checks the events of docs/messages-wire.md
+// 5.10 as the SDK yields them: the ping skipped, the deltas typed.
 func TestStreamEventsOfExample28(t *testing.T) {
 	_, client := twin(t)
 	st, err := client.Messages.Stream(ctx, example28())
@@ -353,8 +353,9 @@ func TestStreamEventsOfExample28(t *testing.T) {
 	require.Equal(t, 35, m.Usage.OutputTokens, "usage replaced, not added to the placeholder")
 }
 
-// TestStreamErrorMidway is contract 5.8: an error event after three events
-// ends the stream with the typed error, and the partial message stays.
+// TestStreamErrorMidway checks docs/messages-wire.md 5.8: an error event
+// after three events ends the stream with the typed error, and the partial
+// message stays.
 func TestStreamErrorMidway(t *testing.T) {
 	_, client := newEnv(t)
 	st, err := client.Messages.Stream(ctx, prompt("Hello there [[refserver:error overloaded_error after=3]]"))
@@ -412,7 +413,7 @@ func TestStreamCutIsAnError(t *testing.T) {
 }
 
 // TestTimeToFirstChunk: the first content_block_delta, not message_start,
-// is the first chunk (contract 11).
+// is the first chunk (docs/messages-wire.md 11).
 func TestTimeToFirstChunk(t *testing.T) {
 	_, client := newEnv(t)
 	st, err := client.Messages.Stream(ctx, prompt("Hello there [[refserver:delay 30]]"))

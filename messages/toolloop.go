@@ -176,10 +176,10 @@ func (s *Service) toolTracer(opts []option.Option) toolTracer {
 	}
 }
 
-// run runs one call in its vendor.custom_tool_use span (SPEC 6.3;
-// docs/tracing.md), the parent of any span the tool starts, and returns
-// its tool_result block. The span is ERROR (tool_error) when the result is
-// an error, unset when ctx ended first.
+// run runs one call in its vendor.custom_tool_use span (docs/tracing.md),
+// the parent of any span the tool starts, and returns its tool_result
+// block. The span is ERROR (tool_error) when the result is an error, unset
+// when ctx ended first.
 func (tr toolTracer) run(ctx context.Context, t tool.Tool, call ToolUseBlock) ContentBlock {
 	ctx, span := tr(ctx, spanCustomToolUse+call.Name)
 	if span.Recording() {

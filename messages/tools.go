@@ -9,11 +9,12 @@ import (
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
-// Tool is a tool definition of a request (contract 2.3): CustomTool (run
-// by the client; build one from a tool.Tool with FromTool), WebSearchTool
-// and CodeExecutionTool (run by the platform), MCPToolset (the tools of an
-// MCP server of MCPServers), or UnknownTool for any other type, sent as
-// given (web_fetch, memory, bash, text_editor, tool_search, …).
+// Tool is a tool definition of a request (docs/messages-wire.md 2.3):
+// CustomTool (run by the client; build one from a tool.Tool with FromTool),
+// WebSearchTool and CodeExecutionTool (run by the platform), MCPToolset
+// (the tools of an MCP server of MCPServers), or UnknownTool for any other
+// type, sent as given (web_fetch, memory, bash, text_editor, tool_search,
+// …).
 type Tool interface{ isTool() }
 
 // CustomTool is a tool the client runs. The model calls it with a
@@ -129,8 +130,8 @@ func (CodeExecutionTool) isTool() {}
 func (MCPToolset) isTool()        {}
 func (UnknownTool) isTool()       {}
 
-// A custom tool is sent without "type", which means custom (contract
-// 2.3), as the platform's own examples do.
+// A custom tool is sent without "type", which means custom
+// (docs/messages-wire.md 2.3), as the platform's own examples do.
 
 func (t WebSearchTool) MarshalJSON() ([]byte, error) {
 	type plain WebSearchTool

@@ -11,7 +11,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// Span attributes of the Messages calls (SPEC 6.3; docs/tracing.md,
+// Span attributes of the Messages calls (docs/tracing.md;
 // docs/messages-wire.md 2 and 4.3). Everything here runs only when the
 // call's span records: the pipeline calls Annotate and Result only then,
 // and the streams check Span.Recording first.
@@ -25,7 +25,8 @@ const (
 	toolErrorType = "tool_error"
 )
 
-// Tool span name prefixes (SPEC 6.3).
+// Tool span name prefixes: a tool span's name is its prefix and the tool's
+// name.
 const (
 	spanToolUse       = "vendor.tool_use "
 	spanMCPToolUse    = "vendor.mcp_tool_use "
@@ -139,9 +140,9 @@ func annotateMessage(s pipeline.Span, m *Message) {
 	}
 }
 
-// usageAttrs appends the token usage of SPEC 6.3: the input total counts
-// cache reads and writes; compaction counts come from the usage
-// iterations of type "compaction", when there are any.
+// usageAttrs appends the token usage attributes (docs/tracing.md, "Token
+// usage"): the input total counts cache reads and writes; compaction counts
+// come from the usage iterations of type "compaction", when there are any.
 func usageAttrs(attrs []attribute.KeyValue, u *Usage) []attribute.KeyValue {
 	attrs = append(attrs,
 		tracing.UsageInputTokens.Int(u.TotalInputTokens()),
@@ -169,10 +170,10 @@ func usageAttrs(attrs []attribute.KeyValue, u *Usage) []attribute.KeyValue {
 }
 
 // recordServerTools records one INTERNAL child span of s per server tool
-// and MCP tool call of m (SPEC 6.3). at holds when each block arrived on a
-// stream: a span runs from its call's block to its result's; without it,
-// or for a call with no result yet, it runs until end. A call with no
-// result ends unset: its outcome is unknown.
+// and MCP tool call of m (docs/tracing.md). at holds when each block
+// arrived on a stream: a span runs from its call's block to its result's;
+// without it, or for a call with no result yet, it runs until end. A call
+// with no result ends unset: its outcome is unknown.
 func recordServerTools(s pipeline.Span, m *Message, at []time.Time, end time.Time) {
 	for i, b := range m.Content {
 		var name, id, toolName string

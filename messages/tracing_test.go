@@ -114,8 +114,9 @@ func requireString(t *testing.T, a map[attribute.Key]attribute.Value, k attribut
 }
 
 // TestCreateSpan: every request, response and usage attribute of
-// vendor.messages.create, with its type, for the request of contract 2.8
-// (thinking, effort, service tier, a 1-hour cache write).
+// vendor.messages.create, with its type, for the request of
+// docs/messages-wire.md 2.8 (thinking, effort, service tier, a 1-hour cache
+// write).
 func TestCreateSpan(t *testing.T) {
 	env, client, rec := tracedEnv(t)
 	msg, err := client.Messages.Create(ctx, example28())

@@ -16,7 +16,7 @@ import (
 )
 
 // TestRequestUnionsEncode checks the wire form of every request-side union
-// variant (contract 2.3, 2.4, 2.6, 2.7, 8.3).
+// variant (docs/messages-wire.md 2.3, 2.4, 2.6, 2.7 and 8.3).
 func TestRequestUnionsEncode(t *testing.T) {
 	memory, err := messages.RawTool(json.RawMessage(`{"type":"memory_20250818","name":"memory"}`))
 	require.NoError(t, err)

@@ -13,14 +13,15 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
-// Local checks (contract 2, 6, 12). Each names the field with the
-// contract's dotted path, union tags included ("tools.2.custom.name",
-// "messages.1.content.0.tool_use.id", "thinking.enabled.budget_tokens"),
-// and words the rule as the server does (docs/messages-wire.md 1.5), so
-// that a local and a remote refusal read the same; nothing is sent. Where
-// the server's message names no field, the local one names the field the
-// rule is about. The rules that need server state (the model catalogue,
-// the workspace, signatures, tool pairing) are left to the server.
+// Local checks (docs/messages-wire.md 2, 6 and 12). Each names the field
+// with its dotted path in that document, union tags included
+// ("tools.2.custom.name", "messages.1.content.0.tool_use.id",
+// "thinking.enabled.budget_tokens"), and words the rule as the server does
+// (docs/messages-wire.md 1.5), so that a local and a remote refusal read
+// the same; nothing is sent. Where the server's message names no field, the
+// local one names the field the rule is about. The rules that need server
+// state (the model catalogue, the workspace, signatures, tool pairing) are
+// left to the server.
 
 const (
 	maxMessages      = 100000

@@ -15,8 +15,8 @@ import (
 )
 
 // TestLocalRefusals: each broken rule is refused before anything is sent,
-// naming the field by the contract's path (the server's, union tags
-// included), by Create and Stream alike.
+// naming the field by its path in docs/messages-wire.md (the server's,
+// union tags included), by Create and Stream alike.
 func TestLocalRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		field string

@@ -1,5 +1,5 @@
-// Package models is the model catalogue (SPEC 2.4, 4.13): which models exist,
-// their limits and what each supports.
+// Package models is the model catalogue: which models exist, their limits
+// and what each supports.
 //
 //	m, err := client.Models.Get(ctx, "vendor-opus-5-5")
 //	if m.Capabilities.Effort.XHigh.Supported { … }

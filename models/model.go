@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Model ids named by SPEC 2.4. Any other string is also accepted where a
-// model id is expected.
+// Model ids the API documents by name. Any other string is also accepted
+// where a model id is expected.
 const (
 	VendorHaiku55  = "vendor-haiku-5-5"
 	VendorSonnet55 = "vendor-sonnet-5-5"

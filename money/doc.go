@@ -1,5 +1,5 @@
-// Package money is the money object of SPEC 2.1: an amount of minor units
-// written as a decimal integer string, and an ISO 4217 currency code.
+// Package money is the API's money object: an amount of minor units written
+// as a decimal integer string, and an ISO 4217 currency code.
 //
 //	budget := money.USD(2500) // {"amount": "2500", "currency": "USD"}: 25.00 USD
 //	cents, err := budget.MinorUnits()

@@ -1,5 +1,5 @@
-// Package pagination holds the two page shapes of the API (SPEC 2.1) and the
-// iterators that walk them.
+// Package pagination holds the two page shapes of the API and the iterators
+// that walk them.
 //
 // Every list endpoint has two methods: List returns one page, All returns an
 // iter.Seq2 that fetches pages lazily, as the loop asks for more, and stops

@@ -70,11 +70,11 @@
 //
 // # Tracing
 //
-// WithSpanExporter collects the server's spans (SPEC 6.3), which share
-// their traces with the spans of the SDK: a test can check its own
-// instrumentation end to end with go.opentelemetry.io/otel/sdk/trace/tracetest.
+// WithSpanExporter collects the server's spans, which share their traces
+// with the spans of the SDK: a test can check its own instrumentation end
+// to end with go.opentelemetry.io/otel/sdk/trace/tracetest.
 //
-// The server implements the API as SPEC.md describes it; docs/api-choices.md
-// records its choices where SPEC is silent. It is for tests: its state
-// lives in memory and is lost on Close.
+// The server implements the API as the platform documents it;
+// docs/api-choices.md records its choices where that documentation is
+// silent. It is for tests: its state lives in memory and is lost on Close.
 package platformtest

@@ -26,12 +26,12 @@ func WithStartTime(t time.Time) Option {
 	return func(c *config) { c.start = t }
 }
 
-// WithSpanExporter makes the server export its API spans (SPEC 6.3) to e:
-// one SERVER span per request, named vendor.<operation> and parented by the
-// request's traceparent, so that a test can check that the client's span
-// and the server's share one trace; and the spans of session turns, their
-// model requests and tool runs. Spans are exported synchronously, before
-// the response that ends them is sent. The server never shuts e down.
+// WithSpanExporter makes the server export its API spans to e: one SERVER
+// span per request, named vendor.<operation> and parented by the request's
+// traceparent, so that a test can check that the client's span and the
+// server's share one trace; and the spans of session turns, their model
+// requests and tool runs. Spans are exported synchronously, before the
+// response that ends them is sent. The server never shuts e down.
 func WithSpanExporter(e sdktrace.SpanExporter) Option {
 	return func(c *config) { c.spanExporter = e }
 }

@@ -9,13 +9,13 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
-// The agent of a session (contract 3.8) is the agent resolved one step
-// further than an agents.Agent: where an agent's multiagent rosters hold
-// references, a session's hold the full definitions of the agents it can
-// run, as they were when the session was created. The fields an agent and
-// a session share reuse the agents types; the rosters, whose entries have
-// a different shape, have types of their own here, so that decoding a
-// session never reduces a definition to a reference.
+// The agent of a session (docs/managed-agents-wire.md 3.8) is the agent
+// resolved one step further than an agents.Agent: where an agent's
+// multiagent rosters hold references, a session's hold the full definitions
+// of the agents it can run, as they were when the session was created. The
+// fields an agent and a session share reuse the agents types; the rosters,
+// whose entries have a different shape, have types of their own here, so
+// that decoding a session never reduces a definition to a reference.
 
 // ThreadAgent is the definition of an agent as one thread of a session
 // runs it (type "agent"): a snapshot of one version of a saved agent, with

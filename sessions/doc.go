@@ -1,6 +1,7 @@
-// Package sessions manages sessions (SPEC 2.2, 4.1-4.3, 4.5, 4.7, 4.10,
-// 4.11, 4.15): a running conversation of an agent in an environment, the
-// files, repositories and memory stores mounted into it, and its events.
+// Package sessions manages sessions (docs/managed-agents-wire.md 6 and 7,
+// docs/session-events-wire.md): a running conversation of an agent in an
+// environment, the files, repositories and memory stores mounted into it,
+// and its events.
 //
 //	sess, err := client.Sessions.Create(ctx, sessions.CreateParams{
 //		Agent:         agents.AgentID(agent.ID), // or agent.Reference(), or sessions.AgentWithOverrides{…}
@@ -18,8 +19,8 @@
 //		InitialEvents: []sessions.EventParam{sessions.UserMessage("Where is order #1234?")},
 //	})
 //
-//	// Updates follow SPEC 4.15: param.Null removes the budget or clears
-//	// the title; a nil metadata value deletes its key.
+//	// In an update, param.Null removes the budget or clears the title;
+//	// a nil metadata value deletes its key.
 //	sess, err = client.Sessions.Update(ctx, sess.ID, sessions.UpdateParams{
 //		Budget:   param.Value(sessions.Limit(money.USD(5000))),
 //		Metadata: map[string]*string{"ticket": new("T-42"), "stale": nil},
@@ -46,8 +47,8 @@
 // limit returns an *apierror.ValidationError naming its wire path (for
 // example "initial_events[1].content[0].text") and nothing is sent. Rules
 // that need the server's state come back as *apierror.Error: 409 for a
-// session that is archived, terminated or running, 400 for the SPEC 4.15
-// budget rules, whose reason (budget_create_only, budget_not_raised,
+// session that is archived, terminated or running, 400 for the budget
+// rules, whose reason (budget_create_only, budget_not_raised,
 // model_not_budgetable) leads the message after the field name.
 //
 // Every call sends the vendor-beta value these endpoints require (Beta).

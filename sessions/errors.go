@@ -7,7 +7,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
-// Reasons the API gives for refusing a budget (SPEC 4.15, 7).
+// Reasons the API gives for refusing a budget (docs/managed-agents-wire.md
+// 6.6).
 const (
 	// ReasonBudgetCreateOnly: a budget can only be set when the session is
 	// created; one created without a budget, or whose budget was removed,

@@ -78,7 +78,7 @@ type AgentMCPToolResultEvent struct {
 	IsError      bool
 }
 
-// AgentThreadMessageSentEvent: the primary thread's agent sent a child
+// AgentThreadMessageSentEvent says the primary thread's agent sent a child
 // thread a task or a follow-up.
 type AgentThreadMessageSentEvent struct {
 	EventMeta
@@ -87,8 +87,8 @@ type AgentThreadMessageSentEvent struct {
 	Content           []ContentBlock
 }
 
-// AgentThreadMessageReceivedEvent: a child thread sent the primary agent a
-// report or a question.
+// AgentThreadMessageReceivedEvent says a child thread sent the primary
+// agent a report or a question.
 type AgentThreadMessageReceivedEvent struct {
 	EventMeta
 	FromSessionThreadID string
@@ -96,8 +96,8 @@ type AgentThreadMessageReceivedEvent struct {
 	Content             []ContentBlock
 }
 
-// AgentThreadContextCompactedEvent: the conversation was summarised to fit
-// the context window.
+// AgentThreadContextCompactedEvent says the conversation was summarised to
+// fit the context window.
 type AgentThreadContextCompactedEvent struct{ EventMeta }
 
 func (*AgentMessageEvent) Type() string                { return EventAgentMessage }
@@ -125,13 +125,13 @@ const (
 // AlwaysAskEvaluation, AutoEvaluation, or UnknownEvaluation.
 type Evaluation interface{ isEvaluation() }
 
-// AlwaysAllowEvaluation: the policy always_allow approved the call.
+// AlwaysAllowEvaluation means the policy always_allow approved the call.
 type AlwaysAllowEvaluation struct{}
 
-// AlwaysAskEvaluation: the policy always_ask asks the client.
+// AlwaysAskEvaluation means the policy always_ask asks the client.
 type AlwaysAskEvaluation struct{}
 
-// AutoEvaluation: the server judged the call (policy auto).
+// AutoEvaluation means the server judged the call (policy auto).
 type AutoEvaluation struct {
 	EvaluatedPermission AutoPermission
 }

@@ -11,14 +11,14 @@ import (
 )
 
 // Events are decoded by hand, with this small pull reader, straight into
-// their final types. Reading a stream is dominated by JSON decoding (GUIDE
-// 4), and encoding/json costs a reflection walk per value, a second pass for
-// every union (first the discriminator, then the variant) and one
-// allocation per string. The reader walks the document once, and it works on
-// a string that holds the whole event: every string value without escapes is
-// a substring of it, so an event costs one copy of its data however many
-// strings it carries. The price is that any string kept from an event keeps
-// the event's text alive, which is at most the size of the event.
+// their final types. Reading a stream is dominated by JSON decoding, and
+// encoding/json costs a reflection walk per value, a second pass for every
+// union (first the discriminator, then the variant) and one allocation per
+// string. The reader walks the document once, and it works on a string that
+// holds the whole event: every string value without escapes is a substring
+// of it, so an event costs one copy of its data however many strings it
+// carries. The price is that any string kept from an event keeps the
+// event's text alive, which is at most the size of the event.
 
 // jsonReader reads one JSON document. After the first error every method
 // returns a zero value and reports nothing more: callers read on without

@@ -8,12 +8,11 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
-// The event parameters that only Send accepts (SPEC 6.2,
-// docs/session-events-wire.md 3): interrupts and the answers to tool calls.
-// UserMessageParam, DefineOutcomeParam and SystemMessageParam are in
-// events.go.
+// The event parameters that only Send accepts (docs/session-events-wire.md
+// 3): interrupts and the answers to tool calls. UserMessageParam,
+// DefineOutcomeParam and SystemMessageParam are in events.go.
 
-// Limits of SPEC 8 and docs/session-events-wire.md 10.
+// Limits of docs/session-events-wire.md 10.
 const (
 	maxToolUseID   = 128
 	maxDenyMessage = 10000

@@ -14,24 +14,25 @@ import (
 // or UnknownStopReason.
 type StopReason interface{ isStopReason() }
 
-// StopEndTurn: the turn finished, or was interrupted (type "end_turn").
+// StopEndTurn means the turn finished, or was interrupted (type
+// "end_turn").
 type StopEndTurn struct{}
 
-// StopRequiresAction: waiting on the client (type "requires_action"):
-// answer every tool use named in EventIDs.
+// StopRequiresAction means the session is waiting on the client (type
+// "requires_action"): answer every tool use named in EventIDs.
 type StopRequiresAction struct {
 	EventIDs []string
 }
 
-// StopRetriesExhausted: the turn died after a session.error that ran out of
-// retries; the last input was dropped (type "retries_exhausted").
+// StopRetriesExhausted means the turn died after a session.error that ran
+// out of retries; the last input was dropped (type "retries_exhausted").
 type StopRetriesExhausted struct{}
 
-// StopBudgetReached: paused at the session's budget; raise or remove it
-// with Update to resume (type "budget_reached").
+// StopBudgetReached means the session paused at its budget; raise or remove
+// the budget with Update to resume (type "budget_reached").
 type StopBudgetReached struct{}
 
-// StopRefusal: the model's response was refused; StopDetails says why
+// StopRefusal means the model's response was refused; StopDetails says why
 // (type "refusal").
 type StopRefusal struct{}
 
@@ -82,13 +83,14 @@ type SessionError struct {
 // RetryStatus says whether a failed turn goes on.
 type RetryStatus interface{ isRetryStatus() }
 
-// RetryRetrying: the server retries by itself (type "retrying").
+// RetryRetrying means the server retries by itself (type "retrying").
 type RetryRetrying struct{}
 
-// RetryExhausted: the turn is dead; send a new prompt (type "exhausted").
+// RetryExhausted means the turn is dead; send a new prompt (type
+// "exhausted").
 type RetryExhausted struct{}
 
-// RetryTerminal: the session cannot continue (type "terminal").
+// RetryTerminal means the session cannot continue (type "terminal").
 type RetryTerminal struct{}
 
 // UnknownRetryStatus is a status this SDK does not know, as received.
@@ -102,16 +104,18 @@ func (UnknownRetryStatus) isRetryStatus() {}
 // ErrorDetails are the keys particular to a kind of session error.
 type ErrorDetails interface{ isErrorDetails() }
 
-// MCPErrorDetails: mcp_connection_failed_error,
+// MCPErrorDetails are the details of mcp_connection_failed_error and
 // mcp_authentication_failed_error.
 type MCPErrorDetails struct{ MCPServerName string }
 
-// CredentialErrorDetails: credential_host_unreachable_error.
+// CredentialErrorDetails are the details of
+// credential_host_unreachable_error.
 type CredentialErrorDetails struct{ CredentialID, VaultID string }
 
-// RepositoryErrorDetails: repository_authentication_error,
-// repository_forbidden_error, repository_not_found_error,
-// repository_checkout_error, repository_clone_error.
+// RepositoryErrorDetails are the details of
+// repository_authentication_error, repository_forbidden_error,
+// repository_not_found_error, repository_checkout_error and
+// repository_clone_error.
 type RepositoryErrorDetails struct {
 	RepositoryURL string // "" when null
 }

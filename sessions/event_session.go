@@ -10,10 +10,11 @@ import (
 // Events of the session and its threads (docs/session-events-wire.md
 // 4.9-4.12).
 
-// SessionStatusRunningEvent: the session started running (a turn began).
+// SessionStatusRunningEvent says the session started running (a turn
+// began).
 type SessionStatusRunningEvent struct{ EventMeta }
 
-// SessionStatusIdleEvent: no thread is running; StopReason says why and
+// SessionStatusIdleEvent says no thread is running; StopReason says why and
 // what the client should do next.
 type SessionStatusIdleEvent struct {
 	EventMeta
@@ -21,15 +22,15 @@ type SessionStatusIdleEvent struct {
 	StopDetails StopDetails // nil except after a refusal
 }
 
-// SessionStatusRescheduledEvent: a transient error; the server retries by
-// itself (status "rescheduling").
+// SessionStatusRescheduledEvent reports a transient error; the server
+// retries by itself (status "rescheduling").
 type SessionStatusRescheduledEvent struct{ EventMeta }
 
-// SessionStatusTerminatedEvent: the session ended for good; nothing
+// SessionStatusTerminatedEvent says the session ended for good; nothing
 // follows it, and the stream ends after it.
 type SessionStatusTerminatedEvent struct{ EventMeta }
 
-// SessionThreadCreatedEvent: a coordinator created a child thread
+// SessionThreadCreatedEvent says a coordinator created a child thread
 // (ThreadID).
 type SessionThreadCreatedEvent struct {
 	EventMeta
@@ -37,14 +38,14 @@ type SessionThreadCreatedEvent struct {
 	WorkflowRunID string // "" when null
 }
 
-// SessionThreadStatusRunningEvent: the thread ThreadID started running.
+// SessionThreadStatusRunningEvent says the thread ThreadID started running.
 type SessionThreadStatusRunningEvent struct {
 	EventMeta
 	AgentName string
 }
 
-// SessionThreadStatusIdleEvent: the thread ThreadID yielded, with its own
-// stop reason; on a single-agent session only at a budget pause.
+// SessionThreadStatusIdleEvent says the thread ThreadID yielded, with its
+// own stop reason; on a single-agent session only at a budget pause.
 type SessionThreadStatusIdleEvent struct {
 	EventMeta
 	AgentName   string
@@ -52,26 +53,26 @@ type SessionThreadStatusIdleEvent struct {
 	StopDetails StopDetails
 }
 
-// SessionThreadStatusRescheduledEvent: the thread ThreadID is retrying.
+// SessionThreadStatusRescheduledEvent says the thread ThreadID is retrying.
 type SessionThreadStatusRescheduledEvent struct {
 	EventMeta
 	AgentName string
 }
 
-// SessionThreadStatusTerminatedEvent: the thread ThreadID ended.
+// SessionThreadStatusTerminatedEvent says the thread ThreadID ended.
 type SessionThreadStatusTerminatedEvent struct {
 	EventMeta
 	AgentName string
 }
 
-// SessionErrorEvent: something failed during a turn; Error.RetryStatus
+// SessionErrorEvent says something failed during a turn; Error.RetryStatus
 // says what follows.
 type SessionErrorEvent struct {
 	EventMeta
 	Error SessionError
 }
 
-// SessionUpdatedEvent: Update changed the session. Only what changed is
+// SessionUpdatedEvent says Update changed the session. Only what changed is
 // set: Agent nil, Budget and Title omitted (IsZero) and Metadata nil mean
 // "unchanged"; param.Null for Budget or Title means removed or cleared.
 type SessionUpdatedEvent struct {
@@ -90,7 +91,7 @@ type SessionUsageEvent struct {
 	Budget *Budget // nil when the session has none
 }
 
-// SessionDeletedEvent: the session was deleted. It is the last event of
+// SessionDeletedEvent says the session was deleted. It is the last event of
 // any stream, and it is never listed.
 type SessionDeletedEvent struct{ EventMeta }
 

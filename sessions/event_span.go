@@ -3,11 +3,11 @@ package sessions
 // Span events (docs/session-events-wire.md 4.13, 4.14): model requests and
 // outcome evaluations.
 
-// SpanModelRequestStartEvent: the agent started a model request.
+// SpanModelRequestStartEvent says the agent started a model request.
 type SpanModelRequestStartEvent struct{ EventMeta }
 
-// SpanModelRequestEndEvent: a model request ended. It closes the previews
-// of its request (see Previews).
+// SpanModelRequestEndEvent says a model request ended. It closes the
+// previews of its request (see Previews).
 type SpanModelRequestEndEvent struct {
 	EventMeta
 	ModelRequestStartID string // the matching SpanModelRequestStartEvent
@@ -28,12 +28,12 @@ type ModelUsage struct {
 }
 
 // TotalInputTokens is all the input of the request: uncached, cache writes
-// and cache reads (SPEC 6.3's gen_ai.usage.input_tokens).
+// and cache reads (what a span's gen_ai.usage.input_tokens counts).
 func (u ModelUsage) TotalInputTokens() int64 {
 	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
-// SpanOutcomeEvaluationStartEvent: the grader started evaluating an
+// SpanOutcomeEvaluationStartEvent says the grader started evaluating an
 // outcome; Iteration is 0 for the first evaluation.
 type SpanOutcomeEvaluationStartEvent struct {
 	EventMeta
@@ -48,7 +48,7 @@ type SpanOutcomeEvaluationOngoingEvent struct {
 	Iteration int
 }
 
-// SpanOutcomeEvaluationEndEvent: an evaluation ended with Result.
+// SpanOutcomeEvaluationEndEvent says an evaluation ended with Result.
 type SpanOutcomeEvaluationEndEvent struct {
 	EventMeta
 	OutcomeID                string

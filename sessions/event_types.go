@@ -109,7 +109,7 @@ const (
 	EventSpanOutcomeEvaluationOngoing = "span.outcome_evaluation_ongoing"
 	EventSpanOutcomeEvaluationEnd     = "span.outcome_evaluation_end"
 
-	// Previews, on the stream only (section 5).
+	// Previews, on the stream only (docs/session-events-wire.md 5).
 	EventPreviewStart = "event_start"
 	EventPreviewDelta = "event_delta"
 )
@@ -148,11 +148,11 @@ func DecodeEvent(data []byte) (Event, error) {
 }
 
 // streamDecoder is the decoder of one stream: typ is the SSE event name,
-// which equals the object's type (GUIDE 6), so the data is read once,
-// straight into the event's type. data is copied once: the strings of the
-// event are substrings of that copy. The reader is reused from event to
-// event (a stream decodes on one goroutine), which saves an allocation per
-// event: the decoders' dynamic calls would otherwise move it to the heap.
+// which equals the object's type, so the data is read once, straight into
+// the event's type. data is copied once: the strings of the event are
+// substrings of that copy. The reader is reused from event to event (a
+// stream decodes on one goroutine), which saves an allocation per event:
+// the decoders' dynamic calls would otherwise move it to the heap.
 type streamDecoder struct{ r jsonReader }
 
 func (d *streamDecoder) decode(typ string, data []byte) (Event, error) {

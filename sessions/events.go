@@ -6,13 +6,13 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
-// EventParam is an event sent to a session (SPEC 6.2): in a session's or a
-// deployment's initial events, UserMessageParam, DefineOutcomeParam and
-// SystemMessageParam; with Events.Send, also InterruptParam,
-// ToolConfirmationParam, CustomToolResultParam and ToolResultParam.
-// UnknownEventParam carries any other type as raw JSON, both ways: a
-// deployment's stored events of a type newer than this SDK decode into it
-// and are sent back unchanged.
+// EventParam is an event sent to a session (docs/session-events-wire.md 3):
+// in a session's or a deployment's initial events, UserMessageParam,
+// DefineOutcomeParam and SystemMessageParam; with Events.Send, also
+// InterruptParam, ToolConfirmationParam, CustomToolResultParam and
+// ToolResultParam. UnknownEventParam carries any other type as raw JSON,
+// both ways: a deployment's stored events of a type newer than this SDK
+// decode into it and are sent back unchanged.
 //
 // The constructors cover the usual cases:
 //

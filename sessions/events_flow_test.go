@@ -35,7 +35,7 @@ func TestNormalTurn(t *testing.T) {
 	require.Equal(t, []sessions.ContentBlock{sessions.TextBlock{Text: "Where is my order #1234?"}}, msg.Content)
 
 	got := tl.untilIdle()
-	require.Equal(t, []string{ // contract 6.3
+	require.Equal(t, []string{ // docs/session-events-wire.md 6.3
 		"user.message", "session.status_running", "span.model_request_start",
 		"event_start", "event_delta", "agent.message", "span.model_request_end",
 		"session.usage", "session.status_idle",
@@ -128,7 +128,7 @@ func TestToolConfirmation(t *testing.T) {
 	t.Run("allow", func(t *testing.T) {
 		f.send(t, s.ID, sessions.UserMessage("Find the TODOs."))
 		got := tl.untilIdle()
-		require.Equal(t, []string{ // contract 6.4
+		require.Equal(t, []string{ // docs/session-events-wire.md 6.4
 			"user.message", "session.status_running", "span.model_request_start",
 			"agent.message", "agent.tool_use", "span.model_request_end",
 			"session.usage", "session.status_idle",

@@ -43,7 +43,7 @@ func (p *SendParams) validate() error {
 	return validateEvents("events", p.Events, true)
 }
 
-// Send sends events to a session (SPEC 4.10): POST
+// Send sends events to a session (docs/session-events-wire.md 2.1): POST
 // /v1/sessions/{session_id}/events. It returns the accepted events as
 // recorded, in order, with their ids. The batch is atomic: the first
 // refused event fails the request and none is recorded. The agent's answer

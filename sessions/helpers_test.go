@@ -28,7 +28,8 @@ var ctx = context.Background()
 // start is the frozen time of the server's clock.
 var start = time.Date(2026, time.March, 15, 10, 0, 0, 0, time.UTC)
 
-// Ids of objects the API references without looking them up (contract 1.2).
+// Ids of objects the API references without looking them up
+// (docs/managed-agents-wire.md 1.2).
 const (
 	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
 	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"

@@ -77,8 +77,8 @@ func (a AgentWithOverrides) MarshalJSON() ([]byte, error) {
 	}{a.ID, a.Version, a.Model, a.System, a.Tools, a.MCPServers, a.Skills})
 }
 
-// UpdateParams is the body of Update (SPEC 4.15). Unset fields keep their
-// value.
+// UpdateParams is the body of Update (docs/managed-agents-wire.md 6.5).
+// Unset fields keep their value.
 //
 // vault_ids is not offered: the API reserves it and rejects every update
 // that sets it.
@@ -153,7 +153,7 @@ type ResourceUpdateParams struct {
 	AuthorizationToken param.Secret `json:"authorization_token"`
 }
 
-// Limits of SPEC 8 and docs/managed-agents-wire.md section 11.
+// Limits of docs/managed-agents-wire.md section 11.
 const (
 	maxListLimit         = 100
 	maxResourceListLimit = 1000

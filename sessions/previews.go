@@ -6,12 +6,11 @@ import (
 	"sync"
 )
 
-// Previews (docs/session-events-wire.md 5, SPEC 4.11) show an agent.message
-// while the model writes it, and that the model has begun to think. They
-// are asked for with StreamParams.EventDeltas, arrive only on the live
-// stream, are best effort, and are never listed. The final event of a
-// preview carries the preview's id and the complete content, and replaces
-// it.
+// Previews (docs/session-events-wire.md 5) show an agent.message while the
+// model writes it, and that the model has begun to think. They are asked
+// for with StreamParams.EventDeltas, arrive only on the live stream, are
+// best effort, and are never listed. The final event of a preview carries
+// the preview's id and the complete content, and replaces it.
 
 // EventStart announces a preview (type "event_start").
 type EventStart struct {

@@ -9,9 +9,9 @@ import (
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
-// TestPreviewsFolded: previews of a model request arrive in the contract's
-// order (section 5), fold into the text so far, and give way to their final
-// events.
+// TestPreviewsFolded: previews of a model request arrive in the order of
+// docs/session-events-wire.md 5, fold into the text so far, and give way to
+// their final events.
 func TestPreviewsFolded(t *testing.T) {
 	f := newFixture(t)
 	s := f.newSession(t, f.params())

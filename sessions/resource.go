@@ -7,9 +7,10 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
-// Resource is something mounted into a session (SPEC 2.8): FileResource,
-// RepositoryResource, MemoryStoreResource, or UnknownResource (a type
-// newer than this SDK, kept intact). Switch on the concrete type:
+// Resource is something mounted into a session (docs/managed-agents-wire.md
+// 3.9): FileResource, RepositoryResource, MemoryStoreResource, or
+// UnknownResource (a type newer than this SDK, kept intact). Switch on the
+// concrete type:
 //
 //	switch r := res.(type) {
 //	case sessions.FileResource:       … r.FileID …

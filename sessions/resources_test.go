@@ -37,9 +37,9 @@ func TestResources(t *testing.T) {
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_03", MountPath: "/data/in.csv"})
 	requireInvalid(t, err, "duplicate mount path `/data/in.csv`")
 
-	// The list is in attach order (contract 7.1): the two resources
-	// attached at creation share a created_at and keep the order the
-	// create request gave them.
+	// The list is in attach order (docs/managed-agents-wire.md 7.1): the
+	// two resources attached at creation share a created_at and keep the
+	// order the create request gave them.
 	all := []sessions.Resource{repo, mem, *file, *mounted}
 
 	t.Run("list without a limit returns everything, in attach order", func(t *testing.T) {

@@ -35,7 +35,7 @@ type ResourcesService struct{ p *pipeline.Pipeline }
 // newRequest starts a request that carries Beta: every endpoint of this
 // package requires it. A request on one session's path (get, update,
 // archive, delete, its events and resources) names that session on its
-// span, vendor.session.id (SPEC 6.3).
+// span, vendor.session.id.
 func newRequest(method, route string, params ...string) *pipeline.Request {
 	req := pipeline.NewRequest(method, route, params...)
 	req.Beta = Beta

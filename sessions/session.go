@@ -10,8 +10,8 @@ import (
 )
 
 // Session is a running conversation of an agent in an environment (type
-// "session", SPEC 2.2). Nullable fields of the wire read as their zero
-// value: Title and DeploymentID "", Budget nil, ArchivedAt the zero time.
+// "session"). Nullable fields of the wire read as their zero value: Title
+// and DeploymentID "", Budget nil, ArchivedAt the zero time.
 type Session struct {
 	Type string `json:"type"`
 	ID   string `json:"id"` // "sesn_…"
@@ -166,7 +166,7 @@ type OutcomeEvaluation struct {
 // know are kept as they are.
 type OutcomeResult string
 
-// OutcomeSatisfied: the rubric is met.
+// OutcomeSatisfied means the rubric is met.
 const OutcomeSatisfied OutcomeResult = "satisfied"
 
 // Deleted is the answer to a delete: the id of what is gone and a type of

@@ -67,9 +67,9 @@ func (s *Service) All(ctx context.Context, params ListParams, opts ...option.Opt
 	})
 }
 
-// Update changes a session (SPEC 4.15): POST /v1/sessions/{session_id}.
-// Archived and terminated sessions cannot be updated (409), nor can the
-// agent of a running one.
+// Update changes a session (docs/managed-agents-wire.md 6.5 and 6.6): POST
+// /v1/sessions/{session_id}. Archived and terminated sessions cannot be
+// updated (409), nor can the agent of a running one.
 func (s *Service) Update(ctx context.Context, sessionID string, params UpdateParams, opts ...option.Option) (*Session, error) {
 	if err := params.validate(); err != nil {
 		return nil, err

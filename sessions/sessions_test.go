@@ -95,14 +95,16 @@ func TestCreateWithEveryField(t *testing.T) {
 	got.Resources = withoutIDs(t, s.Resources)
 	require.Empty(t, cmp.Diff(want, &got, cmpopts.IgnoreFields(sessions.Session{}, "Status")))
 
-	// A later rename of a store does not reach the snapshot (SPEC 2.8).
+	// A later rename of a store does not reach the snapshot (it was taken
+	// at attach time).
 	_, err := f.client.MemoryStores.Update(ctx, prefs.ID, memorystoresRename("Renamed"))
 	require.NoError(t, err)
 	again, err := f.client.Sessions.Get(ctx, s.ID)
 	require.NoError(t, err)
 	require.Equal(t, "User Preferences", again.Resources[5].(sessions.MemoryStoreResource).Name)
 
-	// Initial events start a turn at once (contract 6.3).
+	// Initial events start a turn at once (docs/managed-agents-wire.md
+	// 6.3).
 	require.Equal(t, sessions.StatusRunning, s.Status)
 }
 
@@ -142,8 +144,8 @@ func TestAgentForms(t *testing.T) {
 		require.Empty(t, cleared.Agent.System, "system: null clears")
 		require.Equal(t, 2, cleared.Agent.Version)
 
-		// SPEC 4.15: only sessions created from an agent or deployment
-		// reference can change their agent.
+		// Only sessions created from an agent or deployment reference can
+		// change their agent.
 		_, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: []agents.Tool{}}})
 		requireInvalid(t, err, "agent: only sessions created from an agent or deployment reference can be updated")
 	})
@@ -172,7 +174,8 @@ func TestAgentForms(t *testing.T) {
 }
 
 // TestSessionAgentRosters checks that the rosters of a session's agent hold
-// full definitions, where the agent's own hold references (contract 3.7).
+// full definitions, where the agent's own hold references
+// (docs/managed-agents-wire.md 3.7).
 func TestSessionAgentRosters(t *testing.T) {
 	f := newFixture(t)
 	helper := f.newAgent(t, agents.CreateParams{

@@ -17,9 +17,10 @@ import (
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
-// recordedStream builds about n events of realistic turns, in the
-// reference server's wire form (contract 4, 5, 6.3): messages with
-// previews, thinking, tool calls and results, spans, usage and idle events.
+// recordedStream builds about n events of realistic turns, in the reference
+// server's wire form (docs/session-events-wire.md 4, 5 and 6.3): messages
+// with previews, thinking, tool calls and results, spans, usage and idle
+// events.
 func recordedStream(n int) ([]byte, int) {
 	var b strings.Builder
 	count := 0

@@ -17,7 +17,7 @@ import (
 // TestStreamWireEdges reads a stream whose bytes the test writes itself:
 // pings with and without data and events without an `event:` line are
 // skipped, an event that cannot be decoded is reported and the stream goes
-// on, and a final event without its blank line is not delivered (GUIDE 4).
+// on, and a final event without its blank line is not delivered.
 func TestStreamWireEdges(t *testing.T) {
 	body := "event: ping\n\n" +
 		"event: ping\ndata: {\"type\":\"ping\"}\n\n" +

@@ -7,9 +7,9 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// Span attributes of the session calls (SPEC 6.3; docs/tracing.md). The
-// session id of every call on one session's path is set by newRequest;
-// the Result hooks here run only when the call's span records.
+// Span attributes of the session calls (docs/tracing.md). The session id of
+// every call on one session's path is set by newRequest; the Result hooks
+// here run only when the call's span records.
 
 // sessionCreated records what vendor.sessions.create adds: the session,
 // its agent as resolved, the agent's model and the environment.

@@ -140,7 +140,7 @@ func TestArchiveAndDelete(t *testing.T) {
 	require.NoError(t, err, "archived sessions can be read")
 	require.True(t, got.Archived())
 
-	// Archived sessions are read-only (contract 6.7).
+	// Archived sessions are read-only (docs/managed-agents-wire.md 6.7).
 	conflict := "session_id: session `" + s.ID + "` is archived"
 	_, err = f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("x")})
 	requireConflict(t, err, conflict)
@@ -168,8 +168,9 @@ func TestArchiveAndDelete(t *testing.T) {
 }
 
 // TestRunningSessionRules: while a turn runs (held by the scripted agent),
-// the agent cannot be updated nor the session deleted (409, contract 6.6
-// and 6.7); other updates go through, and archiving interrupts the turn.
+// the agent cannot be updated nor the session deleted (409,
+// docs/managed-agents-wire.md 6.6 and 6.7); other updates go through, and
+// archiving interrupts the turn.
 func TestRunningSessionRules(t *testing.T) {
 	f := newFixture(t)
 	s := f.running(t, f.params())

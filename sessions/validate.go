@@ -15,8 +15,8 @@ import (
 // sent. Enum values (access, currency, statuses) are not checked: a newer
 // server may accept more; the server judges them.
 
-// Limits of SPEC 8 and docs/managed-agents-wire.md sections 3 and 11 that
-// the deployments package shares through the exported validators.
+// Limits of docs/managed-agents-wire.md sections 3 and 11 that the
+// deployments package shares through the exported validators.
 const (
 	maxMountPath    = 4096
 	maxToken        = 4096
@@ -277,7 +277,7 @@ func validateInitialEvents(field string, events []EventParam) error {
 }
 
 // Where a system.message may go, as initial events and Send Events word it
-// (SPEC 6.2): initial events hold no tool results.
+// (docs/session-events-wire.md 3.1): initial events hold no tool results.
 const (
 	systemPlacement     = "system.message must be the last event and follow a user.message"
 	sendSystemPlacement = systemPlacement + ", user.tool_result or user.custom_tool_result"
@@ -323,9 +323,9 @@ func validateEvents(field string, events []EventParam, send bool) error {
 	return nil
 }
 
-// accompaniable reports whether a system.message may follow e (SPEC 6.2):
-// a user.message, user.tool_result or user.custom_tool_result, also when
-// sent as UnknownEventParam.
+// accompaniable reports whether a system.message may follow e: a
+// user.message, user.tool_result or user.custom_tool_result, also when sent
+// as UnknownEventParam.
 func accompaniable(e EventParam) bool {
 	switch e := e.(type) {
 	case UserMessageParam, CustomToolResultParam, ToolResultParam:

@@ -15,9 +15,8 @@ import (
 )
 
 // Tool is a named function with a description and a JSON Schema for its
-// input, as custom tools are declared to the API (SPEC 2.6). Build one with
-// New or NewRaw; the zero value is not usable. A Tool is safe for
-// concurrent use.
+// input, as custom tools are declared to the API. Build one with New or
+// NewRaw; the zero value is not usable. A Tool is safe for concurrent use.
 type Tool struct {
 	name        string
 	description string
@@ -26,7 +25,8 @@ type Tool struct {
 	run         func(ctx context.Context, input json.RawMessage) (Result, error)
 }
 
-// The name rule of SPEC 2.6: 1 to 128 letters, digits, underscores and hyphens.
+// The API's rule for a custom tool's name: 1 to 128 letters, digits,
+// underscores and hyphens.
 var nameRule = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
 // New defines a tool whose input decodes into In, a struct: the input

@@ -154,7 +154,7 @@ func (f *follower) runTool(c *call) {
 		f.log.Debug("toolrunner: running tool", append([]any{"call_id", c.id, "tool", c.name},
 			f.content("input", string(c.input))...)...)
 	}
-	ctx, span := f.r.tr.start(withCall(c.ctx, c.sessionID, c.id), c)
+	ctx, span := f.r.tr.start(withCall(c.ctx, c.id), c)
 	returned := make(chan struct{})
 	stopDeadline := context.CancelFunc(func() {})
 	var deadline time.Time

@@ -45,7 +45,7 @@ func Allow() Decision { return Decision{Allow: true} }
 // Deny refuses the call; message, if not "", tells the model why.
 func Deny(message string) Decision { return Decision{Message: message} }
 
-// maxDenyMessage is the limit of SPEC 8.
+// maxDenyMessage is the API's limit on a deny message, in characters.
 const maxDenyMessage = 10000
 
 // param is the user.tool_confirmation that carries d.

@@ -21,9 +21,9 @@ const (
 	DefaultMaxConcurrency = 64
 )
 
-// EnvCaptureContent, set to true, turns content mode on when neither
-// WithContentCapture nor the client's option.WithContentCapture is given
-// (the OpenTelemetry GenAI convention).
+// EnvCaptureContent is the environment variable that, set to true, turns
+// content mode on when neither WithContentCapture nor the client's
+// option.WithContentCapture is given (the OpenTelemetry GenAI convention).
 const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 // Option configures a Runner.
@@ -89,14 +89,15 @@ func WithIdleTimeout(d time.Duration) Option {
 	return func(c *config) { c.idleTimeout = d }
 }
 
-// WithConfirm makes the runner answer the confirmations of built-in and
-// MCP tool calls (agent.tool_use and agent.mcp_tool_use with
-// evaluated_permission ask, SPEC 2.6) with fn's Decision. fn runs on its
-// own goroutine, outside the tool-call concurrency bound, and may wait (on
-// a person, say) until ctx ends: ctx is cancelled when the call is no
-// longer waiting (an interrupt, another answer) and when the runner stops.
-// A panic in fn denies the call. Without this option such calls are left
-// to the application.
+// WithConfirm makes the runner answer the confirmations of built-in and MCP
+// tool calls (agent.tool_use and agent.mcp_tool_use with
+// evaluated_permission ask: the policy always_ask, or an auto policy that
+// could not judge the call) with fn's Decision. fn runs on its own
+// goroutine, outside the tool-call concurrency bound, and may wait (on a
+// person, say) until ctx ends: ctx is cancelled when the call is no longer
+// waiting (an interrupt, another answer) and when the runner stops. A panic
+// in fn denies the call. Without this option such calls are left to the
+// application.
 func WithConfirm(fn func(ctx context.Context, req ConfirmRequest) Decision) Option {
 	return func(c *config) { c.confirm = fn }
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// The span of one tool call (SPEC 6.3; docs/tracing.md): INTERNAL,
+// The span of one tool call (docs/tracing.md): INTERNAL,
 // "vendor.custom_tool_use <tool>", the parent of the spans the tool starts
 // and of the request that sends its result.
 
@@ -109,8 +109,8 @@ func (tr tracer) end(span trace.Span, c *call, res tool.Result, o outcome) {
 	span.End()
 }
 
-// resultTree is the GenAI form of a result (SPEC 6.3: a tool_call_response's
-// response, the parts of its blocks), mapped as the Messages tool loop maps
+// resultTree is the GenAI form of a result (a tool_call_response's
+// response: the parts of its blocks), mapped as the Messages tool loop maps
 // its results.
 func resultTree(id string, res tool.Result) any {
 	blocks := make([]any, 0, len(res.Content))

@@ -6,9 +6,9 @@ import (
 )
 
 // Every attribute key the SDK (and the reference server's API spans) write,
-// in one place (SPEC 6.3). OpenTelemetry's semantic conventions are used
-// where they define the key; the rest are defined here: vendor attributes,
-// and the GenAI keys SPEC names differently or the conventions lack.
+// in one place. OpenTelemetry's semantic conventions are used where they
+// define the key; the rest are defined here: vendor attributes, and the
+// GenAI keys the API names differently or the conventions lack.
 
 // Common request attributes.
 const (
@@ -75,7 +75,7 @@ const (
 const (
 	UsageInputTokens     = semconv.GenAIUsageInputTokensKey // cache reads and writes included
 	UsageOutputTokens    = semconv.GenAIUsageOutputTokensKey
-	UsageCacheWrite      = attribute.Key("gen_ai.usage.cache_write.input_tokens") // SPEC's name; semconv says cache_creation
+	UsageCacheWrite      = attribute.Key("gen_ai.usage.cache_write.input_tokens") // the API's name; semconv says cache_creation
 	UsageCacheRead       = semconv.GenAIUsageCacheReadInputTokensKey
 	UsageReasoningOutput = semconv.GenAIUsageReasoningOutputTokensKey
 	UsageEphemeral5m     = attribute.Key("vendor.usage.cache_creation.ephemeral_5m_input_tokens") // Messages only
@@ -88,8 +88,8 @@ const (
 const (
 	ProviderVendor = "vendor"
 
-	// SDKScope is the instrumentation scope of the SDK's spans (SPEC 6.3:
-	// com.vendor.sdk.<language>); APIScope that of the platform's.
+	// SDKScope is the instrumentation scope of the SDK's spans
+	// (com.vendor.sdk.<language>); APIScope that of the platform's.
 	SDKScope = "com.vendor.sdk.go"
 	APIScope = "com.vendor.platform"
 	// APIServiceName is service.name of the platform's spans.

@@ -1,6 +1,6 @@
-// Package tracing holds the names the SDK's OpenTelemetry spans use (SPEC
-// 6.3): every attribute key in one file, the instrumentation scope, and the
-// values SPEC fixes.
+// Package tracing holds the names the SDK's OpenTelemetry spans use: every
+// attribute key in one file, the instrumentation scope, and the values the
+// API documents (docs/tracing.md).
 //
 // The client traces every call with a CLIENT span named "vendor." plus the
 // operation (vendor.models.retrieve, vendor.sessions.events.send,

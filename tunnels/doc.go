@@ -1,6 +1,6 @@
-// Package tunnels manages tunnels (SPEC 2.13, 4.14), a research preview:
-// hostnames that route MCP server calls to private tool servers. MCP server
-// URLs whose host is a subdomain of a tunnel's Domain go through the tunnel.
+// Package tunnels manages tunnels, a research preview: hostnames that route
+// MCP server calls to private tool servers. MCP server URLs whose host is a
+// subdomain of a tunnel's Domain go through the tunnel.
 //
 //	t, err := client.Tunnels.Create(ctx, tunnels.CreateParams{DisplayName: "build farm"})
 //	for t, err := range client.Tunnels.All(ctx, tunnels.ListParams{}) { … } // newest first

@@ -1,8 +1,8 @@
-// Package workspaces is the organization administration API for workspaces
-// (SPEC 2.12, 4.12).
+// Package workspaces is the organization administration API for
+// workspaces.
 //
 // These endpoints belong to the admin API: they accept a personal or service
-// account key only when the key is not scoped to a workspace (SPEC 5.2).
+// account key only when the key is not scoped to a workspace.
 //
 //	ws, err := client.Workspaces.Create(ctx, workspaces.CreateParams{
 //		Name: "research",

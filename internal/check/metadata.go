@@ -9,7 +9,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
-// Metadata limits, the same on every resource that has metadata (SPEC 8):
+// Metadata limits, the same on every resource that has metadata:
 // at most 16 pairs, keys of 1 to 64 characters, values of at most 512.
 const (
 	MaxMetadataPairs = 16

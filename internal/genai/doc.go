@@ -1,6 +1,6 @@
-// Package genai turns Messages content into the OpenTelemetry GenAI
-// message format for content-mode span attributes (SPEC 6.3), and encodes
-// it within a size limit without ever breaking the JSON.
+// Package genai turns Messages content into the OpenTelemetry GenAI message
+// format for content-mode span attributes, and encodes it within a size
+// limit without ever breaking the JSON.
 //
 // It works on the wire JSON of content blocks, not on the SDK's Go types,
 // so that the SDK and the reference server's API spans map content the
@@ -11,7 +11,7 @@
 //	span.SetAttributes(tracing.GenAIInputMessages.String(v))
 //	if truncated { span.SetAttributes(tracing.ContentTruncated.Bool(true)) }
 //
-// # Mapping (SPEC 6.3)
+// # Mapping
 //
 //   - text: {"type":"text","content":…}
 //   - tool_use, server_tool_use: {"type":"tool_call","id","name","arguments"}

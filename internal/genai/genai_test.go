@@ -25,7 +25,8 @@ func encode(t *testing.T, v any) string {
 	return s
 }
 
-// TestBlockParts is the mapping of SPEC 6.3, block by block.
+// TestBlockParts checks the content-mode mapping of docs/tracing.md
+// ("Content mode"), block by block.
 func TestBlockParts(t *testing.T) {
 	for _, tc := range []struct{ name, block, part string }{
 		{"text", `{"type":"text","text":"Hello","citations":null,"cache_control":{"type":"ephemeral"}}`,

@@ -5,11 +5,12 @@ import "strings"
 // Options adjust the mapping.
 type Options struct {
 	// OmitReasoning leaves thinking blocks out: managed-agent spans do not
-	// carry them (SPEC 6.3).
+	// carry them.
 	OmitReasoning bool
 }
 
-// OTel GenAI part types and the vendor prefix of SPEC 6.3.
+// OTel GenAI part types, and VendorPrefix, which names the part of any
+// other block: "vendor_" plus the block type.
 const (
 	PartText             = "text"
 	PartToolCall         = "tool_call"

@@ -1,5 +1,5 @@
 // Package uniontest checks, for fuzz targets, the properties every union
-// decoder of the SDK promises (GUIDE 3):
+// decoder of the SDK promises:
 //
 //   - it never panics (the fuzzing engine reports that);
 //   - input that is not JSON is an error, never a value;
