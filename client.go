@@ -1,6 +1,9 @@
 package agentplatform
 
 import (
+	"context"
+	"net/http"
+
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apikeys"
 	"github.com/agentplatform/agentplatform-go/deployments"
@@ -64,4 +67,46 @@ func NewClient(opts ...option.Option) (*Client, error) {
 func (c *Client) Close() error {
 	c.pipeline.Close()
 	return nil
+}
+
+// Execute calls an endpoint the SDK does not know yet, through the same
+// pipeline as every method: the client's credentials and headers, retries
+// (a POST carries one Idempotency-Key over all its attempts), tracing, the
+// response size limit and the same typed errors. method is an upper-case
+// HTTP method; a beta value the endpoint requires is given with
+// option.WithBeta, query parameters with option.WithQuery.
+//
+// path is relative to the base URL ("/v1/things/thing_123") and escaped
+// (url.PathEscape each id); it is refused before anything is sent, with an
+// *apierror.ValidationError, unless it starts with "/" and has no empty,
+// "." or ".." segment, query, fragment or unescaped character.
+//
+// body is sent as JSON: nil sends none; a json.RawMessage or []byte is sent
+// as it is and must be valid JSON; anything else is marshalled with
+// encoding/json (an io.Reader is refused).
+//
+// result receives a successful response: nil discards the body, a *[]byte
+// gets it as it is, any other pointer is decoded from JSON (a
+// map[string]any, a struct of your own); an empty body leaves it as it
+// was. A status of 400 or above is an *apierror.Error; a body that does not
+// decode, an *apierror.ResponseError.
+//
+// The call's span is named "vendor.request" whatever the path, since ids in
+// the path would otherwise give one span name per object; url.path and
+// http.request.method say what was called, and http.route is absent.
+func (c *Client) Execute(ctx context.Context, method, path string, body, result any, opts ...option.Option) error {
+	return pipeline.Into(ctx, c.pipeline, pipeline.NewRawRequest(method, path, body), result, opts)
+}
+
+// ExecuteStream calls an endpoint that answers with an event stream
+// (text/event-stream), as Execute does, and returns the response with its
+// body unread: read the server-sent events from it, and close it. Retries
+// cover only getting the response headers, and a POST carries no
+// Idempotency-Key, as for every stream. A 2xx answer that is not an event
+// stream is an error. The span, "vendor.request", ends when the body is
+// closed: OK once it was read to its end, unset when closed before, ERROR
+// when a read failed; an error event in the stream is the application's
+// to notice.
+func (c *Client) ExecuteStream(ctx context.Context, method, path string, body any, opts ...option.Option) (*http.Response, error) {
+	return pipeline.RawStream(ctx, c.pipeline, pipeline.NewRawRequest(method, path, body), opts)
 }

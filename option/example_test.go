@@ -15,6 +15,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/platformtest"
+	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
 // Options given to NewClient apply to every call; given to one call, they
@@ -149,6 +150,48 @@ func ExampleWithResponseInto() {
 	fmt.Println(resp.StatusCode, resp.Header.Get("request-id") != "")
 	// Output:
 	// 200 true
+}
+
+// WithQuery sends a query parameter the method does not offer, or replaces
+// one it sends: the way to use a new API parameter before the SDK models
+// it. WithJSONSet does the same for a field of the request body.
+func ExampleWithQuery() {
+	_, client, done := exampleServer()
+	defer done()
+
+	page, err := client.Models.List(context.Background(), models.ListParams{Limit: 5}, option.WithQuery("limit", "2"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(page.Data))
+	// Output:
+	// 2
+}
+
+// WithJSONSet sets a field of the request body, here a nested one that
+// CreateParams leaves out, overriding the SDK's value if it had one. A
+// field the server does not know is refused by it, naming the field.
+func ExampleWithJSONSet() {
+	_, client, done := exampleServer()
+	defer done()
+	ctx := context.Background()
+
+	ws, err := client.Workspaces.Create(ctx, workspaces.CreateParams{Name: "research"},
+		option.WithJSONSet("data_residency.workspace_geo", "us"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ws.Name, ws.DataResidency.WorkspaceGeo)
+
+	_, err = client.Workspaces.Create(ctx, workspaces.CreateParams{Name: "research"},
+		option.WithJSONSet("not_a_field", true))
+	var apiErr *apierror.Error
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.StatusCode, apiErr.Message)
+	}
+	// Output:
+	// research us
+	// 400 not_a_field: unknown field
 }
 
 // exampleServer starts a reference server and returns it with a client for it

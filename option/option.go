@@ -1,6 +1,8 @@
 package option
 
 import (
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -64,7 +66,8 @@ func WithVersion(v string) Option {
 }
 
 // WithBeta adds values to the vendor-beta header. Endpoints that require a
-// beta value (SPEC section 9) send it themselves; use this for opt-in features.
+// beta value send it themselves; use this for opt-in features, and for a
+// raw call (Client.Execute) to an endpoint that requires one.
 func WithBeta(values ...string) Option {
 	return func(c *pipeline.Config) error {
 		for _, v := range values {
@@ -78,8 +81,9 @@ func WithBeta(values ...string) Option {
 }
 
 // WithWorkspaceID sends vendor-workspace-id, which selects the workspace a
-// request runs in. Keys not scoped to one workspace need it on every request
-// (SPEC 5.2). The default is VENDOR_WORKSPACE_ID.
+// request runs in. A key not scoped to one workspace must send it on every
+// request (docs/api-choices.md, "Workspace selection"). The default is
+// VENDOR_WORKSPACE_ID.
 func WithWorkspaceID(id string) Option {
 	return func(c *pipeline.Config) error { c.WorkspaceID = id; return nil }
 }
@@ -222,9 +226,10 @@ func WithInsecureHTTP() Option {
 	return func(c *pipeline.Config) error { c.AllowInsecure = true; return nil }
 }
 
-// WithTracerProvider sends the SDK's spans (SPEC 6.3) to tp. The default is
-// the global provider (otel.GetTracerProvider), which records nothing until
-// the application sets one; then tracing costs one no-op span per call.
+// WithTracerProvider sends the SDK's spans (docs/tracing.md) to tp. The
+// default is the global provider (otel.GetTracerProvider), which records
+// nothing until the application sets one; then tracing costs one no-op
+// span per call.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *pipeline.Config) error {
 		if tp == nil {
@@ -261,4 +266,58 @@ func WithContentCapture(on bool) Option {
 // replacing the thread id the SDK would record.
 func WithConversationID(id string) Option {
 	return func(c *pipeline.Config) error { c.ConversationID = id; return nil }
+}
+
+// WithQuery sends the query parameter key=value, replacing any value the
+// SDK (or an earlier WithQuery) would send for key: a parameter the SDK
+// does not know yet, or a different value for one it sends. key is sent
+// escaped, brackets aside ("created_at[gte]"); value is escaped. A method
+// that sends several requests sends it on each: on All, every page's
+// request, so it must not name the cursor parameters (page, after_id,
+// before_id).
+func WithQuery(key, value string) Option {
+	return func(c *pipeline.Config) error { return c.SetQuery(key, value, false) }
+}
+
+// WithQueryAdd sends the query parameter key=value in addition to the
+// values already sent for key: a repeatable parameter, given once per
+// value.
+func WithQueryAdd(key, value string) Option {
+	return func(c *pipeline.Config) error { return c.SetQuery(key, value, true) }
+}
+
+// WithJSONSet sets a field of the JSON request body to value, encoded
+// with encoding/json when the option is made, replacing any value the SDK
+// would send for it: a field the SDK does not know yet, or a different
+// value for one it sends. path names a top-level field ("speed") or a
+// nested one, dotted ("output_config.effort"): missing objects on the way
+// are created; a number picks an element of an array the body already has
+// ("messages.0.content"). A backslash escapes a dot or backslash that is
+// part of a key (`tags.team\.name`).
+//
+// The body must be a JSON object; a POST without a body gets one holding
+// only the fields set, and a call of another method without a body (a
+// GET, a DELETE) is left without one. Any other case (a body that is an
+// array, a path through a string, an index the array does not have) fails
+// the call before anything is sent with an *apierror.ValidationError whose
+// Field is "option.WithJSONSet". Edits apply in the order given, after the
+// SDK has built the body, to every request the method sends with one. A
+// json.RawMessage value is sent as it is. Span attributes still describe
+// the SDK's own parameters.
+func WithJSONSet(path string, value any) Option {
+	raw, err := json.Marshal(value)
+	return func(c *pipeline.Config) error {
+		if err != nil {
+			return apierror.Invalid("option.WithJSONSet", fmt.Sprintf("%q: the value cannot be encoded: %v", path, err))
+		}
+		return c.EditJSON("option.WithJSONSet", path, raw)
+	}
+}
+
+// WithJSONDel deletes a field from the JSON request body, a field the SDK
+// sends that the server should not see; path is as in WithJSONSet, and a
+// field that is not there is no error. An index deletes the array's
+// element.
+func WithJSONDel(path string) Option {
+	return func(c *pipeline.Config) error { return c.EditJSON("option.WithJSONDel", path, nil) }
 }

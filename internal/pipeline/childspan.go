@@ -10,7 +10,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// INTERNAL spans of the SDK (SPEC 6.3): the tool spans a Messages response
+// INTERNAL spans of the SDK (docs/tracing.md): the tool spans a Messages response
 // implies, children of its vendor.messages.create span, and the spans of
 // the client tools a tool loop runs. Like a call's span, they cost nothing
 // when nobody records.
@@ -51,7 +51,7 @@ func (p *Pipeline) StartInternal(ctx context.Context, name string, opts []Option
 }
 
 // newInternal wraps an INTERNAL span; a recording one gets
-// gen_ai.provider.name, which SPEC 6.3 puts on every span.
+// gen_ai.provider.name, which every span of the SDK and the API carries.
 func newInternal(span trace.Span, content bool) Span {
 	if !span.IsRecording() {
 		return Span{span: span}

@@ -76,11 +76,16 @@ type Config struct {
 	// MaxResponseSize bounds a body read in full (not an event stream's).
 	MaxResponseSize int64
 
-	// Tracing (SPEC 6.3): nil provider and propagator mean the globals.
+	// Tracing (docs/tracing.md): nil provider and propagator mean the globals.
 	TracerProvider trace.TracerProvider
 	Propagator     propagation.TextMapPropagator
 	CaptureContent bool   // content mode; default from OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
 	ConversationID string // replaces gen_ai.conversation.id
+
+	// The caller's query parameters and body fields, in the order given
+	// (SetQuery, EditJSON; extend.go).
+	queryEdits []queryEdit
+	bodyEdits  []bodyEdit
 }
 
 // SetBaseURL validates and stores the base URL.

@@ -113,16 +113,13 @@ func tooLarge(resp *http.Response, limit int64, c *call) error {
 // decodeJSON unmarshals resp's body into out and closes it. A body that is
 // not JSON, or does not fit out, or is null, is an *apierror.ResponseError.
 func decodeJSON(req *Request, resp *http.Response, out any) error {
-	b, ok := resp.Body.(*bufferedBody)
-	if !ok { // the attempt transport reads every body of a call; this is only a safeguard
-		if err := readResponse(resp, DefaultMaxResponseSize, nil); err != nil {
-			return fillCall(err, req)
-		}
-		b = resp.Body.(*bufferedBody)
+	b, err := buffered(req, resp)
+	if err != nil {
+		return err
 	}
 	defer b.Close()
 	data := b.bytes()
-	err := json.Unmarshal(data, out)
+	err = json.Unmarshal(data, out)
 	if err == nil && isNull(data) {
 		err = errNull
 	}
@@ -130,6 +127,18 @@ func decodeJSON(req *Request, resp *http.Response, out any) error {
 		return apierror.MalformedResponse(req.Method, req.Path, resp.StatusCode, resp.Header, data, err)
 	}
 	return nil
+}
+
+// buffered returns resp's body as read in full by its attempt.
+func buffered(req *Request, resp *http.Response) (*bufferedBody, error) {
+	b, ok := resp.Body.(*bufferedBody)
+	if !ok { // the attempt transport reads every body of a call; this is only a safeguard
+		if err := readResponse(resp, DefaultMaxResponseSize, nil); err != nil {
+			return nil, fillCall(err, req)
+		}
+		b = resp.Body.(*bufferedBody)
+	}
+	return b, nil
 }
 
 // errNull is the cause of a JSON null where the call returns an object.

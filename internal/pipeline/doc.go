@@ -5,8 +5,10 @@
 // it to Do. The pipeline then, once for every endpoint:
 //
 //  1. copies the client's Config and applies the call's options;
-//  2. builds the URL, the JSON body and the headers (User-Agent, version,
-//     beta values, workspace, Idempotency-Key on POST, caller headers);
+//  2. builds the URL and the JSON body, with the caller's extra query
+//     parameters and body fields (option.WithQuery, option.WithJSONSet)
+//     applied on top, and the headers (User-Agent, version, beta values,
+//     workspace, Idempotency-Key on POST, caller headers);
 //  3. runs the attempts through go-retryablehttp (one client per set of HTTP
 //     settings, shared by the calls, which it finds in the request context):
 //     credentials are applied to every attempt, each attempt has its own
@@ -21,5 +23,7 @@
 //     does not decode is an *apierror.ResponseError), or any other status into
 //     an *apierror.Error that keeps the body.
 //
+// A raw call (agentplatform.Client.Execute: NewRawRequest, then Into or
+// RawStream) takes the same path with a caller's method, path and body.
 // Resource packages never build headers, retry or log themselves.
 package pipeline

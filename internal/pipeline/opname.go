@@ -71,7 +71,7 @@ func deriveOp(method, route string) string {
 	case method == "GET":
 		verb = "list"
 	case strings.HasSuffix(route, "/events"):
-		verb = "send" // SPEC 6.3: vendor.sessions.events.send
+		verb = "send" // sending events is vendor.sessions.events.send (docs/tracing.md)
 	case strings.HasSuffix(route, "/resources"):
 		verb = "add"
 	default:

@@ -119,16 +119,20 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http
 	if cfg.baseInsecure && !cfg.AllowInsecure {
 		return nil, Span{}, apierror.ErrInsecureHTTP
 	}
-	query := req.Query.Encode()
+	body, err := encodeBody(cfg, req)
+	if err != nil {
+		return nil, Span{}, err
+	}
+	query := encodeQuery(cfg, req)
 	ctx, span := p.startSpan(ctx, cfg, req, query)
 	c := &call{cfg: cfg, req: req, span: span}
 	ctx = withCall(ctx, c)
-	resp, err := p.attempt(ctx, c, rc, query)
+	resp, err := p.attempt(ctx, c, rc, query, body)
 	if inv, ok := cfg.Credentials.(auth.Invalidator); ok && unauthorized(err) {
 		// A token the source still thought valid was refused (revoked, or
 		// the clocks disagree): drop it and try once more with a fresh one.
 		inv.Invalidate(refusedRequest(err))
-		resp, err = p.attempt(ctx, c, rc, query)
+		resp, err = p.attempt(ctx, c, rc, query, body)
 	}
 	span.attemptsOver()
 	if r, ok := err.(*refused); ok {
@@ -169,10 +173,10 @@ func (r *refused) Unwrap() error { return r.err }
 // attempt runs one round of the call: it builds the request, applies the
 // credentials and runs the attempts. A call has a second round only after
 // a 401 that made its credentials drop their token.
-func (p *Pipeline) attempt(ctx context.Context, c *call, rc *retryablehttp.Client, query string) (*http.Response, error) {
+func (p *Pipeline) attempt(ctx context.Context, c *call, rc *retryablehttp.Client, query string, body []byte) (*http.Response, error) {
 	cfg, req := c.cfg, c.req
 	c.span.setResponse(nil) // until this round's first attempt answers
-	rreq, err := buildRequest(ctx, cfg, req, query)
+	rreq, err := buildRequest(ctx, cfg, req, query, body)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,8 @@ import (
 
 // Query builds a URL query without reflection. Keys are written as given
 // (they are the SDK's own and may carry brackets, as in "created_at[gte]",
-// which SPEC 4.4 sends literally); values are escaped. Zero values are left
+// which the API reads literally: docs/api-choices.md, "Query encoding");
+// values are escaped. Zero values are left
 // out, since every query parameter of the API is optional and its zero value
 // means "the default".
 type Query struct{ buf []byte }
@@ -64,7 +65,8 @@ func (q *Query) Strings(key string, vs []string) {
 func (q *Query) Encode() string { return string(q.buf) }
 
 // IDPage validates and adds the parameters of an id-paginated list
-// (SPEC 2.1): after_id and before_id, which exclude each other, and limit.
+// (docs/api-choices.md, "Pagination"): after_id and before_id, which
+// exclude each other, and limit.
 func (q *Query) IDPage(afterID, beforeID string, limit, maxLimit int) error {
 	if afterID != "" && beforeID != "" {
 		return apierror.Invalid("after_id", "cannot be combined with before_id")

@@ -21,9 +21,9 @@ type Request struct {
 	Method string
 	Path   string // escaped, built with Path and Segment
 	Query  Query
-	Body   any    // marshalled to JSON; nil sends no body
-	Beta   string // the beta value(s) the endpoint requires (SPEC 9), comma-separated, if any
-	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans
+	Body   any    // marshalled to JSON (a json.RawMessage is sent as it is); nil sends no body
+	Beta   string // the beta value(s) the endpoint requires, comma-separated, if any: the SDK sends them itself
+	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans; "" for a raw call
 	Stream bool   // the response is an event stream: Accept text/event-stream
 
 	// Op names the call's span, "vendor."+Op; empty means the name the
@@ -39,6 +39,15 @@ type Request struct {
 	Result   func(Span, any)
 
 	err error // a refused path parameter, reported by send before anything is sent
+}
+
+// logRoute names the endpoint in logs: its route template, or the path of
+// a raw call, which has none.
+func (r *Request) logRoute() string {
+	if r.Route == "" {
+		return r.Path
+	}
+	return r.Route
 }
 
 // SpanAnnotator is a request Body that records its own request attributes,
@@ -89,19 +98,50 @@ var (
 	defaultVersionHV = []string{DefaultVersion}
 )
 
-// buildRequest turns req into the first attempt's request, without credentials.
-func buildRequest(ctx context.Context, cfg *Config, req *Request, query string) (*retryablehttp.Request, error) {
+// encodeQuery is the call's query: the endpoint's parameters, then the
+// caller's (option.WithQuery, option.WithQueryAdd). A call without those
+// options pays nothing more than the encoding.
+func encodeQuery(cfg *Config, req *Request) string {
+	q := req.Query.Encode()
+	if len(cfg.queryEdits) > 0 {
+		q = editQuery(q, cfg.queryEdits)
+	}
+	return q
+}
+
+// encodeBody is the call's JSON body, nil for none: req.Body marshalled
+// (a json.RawMessage is taken as it is), then the caller's field edits
+// (option.WithJSONSet, option.WithJSONDel). It runs once per call, before
+// the call's span starts, so that a body that cannot be sent is refused
+// locally, with nothing sent and no span; every attempt sends these bytes.
+func encodeBody(cfg *Config, req *Request) ([]byte, error) {
+	var b []byte
+	switch v := req.Body.(type) {
+	case nil:
+	case json.RawMessage:
+		b = v
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("agentplatform: %s %s: encoding request body: %w", req.Method, req.Path, err)
+		}
+	}
+	if len(cfg.bodyEdits) > 0 && (b != nil || req.Method == http.MethodPost) {
+		return editBody(b, cfg.bodyEdits)
+	}
+	return b, nil
+}
+
+// buildRequest turns req into the first attempt's request, without
+// credentials; query and body come from encodeQuery and encodeBody.
+func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, data []byte) (*retryablehttp.Request, error) {
 	u := cfg.baseURL + req.Path
 	if query != "" {
 		u += "?" + query
 	}
 	var body any // untyped nil unless there is a body: a typed nil []byte would send an empty chunked body
-	if req.Body != nil {
-		b, err := json.Marshal(req.Body)
-		if err != nil {
-			return nil, fmt.Errorf("agentplatform: %s %s: encoding request body: %w", req.Method, req.Path, err)
-		}
-		body = b
+	if data != nil {
+		body = data
 	}
 	rreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, u, body)
 	if err != nil {

@@ -116,7 +116,7 @@ func prepareRetry(r *http.Request) error {
 	}
 	if l := c.cfg.Logger; l != nil && l.Enabled(ctx, slog.LevelDebug) {
 		l.LogAttrs(ctx, slog.LevelDebug, "agentplatform: retrying",
-			slog.String("method", c.req.Method), slog.String("route", c.req.Route),
+			slog.String("method", c.req.Method), slog.String("route", c.req.logRoute()),
 			slog.Int("retry", c.attempt+1), slog.Int("status", c.status), slog.Duration("wait", c.wait))
 	}
 	if c.wait > 0 {

@@ -22,7 +22,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// Tracing (SPEC 6.3; docs/tracing.md). Every call gets one CLIENT span that
+// Tracing (docs/tracing.md). Every call gets one CLIENT span that
 // covers all its attempts. When nobody records, the cost is one tracer
 // Start and End: attributes are built only when the span is recording, and
 // a traceparent is injected only when there is a valid span context.
@@ -46,8 +46,9 @@ func tracerFor(tp trace.TracerProvider) trace.Tracer {
 }
 
 // propagatorFor is cfg's propagator, else the global one unless it is the
-// empty default, else W3C trace context: SPEC 6.3 needs traceparent on our
-// requests even when the application set no propagator.
+// empty default, else W3C trace context: every request that has a trace to
+// continue carries traceparent, even when the application set no
+// propagator, so that the API's spans join the caller's trace.
 func propagatorFor(cfg *Config) propagation.TextMapPropagator {
 	if cfg.Propagator != nil {
 		return cfg.Propagator
@@ -231,8 +232,10 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 	attrs = append(attrs,
 		tracing.GenAIProviderName.String(tracing.ProviderVendor),
 		tracing.HTTPRequestMethod.String(req.Method),
-		tracing.HTTPRoute.String(req.Route),
 	)
+	if req.Route != "" { // a raw call has no route template
+		attrs = append(attrs, tracing.HTTPRoute.String(req.Route))
+	}
 	if u != nil {
 		attrs = append(attrs,
 			tracing.ServerAddress.String(u.Hostname()),

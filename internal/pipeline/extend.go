@@ -1,0 +1,232 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentplatform/agentplatform-go/apierror"
+)
+
+// Extra query parameters and body fields: how a caller reaches what the SDK
+// does not model yet (option.WithQuery, WithQueryAdd, WithJSONSet,
+// WithJSONDel). Like every option they live on the Config, here as edits
+// applied in order when a call's query and body are built (encodeQuery,
+// encodeBody in request.go); a call without them pays one length check.
+
+// queryEdit is one parameter to send.
+type queryEdit struct {
+	key, value string
+	add        bool // keep the values the query already has for key
+}
+
+// bodyEdit sets or deletes one field of the JSON body.
+type bodyEdit struct {
+	opt   string          // the option's name, for errors
+	path  string          // as the caller wrote it, for errors
+	keys  []string        // object keys, or indexes into arrays the body has
+	value json.RawMessage // the encoded value; nil deletes the field
+}
+
+// SetQuery sends key=value, replacing what the call would send for key
+// (the SDK's own parameter, an earlier SetQuery); with add, it is sent in
+// addition, for a repeatable parameter.
+func (c *Config) SetQuery(key, value string, add bool) error {
+	if key == "" {
+		return apierror.Invalid("query", "parameter name must not be empty")
+	}
+	c.queryEdits = append(slices.Clip(c.queryEdits), queryEdit{key: key, value: value, add: add})
+	return nil
+}
+
+// EditJSON sets the body field at path to value, JSON already encoded, or
+// deletes it when value is nil. opt names the option in errors. The path
+// is dotted ("output_config.effort"); a backslash escapes a dot or a
+// backslash that is part of a key (`tags.team\.name`).
+func (c *Config) EditJSON(opt, path string, value json.RawMessage) error {
+	keys, err := splitPath(path)
+	if err != nil {
+		return apierror.Invalid(opt, fmt.Sprintf("%q: %v", path, err))
+	}
+	c.bodyEdits = append(slices.Clip(c.bodyEdits), bodyEdit{opt: opt, path: path, keys: keys, value: value})
+	return nil
+}
+
+// splitPath splits a dotted path into keys, none of them empty.
+func splitPath(path string) ([]string, error) {
+	if path == "" {
+		return nil, fmt.Errorf("the path must not be empty")
+	}
+	var keys []string
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		switch ch := path[i]; ch {
+		case '\\':
+			if i+1 == len(path) || (path[i+1] != '.' && path[i+1] != '\\') {
+				return nil, fmt.Errorf(`a backslash must escape "." or "\"`)
+			}
+			i++
+			b.WriteByte(path[i])
+		case '.':
+			if b.Len() == 0 {
+				return nil, fmt.Errorf("the path has an empty key")
+			}
+			keys = append(keys, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	if b.Len() == 0 {
+		return nil, fmt.Errorf("the path has an empty key")
+	}
+	return append(keys, b.String()), nil
+}
+
+// editQuery applies edits to q, an encoded query. The caller's keys are
+// escaped, brackets aside, which the API reads literally
+// ("created_at[gte]", as the SDK itself sends them); a replacing edit
+// drops every earlier pair whose key, unescaped, is the same.
+func editQuery(q string, edits []queryEdit) string {
+	for _, e := range edits {
+		if !e.add {
+			q = withoutKey(q, e.key)
+		}
+		if q != "" {
+			q += "&"
+		}
+		q += queryKeyEscaper.Replace(url.QueryEscape(e.key)) + "=" + url.QueryEscape(e.value)
+	}
+	return q
+}
+
+var queryKeyEscaper = strings.NewReplacer("%5B", "[", "%5D", "]")
+
+// withoutKey is q without its pairs for key.
+func withoutKey(q, key string) string {
+	kept := make([]string, 0, strings.Count(q, "&")+1)
+	for pair := range strings.SplitSeq(q, "&") {
+		k, _, _ := strings.Cut(pair, "=")
+		if uk, err := url.QueryUnescape(k); pair == "" || k == key || (err == nil && uk == key) {
+			continue
+		}
+		kept = append(kept, pair)
+	}
+	return strings.Join(kept, "&")
+}
+
+// editBody applies edits to b, the JSON body of a call, which must be an
+// object; nil (a POST without a body) starts from an empty one. Every
+// failure is an *apierror.ValidationError naming the option.
+func editBody(b []byte, edits []bodyEdit) ([]byte, error) {
+	if b == nil {
+		b = []byte("{}")
+	}
+	if kind := jsonKind(b); kind != '{' {
+		e := edits[0]
+		return nil, apierror.Invalid(e.opt, fmt.Sprintf("%q: the request body is %s, not a JSON object", e.path, kindName(kind)))
+	}
+	for _, e := range edits {
+		out, err := editValue(b, e.keys, 0, e.value)
+		if err != nil {
+			return nil, apierror.Invalid(e.opt, fmt.Sprintf("%q: %v", e.path, err))
+		}
+		b = out
+	}
+	return b, nil
+}
+
+// editValue sets (or, value nil, deletes) keys[i:] inside data, an object
+// or array. Keys on an object name members; a missing or null member
+// becomes an object when there is more of the path to go. Keys on an array
+// are indexes of elements it has: the path never grows an array.
+func editValue(data []byte, keys []string, i int, value json.RawMessage) ([]byte, error) {
+	key, last := keys[i], i == len(keys)-1
+	switch kind := jsonKind(data); kind {
+	case '{':
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, err
+		}
+		child, ok := m[key]
+		switch {
+		case last && value == nil:
+			if !ok {
+				return data, nil
+			}
+			delete(m, key)
+		case last:
+			m[key] = value
+		default:
+			if !ok || isNull(child) {
+				if value == nil {
+					return data, nil // nothing there to delete
+				}
+				child = json.RawMessage("{}")
+			}
+			out, err := editValue(child, keys, i+1, value)
+			if err != nil {
+				return nil, err
+			}
+			m[key] = out
+		}
+		return json.Marshal(m)
+	case '[':
+		var a []json.RawMessage
+		if err := json.Unmarshal(data, &a); err != nil {
+			return nil, err
+		}
+		n, err := strconv.Atoi(key)
+		if err != nil || n < 0 || n >= len(a) {
+			return nil, fmt.Errorf("%q is an array of %d elements there, and %q is not one of its indexes", strings.Join(keys[:i], "."), len(a), key)
+		}
+		switch {
+		case last && value == nil:
+			a = slices.Delete(a, n, n+1)
+		case last:
+			a[n] = value
+		default:
+			out, err := editValue(a[n], keys, i+1, value)
+			if err != nil {
+				return nil, err
+			}
+			a[n] = out
+		}
+		return json.Marshal(a)
+	default:
+		return nil, fmt.Errorf("%q is %s, not an object or array", strings.Join(keys[:i], "."), kindName(kind))
+	}
+}
+
+// jsonKind is the first byte of a JSON value, white space aside.
+func jsonKind(data []byte) byte {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+func kindName(kind byte) string {
+	switch kind {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case 0:
+		return "empty"
+	}
+	return "a number"
+}

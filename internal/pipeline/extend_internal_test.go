@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestEditQuery(t *testing.T) {
+	for _, tc := range []struct {
+		q     string
+		edits []queryEdit
+		want  string
+	}{
+		{"", []queryEdit{{key: "a", value: "1"}}, "a=1"},
+		{"a=1&b=2&a=3", []queryEdit{{key: "a", value: "x y"}}, "b=2&a=x+y"},
+		{"a=1", []queryEdit{{key: "a", value: "2", add: true}}, "a=1&a=2"},
+		// The SDK writes bracket keys literally; a caller's key matches
+		// them escaped or not, and is itself sent with literal brackets.
+		{"created_at[gte]=t&created_at%5Blte%5D=u", []queryEdit{{key: "created_at[gte]", value: "v"}, {key: "created_at[lte]", value: "w"}},
+			"created_at[gte]=v&created_at[lte]=w"},
+		{"k%20y=1", []queryEdit{{key: "k y", value: "2"}}, "k+y=2"},
+		{"a=1", []queryEdit{{key: "a&b", value: "="}}, "a=1&a%26b=%3D"},
+	} {
+		require.Equal(t, tc.want, editQuery(tc.q, tc.edits), "%q %+v", tc.q, tc.edits)
+	}
+}
+
+func TestEditBody(t *testing.T) {
+	set := func(path, value string) bodyEdit {
+		keys, err := splitPath(path)
+		require.NoError(t, err)
+		return bodyEdit{opt: "set", path: path, keys: keys, value: json.RawMessage(value)}
+	}
+	del := func(path string) bodyEdit {
+		e := set(path, "")
+		e.value = nil
+		return e
+	}
+	for _, tc := range []struct {
+		body  string
+		edits []bodyEdit
+		want  string
+	}{
+		{`{"a":1}`, []bodyEdit{set("b", `2`)}, `{"a":1,"b":2}`},
+		{`{"a":1}`, []bodyEdit{set("a", `{"x":[1]}`)}, `{"a":{"x":[1]}}`},
+		{`{"a":null}`, []bodyEdit{set("a.b.c", `true`)}, `{"a":{"b":{"c":true}}}`},
+		{`{"m":[{"c":"x"},{"c":"y"}]}`, []bodyEdit{set("m.1.c", `"z"`)}, `{"m":[{"c":"x"},{"c":"z"}]}`},
+		{`{"m":[1,2,3]}`, []bodyEdit{del("m.0")}, `{"m":[2,3]}`},
+		{`{"a":{"b":1,"c":2}}`, []bodyEdit{del("a.b"), del("a.zz"), del("q.r")}, `{"a":{"c":2}}`},
+		{`{"a.b":1}`, []bodyEdit{set(`a\.b`, `2`), set(`c\\d`, `3`)}, `{"a.b":2,"c\\d":3}`},
+	} {
+		got, err := editBody([]byte(tc.body), tc.edits)
+		require.NoError(t, err, tc.body)
+		require.JSONEq(t, tc.want, string(got), tc.body)
+	}
+	// Numbers keep their digits, beyond what a float64 holds.
+	got, err := editBody([]byte(`{"n":123456789012345678901234567890}`), []bodyEdit{set("x", `1e400`)})
+	require.NoError(t, err)
+	require.Equal(t, `{"n":123456789012345678901234567890,"x":1e400}`, string(got))
+	got, err = editBody(nil, []bodyEdit{set("a", `1`)})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"a":1}`, string(got))
+	for _, body := range []string{`[]`, `"s"`, `1`, `null`, `true`, ` `} {
+		_, err := editBody([]byte(body), []bodyEdit{set("a", `1`)})
+		require.ErrorContains(t, err, "not a JSON object", body)
+	}
+}
