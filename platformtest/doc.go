@@ -68,6 +68,14 @@
 // still between Advance calls, and makes ids sequential, so that
 // responses are the same on every run.
 //
+// # Workload identity federation
+//
+// AddFederation sets up what an administrator and a workload's platform
+// provide (an identity provider, a service account and a federation
+// rule), so that code authenticating with auth.Federation can be tested
+// without an API key: Federation.Config is a ready configuration, and
+// Federation.IdentityToken mints the workload's identity tokens.
+//
 // # Tracing
 //
 // WithSpanExporter collects the server's spans, which share their traces

@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"time"
 
+	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/models"
@@ -287,4 +289,34 @@ func ExampleServer_Advance() {
 	// now: 2026-01-05 09:30:00
 	// run scheduled at 2026-01-05 09:00:00
 	// agent: Report written.
+}
+
+// A workload that authenticates with workload identity federation instead
+// of an API key, tested against the embedded server.
+func ExampleServer_AddFederation() {
+	srv, err := platformtest.NewServer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	fed, err := srv.AddFederation("system:serviceaccount:prod:report-worker")
+	if err != nil {
+		log.Fatal(err)
+	}
+	creds, err := auth.Federation(fed.Config()) // exchanges identity tokens for access tokens
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer creds.Close()
+	client, err := agentplatform.NewClient(option.WithBaseURL(srv.URL()), option.WithCredentials(creds))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	page, err := client.Models.List(context.Background(), models.ListParams{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("models visible to the service account:", len(page.Data) > 0)
+	// Output: models visible to the service account: true
 }

@@ -13,18 +13,20 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/money"
+	"github.com/agentplatform/agentplatform-go/platformtest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -38,16 +40,32 @@ func main() {
 func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	env, err := exampleenv.Start()
-	if err != nil {
-		return err
+	// The target: the API when VENDOR_API_KEY is set, else the SDK's
+	// reference server, started in this process.
+	var (
+		srv    *platformtest.Server // nil against the real API
+		client *agentplatform.Client
+		err    error
+	)
+	if os.Getenv("VENDOR_API_KEY") != "" {
+		fmt.Println("Target: the API at", cmp.Or(os.Getenv("VENDOR_BASE_URL"), "https://api.vendor.com"))
+		client, err = agentplatform.NewClient() // reads VENDOR_API_KEY, VENDOR_BASE_URL, VENDOR_WORKSPACE_ID
+	} else {
+		if srv, err = platformtest.NewServer(); err != nil {
+			return err
+		}
+		defer srv.Close()
+		fmt.Println("Target: the embedded reference server at", srv.URL(), "(set VENDOR_API_KEY to use the real API)")
+		client, err = srv.Client() // its address, seeded key and workspace
 	}
-	defer env.Close()
-	client, err := agentplatform.NewClient(env.ClientOptions()...)
 	if err != nil {
 		return err
 	}
 	defer client.Close()
+	now := time.Now // the platform's time: the embedded server's own clock, which it can move
+	if srv != nil {
+		now = srv.Now
+	}
 
 	environment, err := client.Environments.Create(ctx, environments.CreateParams{Name: "deployment-schedule"})
 	if err != nil {
@@ -87,7 +105,7 @@ func run() error {
 		}
 	}()
 	fmt.Printf("Deployment %s fires at %q (%s). It is %s; the next runs:\n",
-		dep.ID, dep.Schedule.Expression, dep.Schedule.Timezone, env.Now().In(berlin).Format(timeFormat))
+		dep.ID, dep.Schedule.Expression, dep.Schedule.Timezone, now().In(berlin).Format(timeFormat))
 	for _, at := range dep.Schedule.UpcomingRunsAt[:min(3, len(dep.Schedule.UpcomingRunsAt))] {
 		fmt.Println("  ", at.In(berlin).Format(timeFormat))
 	}
@@ -104,8 +122,9 @@ func run() error {
 
 	// Only the embedded server's clock can be moved: two days on, the
 	// schedule has fired twice.
-	if env.AdvanceClock(48 * time.Hour) {
-		fmt.Println("Two days pass on the embedded server's clock; it is", env.Now().In(berlin).Format(timeFormat))
+	if srv != nil {
+		srv.Advance(48 * time.Hour) // returns once what fell due has run
+		fmt.Println("Two days pass on the embedded server's clock; it is", now().In(berlin).Format(timeFormat))
 	}
 
 	fmt.Println("Runs, newest first:")

@@ -1,74 +1,49 @@
 package main
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
-	jose "github.com/go-jose/go-jose/v4"
-
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/platformtest"
 )
 
 // The workload's identity, as its platform's identity provider states it.
-const (
-	issuerURL = "https://idp.example.com"
-	subject   = "system:serviceaccount:prod:report-worker"
-	audience  = "https://api.vendor.com"
-)
+const subject = "system:serviceaccount:prod:report-worker"
 
-// workload is the federation set up on the embedded server, and the file
-// holding the workload's identity token.
-type workload struct {
-	organizationID, serviceAccountID, ruleID string
-	tokenPath                                string
-	remove                                   func()
+// embedded is the SDK's reference server, started in this process, with a
+// federation set up on it, and the file holding the workload's identity
+// token.
+type embedded struct {
+	srv       *platformtest.Server
+	fed       *platformtest.Federation
+	tokenPath string
 }
 
-// registerWorkload does on the embedded server what an administrator does
-// once on the platform, and what the workload's platform does for it:
+// startEmbedded starts the reference server and does on it what an
+// administrator does once on the platform, and what the workload's
+// platform does for it:
 //
-//   - registers an identity provider, trusted for JWTs signed with a new
-//     ES256 key;
-//   - creates a service account, and a rule that maps that provider's
-//     tokens for the subject to it, in the default workspace;
+//   - registers an identity provider, a service account, and a rule that
+//     maps that provider's tokens for the subject to the account, in the
+//     default workspace (platformtest.Server.AddFederation);
 //   - mints an identity token for the workload and writes it to a file.
-func registerWorkload(env *exampleenv.Env) (*workload, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+func startEmbedded() (_ *embedded, err error) {
+	srv, err := platformtest.NewServer()
 	if err != nil {
 		return nil, err
 	}
-	const keyID = "key-1"
-	issuerID, err := env.Server.AddFederationIssuer(refserver.FederationIssuer{
-		Name:      "example-idp",
-		IssuerURL: issuerURL,
-		JWKS: &jose.JSONWebKeySet{Keys: []jose.JSONWebKey{
-			{Key: &key.PublicKey, KeyID: keyID, Algorithm: string(jose.ES256), Use: "sig"},
-		}},
-	})
-	if err != nil {
+	e := &embedded{srv: srv}
+	defer func() {
+		if err != nil {
+			e.close()
+		}
+	}()
+	if e.fed, err = srv.AddFederation(subject); err != nil {
 		return nil, err
 	}
-	seed := env.Server.Seed()
-	w := &workload{organizationID: seed.OrganizationID, serviceAccountID: env.Server.CreateServiceAccount("report-worker")}
-	w.ruleID, err = env.Server.AddFederationRule(refserver.FederationRule{
-		Name:             "report-worker",
-		IssuerID:         issuerID,
-		SubjectPrefix:    subject,
-		ServiceAccountID: w.serviceAccountID,
-		WorkspaceIDs:     []string{seed.DefaultWorkspaceID},
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	jwt, err := mintIdentityToken(key, keyID, env.Now())
+	jwt, err := e.fed.IdentityToken(time.Hour)
 	if err != nil {
 		return nil, err
 	}
@@ -76,49 +51,35 @@ func registerWorkload(env *exampleenv.Env) (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.tokenPath = filepath.Join(dir, "token")
-	w.remove = func() { _ = os.RemoveAll(dir) }
-	if err := os.WriteFile(w.tokenPath, []byte(jwt), 0o600); err != nil {
-		w.remove()
+	e.tokenPath = filepath.Join(dir, "token")
+	if err := os.WriteFile(e.tokenPath, []byte(jwt), 0o600); err != nil {
 		return nil, err
 	}
-	fmt.Printf("Embedded server: issuer %s, service account %s, rule %s; identity token in %s\n",
-		issuerID, w.serviceAccountID, w.ruleID, w.tokenPath)
-	return w, nil
+	return e, nil
 }
 
-// mintIdentityToken signs a JWT for the workload, valid for an hour from now.
-func mintIdentityToken(key *ecdsa.PrivateKey, keyID string, now time.Time) (string, error) {
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: jose.JSONWebKey{Key: key, KeyID: keyID}},
-		(&jose.SignerOptions{}).WithType("JWT"))
-	if err != nil {
-		return "", err
+// close stops the server and removes the identity token.
+func (e *embedded) close() {
+	if e.tokenPath != "" {
+		_ = os.RemoveAll(filepath.Dir(e.tokenPath))
 	}
-	claims, err := json.Marshal(map[string]any{
-		"iss": issuerURL, "sub": subject, "aud": audience,
-		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "jti": rand.Text(),
-	})
-	if err != nil {
-		return "", err
-	}
-	jws, err := signer.Sign(claims)
-	if err != nil {
-		return "", err
-	}
-	return jws.CompactSerialize()
+	e.srv.Close()
 }
 
-// printExchanges says how many token exchanges the embedded server answered:
-// one, however many calls used the token.
-func printExchanges(env *exampleenv.Env) {
-	if !env.Embedded() {
-		return
-	}
-	n := 0
-	for _, r := range env.Server.Requests() {
+// printSetUp says what startEmbedded set up.
+func (e *embedded) printSetUp() {
+	fmt.Printf("Embedded server: service account %s, rule %s; identity token in %s\n",
+		e.fed.ServiceAccountID, e.fed.RuleID, e.tokenPath)
+}
+
+// printExchanges says how many token exchanges the server answered: one,
+// however many calls used the token.
+func (e *embedded) printExchanges() {
+	n, all := 0, e.srv.Requests()
+	for _, r := range all {
 		if r.Path == "/v1/oauth/token" {
 			n++
 		}
 	}
-	fmt.Printf("Embedded server: %d token exchange(s) for %d API calls\n", n, len(env.Server.Requests())-n)
+	fmt.Printf("Embedded server: %d token exchange(s) for %d API calls\n", n, len(all)-n)
 }

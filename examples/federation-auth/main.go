@@ -18,14 +18,15 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/auth"
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -41,43 +42,46 @@ func main() {
 func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	env, err := exampleenv.Start()
+	// The target: the API when VENDOR_API_KEY is set, else the SDK's
+	// reference server, started in this process with a federation set up
+	// on it (see embedded.go).
+	var (
+		emb     *embedded // nil against the real API
+		fed     *auth.FederationCredentials
+		baseURL = cmp.Or(os.Getenv("VENDOR_BASE_URL"), "https://api.vendor.com")
+		err     error
+	)
+	if os.Getenv("VENDOR_API_KEY") != "" {
+		fmt.Println("Target: the API at", baseURL)
+		// The federation that VENDOR_FEDERATION_RULE_ID,
+		// VENDOR_ORGANIZATION_ID, VENDOR_SERVICE_ACCOUNT_ID and
+		// VENDOR_IDENTITY_TOKEN_FILE (and VENDOR_BASE_URL) describe.
+		fed, err = auth.FederationFromEnv()
+	} else {
+		if emb, err = startEmbedded(); err != nil {
+			return err
+		}
+		defer emb.close()
+		baseURL = emb.srv.URL()
+		fmt.Println("Target: the embedded reference server at", baseURL, "(set VENDOR_API_KEY to use the real API)")
+		emb.printSetUp()
+		fed, err = auth.Federation(auth.FederationConfig{
+			BaseURL:          baseURL,                               // where the token exchange goes
+			FederationRuleID: emb.fed.RuleID,                        // fdrl_…
+			OrganizationID:   emb.fed.OrganizationID,                // org_…
+			ServiceAccountID: emb.fed.ServiceAccountID,              // svcacct_…
+			IdentityToken:    auth.IdentityTokenFile(emb.tokenPath), // read again for every exchange
+		})
+	}
 	if err != nil {
 		return err
-	}
-	defer env.Close()
-
-	var fed *auth.FederationCredentials
-	if env.Embedded() {
-		w, err := registerWorkload(env) // see embedded.go
-		if err != nil {
-			return err
-		}
-		defer w.remove()
-		fed, err = auth.Federation(auth.FederationConfig{
-			BaseURL:          env.BaseURL(),                       // where the token exchange goes
-			FederationRuleID: w.ruleID,                            // fdrl_…
-			OrganizationID:   w.organizationID,                    // org_…
-			ServiceAccountID: w.serviceAccountID,                  // svcacct_…
-			IdentityToken:    auth.IdentityTokenFile(w.tokenPath), // read again for every exchange
-		})
-		if err != nil {
-			return err
-		}
-	} else {
-		// The same configuration, from VENDOR_FEDERATION_RULE_ID,
-		// VENDOR_ORGANIZATION_ID, VENDOR_SERVICE_ACCOUNT_ID and
-		// VENDOR_IDENTITY_TOKEN_FILE (and VENDOR_BASE_URL).
-		if fed, err = auth.FederationFromEnv(); err != nil {
-			return err
-		}
 	}
 	defer fed.Close()
 	fmt.Println("Credentials:", fed) // they never print a token
 
 	// No API key and no workspace: the access token stands for the rule's
 	// service account in the rule's workspace.
-	client, err := agentplatform.NewClient(option.WithBaseURL(env.BaseURL()), option.WithCredentials(fed))
+	client, err := agentplatform.NewClient(option.WithBaseURL(baseURL), option.WithCredentials(fed))
 	if err != nil {
 		return err
 	}
@@ -97,6 +101,8 @@ func run() error {
 		return err
 	}
 	fmt.Println("Reply:", msg.Text())
-	printExchanges(env)
+	if emb != nil {
+		emb.printExchanges()
+	}
 	return nil
 }

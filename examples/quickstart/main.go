@@ -13,9 +13,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -23,8 +25,8 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/environments"
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/platformtest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
@@ -60,13 +62,24 @@ func run() error {
 	otel.SetTracerProvider(traces.provider)
 	defer traces.summary(ctx)
 
-	env, err := exampleenv.Start(traces.embeddedServerOption()) // the embedded server records its spans too
-	if err != nil {
-		return err
+	// The target: the API when VENDOR_API_KEY is set, else the SDK's
+	// reference server, started in this process.
+	var (
+		srv    *platformtest.Server // nil against the real API
+		client *agentplatform.Client
+		err    error
+	)
+	if os.Getenv("VENDOR_API_KEY") != "" {
+		fmt.Println("Target: the API at", cmp.Or(os.Getenv("VENDOR_BASE_URL"), "https://api.vendor.com"))
+		client, err = agentplatform.NewClient() // reads VENDOR_API_KEY, VENDOR_BASE_URL, VENDOR_WORKSPACE_ID
+	} else {
+		if srv, err = platformtest.NewServer(traces.embeddedServerOption()); err != nil { // it records its spans too
+			return err
+		}
+		defer srv.Close()
+		fmt.Println("Target: the embedded reference server at", srv.URL(), "(set VENDOR_API_KEY to use the real API)")
+		client, err = srv.Client() // its address, seeded key and workspace
 	}
-	defer env.Close()
-
-	client, err := agentplatform.NewClient(env.ClientOptions()...)
 	if err != nil {
 		return err
 	}
@@ -93,7 +106,7 @@ func run() error {
 	defer client.Agents.Archive(ctx, agent.ID)
 	fmt.Printf("Agent %s %q (%s) with tool %s\n", agent.ID, agent.Name, agent.Model.ID, lookupOrder.Name())
 	// The embedded server has no model: it is told what a model would do.
-	if err := scriptEmbeddedAgent(env, agent.ID); err != nil {
+	if err := scriptEmbeddedAgent(srv, agent.ID); err != nil {
 		return err
 	}
 

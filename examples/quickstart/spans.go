@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/platformtest"
 )
 
 // traces keeps the SDK's spans, and the embedded server's API spans, in
@@ -32,8 +32,8 @@ func newTraces() *traces {
 }
 
 // embeddedServerOption makes the embedded server export its API spans.
-func (t *traces) embeddedServerOption() refserver.Option {
-	return refserver.WithSpanExporter(t.api)
+func (t *traces) embeddedServerOption() platformtest.Option {
+	return platformtest.WithSpanExporter(t.api)
 }
 
 // summary prints each span name with its kind and count, and how many of the

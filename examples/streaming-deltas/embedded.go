@@ -1,17 +1,17 @@
 package main
 
-import (
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
-)
+import "github.com/agentplatform/agentplatform-go/platformtest"
 
 // scriptEmbeddedAgent makes the embedded server's agent think, then write
-// its reply in fragments, as a model streams it. Against the real API it
-// does nothing: the model writes.
-func scriptEmbeddedAgent(env *exampleenv.Env, agentID string) error {
-	return env.ScriptAgent(agentID, []refserver.Step{
-		refserver.Think("A lighthouse, a storm, a ship."),
-		refserver.SayChunks("Every night the old keeper ", "lit the lamp for ships ", "that never came. ",
+// its reply in fragments, as a model streams it. Against the real API (srv
+// is nil) it does nothing: the model writes.
+func scriptEmbeddedAgent(srv *platformtest.Server, agentID string) error {
+	if srv == nil {
+		return nil
+	}
+	return srv.ScriptAgent(agentID, []platformtest.Step{
+		platformtest.Think("A lighthouse, a storm, a ship."),
+		platformtest.SayChunks("Every night the old keeper ", "lit the lamp for ships ", "that never came. ",
 			"One stormy night, ", "a small boat followed the light home."),
 	})
 }

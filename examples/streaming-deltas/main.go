@@ -10,16 +10,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/environments"
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/platformtest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -33,12 +35,24 @@ func main() {
 func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	env, err := exampleenv.Start()
-	if err != nil {
-		return err
+	// The target: the API when VENDOR_API_KEY is set, else the SDK's
+	// reference server, started in this process.
+	var (
+		srv    *platformtest.Server // nil against the real API
+		client *agentplatform.Client
+		err    error
+	)
+	if os.Getenv("VENDOR_API_KEY") != "" {
+		fmt.Println("Target: the API at", cmp.Or(os.Getenv("VENDOR_BASE_URL"), "https://api.vendor.com"))
+		client, err = agentplatform.NewClient() // reads VENDOR_API_KEY, VENDOR_BASE_URL, VENDOR_WORKSPACE_ID
+	} else {
+		if srv, err = platformtest.NewServer(); err != nil {
+			return err
+		}
+		defer srv.Close()
+		fmt.Println("Target: the embedded reference server at", srv.URL(), "(set VENDOR_API_KEY to use the real API)")
+		client, err = srv.Client() // its address, seeded key and workspace
 	}
-	defer env.Close()
-	client, err := agentplatform.NewClient(env.ClientOptions()...)
 	if err != nil {
 		return err
 	}
@@ -58,7 +72,7 @@ func run() error {
 		return err
 	}
 	defer client.Agents.Archive(ctx, agent.ID)
-	if err := scriptEmbeddedAgent(env, agent.ID); err != nil {
+	if err := scriptEmbeddedAgent(srv, agent.ID); err != nil {
 		return err
 	}
 	session, err := client.Sessions.Create(ctx, sessions.CreateParams{

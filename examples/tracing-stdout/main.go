@@ -12,10 +12,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
@@ -23,10 +25,10 @@ import (
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/apierror"
-	"github.com/agentplatform/agentplatform-go/examples/internal/exampleenv"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
+	"github.com/agentplatform/agentplatform-go/platformtest"
 )
 
 func main() {
@@ -55,14 +57,25 @@ func run() error {
 		}
 	}()
 
-	env, err := exampleenv.Start()
-	if err != nil {
-		return err
+	// The target: the API when VENDOR_API_KEY is set, else the SDK's
+	// reference server, started in this process. WithTracerProvider sends
+	// the client's spans to provider; without it they go to the global
+	// provider (otel.SetTracerProvider).
+	var (
+		srv    *platformtest.Server // nil against the real API
+		client *agentplatform.Client
+	)
+	if os.Getenv("VENDOR_API_KEY") != "" {
+		fmt.Println("Target: the API at", cmp.Or(os.Getenv("VENDOR_BASE_URL"), "https://api.vendor.com"))
+		client, err = agentplatform.NewClient(option.WithTracerProvider(provider)) // reads VENDOR_API_KEY, VENDOR_BASE_URL, VENDOR_WORKSPACE_ID
+	} else {
+		if srv, err = platformtest.NewServer(); err != nil {
+			return err
+		}
+		defer srv.Close()
+		fmt.Println("Target: the embedded reference server at", srv.URL(), "(set VENDOR_API_KEY to use the real API)")
+		client, err = srv.Client(option.WithTracerProvider(provider)) // its address, seeded key and workspace
 	}
-	defer env.Close()
-	// WithTracerProvider sends the client's spans to provider; without it
-	// they go to the global provider (otel.SetTracerProvider).
-	client, err := agentplatform.NewClient(append(env.ClientOptions(), option.WithTracerProvider(provider))...)
 	if err != nil {
 		return err
 	}
