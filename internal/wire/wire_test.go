@@ -17,7 +17,7 @@ import (
 type shape interface{ isShape() }
 
 type circle struct {
-	Radius float64                        `json:"radius"`
+	Radius float64                       `json:"radius"`
 	Extra  map[string]stdjson.RawMessage `json:",embed"`
 }
 
@@ -64,8 +64,10 @@ type drawing struct {
 
 type plainDrawing drawing
 
-func (d *drawing) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainDrawing)(d), shapes) }
-func (d drawing) MarshalJSON() ([]byte, error)     { return wire.Marshal(plainDrawing(d)) }
+func (d *drawing) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainDrawing)(d), shapes)
+}
+func (d drawing) MarshalJSON() ([]byte, error) { return wire.Marshal(plainDrawing(d)) }
 
 func TestRoundTripKeepsUnknownMembersNullsAndUnionVariants(t *testing.T) {
 	in := `{"name":"n","shapes":[{"type":"circle","radius":2,"fill":"red"},{"type":"hexagon","sides":6}],` +
@@ -87,7 +89,7 @@ func TestRoundTripKeepsUnknownMembersNullsAndUnionVariants(t *testing.T) {
 
 func TestTypeOf(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"type":"a"}`:                             "a",
+		`{"type":"a"}`: "a",
 		` { "x" : {"type":"no"} , "type" : "b" } `: "b",
 		`{"x":["type","}",{"y":"\""}],"type":"c"}`: "c",
 		`{"ty\u0070e":"d"}`:                        "d",
