@@ -46,17 +46,18 @@ func NewClient(opts ...option.Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	shared := pipeline.Share(p)
 	return &Client{
-		Agents:       agents.NewService(p),
-		Environments: environments.NewService(p),
-		Sessions:     sessions.NewService(p),
-		Deployments:  deployments.NewService(p),
-		MemoryStores: memorystores.NewService(p),
-		Models:       models.NewService(p),
-		Workspaces:   workspaces.NewService(p),
-		APIKeys:      apikeys.NewService(p),
-		Tunnels:      tunnels.NewService(p),
-		Messages:     messages.NewService(p),
+		Agents:       agents.NewService(shared),
+		Environments: environments.NewService(shared),
+		Sessions:     sessions.NewService(shared),
+		Deployments:  deployments.NewService(shared),
+		MemoryStores: memorystores.NewService(shared),
+		Models:       models.NewService(shared),
+		Workspaces:   workspaces.NewService(shared),
+		APIKeys:      apikeys.NewService(shared),
+		Tunnels:      tunnels.NewService(shared),
+		Messages:     messages.NewService(shared),
 		pipeline:     p,
 	}, nil
 }

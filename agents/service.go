@@ -16,8 +16,14 @@ const Beta = "managed-agents-2026-04-01"
 // Service calls the agents endpoints. Get one from agentplatform.Client.Agents.
 type Service struct{ p *pipeline.Pipeline }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Agents
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	return &Service{p: pipeline.ForService(opts)}
+}
 
 // Create creates an agent at version 1: POST /v1/agents. Roster and
 // predefined agent references are resolved (and pinned) now.

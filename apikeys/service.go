@@ -14,8 +14,14 @@ import (
 // agentplatform.Client.APIKeys.
 type Service struct{ p *pipeline.Pipeline }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.APIKeys
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	return &Service{p: pipeline.ForService(opts)}
+}
 
 const (
 	listPath = "/v1/organizations/api_keys"

@@ -355,7 +355,7 @@ func TestUntracedExchangeSendsNoTraceparent(t *testing.T) {
 func TestExchangeSpansMatchThePipelines(t *testing.T) {
 	e := newDevEnv(t)
 	pipeRec, authRec := newSpanRecorder(t), newSpanRecorder(t)
-	p, err := pipeline.New([]pipeline.Option{func(c *pipeline.Config) error {
+	p, err := pipeline.New([]option.Option{func(c *pipeline.Config) error {
 		c.Credentials = auth.APIKey(e.Seed.APIKey)
 		c.TracerProvider = pipeRec.tp
 		c.MaxRetries = 0

@@ -1,6 +1,9 @@
 package deployments
 
-import "github.com/agentplatform/agentplatform-go/internal/pipeline"
+import (
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/option"
+)
 
 // Beta is the vendor-beta value these endpoints require; the SDK sends it.
 const Beta = "managed-agents-2026-04-01"
@@ -17,8 +20,13 @@ type Service struct {
 	Runs *RunsService // the record of every execution
 }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service {
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Deployments
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	p := pipeline.ForService(opts)
 	return &Service{p: p, Runs: &RunsService{p: p}}
 }
 

@@ -16,8 +16,14 @@ const Beta = "managed-agents-2026-04-01"
 // Service calls the environments endpoints. Get one from agentplatform.Client.Environments.
 type Service struct{ p *pipeline.Pipeline }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Environments
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	return &Service{p: pipeline.ForService(opts)}
+}
 
 // Create creates an environment: POST /v1/environments.
 func (s *Service) Create(ctx context.Context, params CreateParams, opts ...option.Option) (*Environment, error) {

@@ -1,6 +1,9 @@
 package memorystores
 
-import "github.com/agentplatform/agentplatform-go/internal/pipeline"
+import (
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/option"
+)
 
 // Beta is the vendor-beta value the SDK sends on every memory endpoint. The
 // API also accepts "managed-agents-2026-04-01"; a caller that replaces the
@@ -25,8 +28,13 @@ type Service struct {
 	Versions *VersionsService // the version history of a store's memories
 }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service {
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.MemoryStores
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	p := pipeline.ForService(opts)
 	return &Service{p: p, Memories: &MemoriesService{p: p}, Versions: &VersionsService{p: p}}
 }
 

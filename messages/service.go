@@ -27,8 +27,13 @@ type Service struct {
 	ChatCompletions *ChatCompletionsService
 }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service {
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Messages
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	p := pipeline.ForService(opts)
 	return &Service{p: p, ChatCompletions: &ChatCompletionsService{p: p}}
 }
 

@@ -14,8 +14,14 @@ import (
 // agentplatform.Client.Models.
 type Service struct{ p *pipeline.Pipeline }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Models
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	return &Service{p: pipeline.ForService(opts)}
+}
 
 // Get returns one model: GET /v1/models/{model_id}.
 func (s *Service) Get(ctx context.Context, modelID string, opts ...option.Option) (*Model, error) {

@@ -13,11 +13,13 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
-	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
-// Option configures a client (agentplatform.NewClient) or one call.
-type Option = pipeline.Option
+// Option configures a client (agentplatform.NewClient), a service made on
+// its own (agents.NewService and the like), or one call. The constructors
+// in this package are the only way to make one.
+type Option func(*config.Config) error
 
 // Middleware sees every attempt of every request, retries included, with
 // credentials already applied, and calls next to send it on:
@@ -38,7 +40,7 @@ type MiddlewareNext = func(req *http.Request) (*http.Response, error)
 // reference server ("http://127.0.0.1:8080"). The default is
 // https://api.vendor.com, or VENDOR_BASE_URL when set.
 func WithBaseURL(u string) Option {
-	return func(c *pipeline.Config) error { return c.SetBaseURL(u) }
+	return func(c *config.Config) error { return c.SetBaseURL(u) }
 }
 
 // WithAPIKey sends key as "Authorization: Bearer <key>". The default is
@@ -51,7 +53,7 @@ func WithAPIKey(key string) Option {
 // WithCredentials sets the credentials source: an API key, workload identity
 // federation, device attestation, or your own auth.Credentials.
 func WithCredentials(creds auth.Credentials) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if creds == nil {
 			return apierror.Invalid("credentials", "must not be nil")
 		}
@@ -62,14 +64,14 @@ func WithCredentials(creds auth.Credentials) Option {
 
 // WithVersion sets the vendor-version header. The default is "2023-06-01".
 func WithVersion(v string) Option {
-	return func(c *pipeline.Config) error { c.Version = v; return nil }
+	return func(c *config.Config) error { c.Version = v; return nil }
 }
 
 // WithBeta adds values to the vendor-beta header. Endpoints that require a
 // beta value send it themselves; use this for opt-in features, and for a
 // raw call (Client.Execute) to an endpoint that requires one.
 func WithBeta(values ...string) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		for _, v := range values {
 			if v == "" {
 				return apierror.Invalid("vendor-beta", "values must not be empty")
@@ -85,7 +87,7 @@ func WithBeta(values ...string) Option {
 // request (docs/api-choices.md, "Workspace selection"). The default is
 // VENDOR_WORKSPACE_ID.
 func WithWorkspaceID(id string) Option {
-	return func(c *pipeline.Config) error { c.WorkspaceID = id; return nil }
+	return func(c *config.Config) error { c.WorkspaceID = id; return nil }
 }
 
 // WithHTTPClient sends requests through hc's transport, redirect policy and
@@ -102,7 +104,7 @@ func WithWorkspaceID(id string) Option {
 // (307, 308); a hop to plain HTTP on a host that is not loopback is
 // refused unless WithInsecureHTTP was given.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if hc == nil {
 			return apierror.Invalid("http_client", "must not be nil")
 		}
@@ -114,7 +116,7 @@ func WithHTTPClient(hc *http.Client) Option {
 // WithMaxRetries sets how many times a failed request is retried (0 turns
 // retries off). The default is 2.
 func WithMaxRetries(n int) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if n < 0 {
 			return apierror.Invalid("max_retries", "must not be negative")
 		}
@@ -130,7 +132,7 @@ func WithMaxRetries(n int) Option {
 // the server does not perform it twice). The default is 10 minutes; 0 means
 // no limit beyond the context's.
 func WithRequestTimeout(d time.Duration) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if d < 0 {
 			return apierror.Invalid("request_timeout", "must not be negative")
 		}
@@ -142,7 +144,7 @@ func WithRequestTimeout(d time.Duration) Option {
 // WithMaxRetryWait caps the wait before a retry, including waits the server
 // asks for with retry-after or retry-after-ms. The default is 60 seconds.
 func WithMaxRetryWait(d time.Duration) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if d < 0 {
 			return apierror.Invalid("max_retry_wait", "must not be negative")
 		}
@@ -157,7 +159,7 @@ func WithMaxRetryWait(d time.Duration) Option {
 // retried, with an *apierror.ResponseError that matches
 // apierror.ErrResponseTooLarge. The default is 64 MiB; n must be positive.
 func WithMaxResponseSize(n int64) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if n <= 0 {
 			return apierror.Invalid("max_response_size", "must be positive")
 		}
@@ -169,7 +171,7 @@ func WithMaxResponseSize(n int64) Option {
 // WithHeader sets an extra request header, replacing any value the SDK would
 // send for it.
 func WithHeader(key, value string) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if key == "" {
 			return apierror.Invalid("header", "name must not be empty")
 		}
@@ -189,12 +191,12 @@ func WithHeader(key, value string) Option {
 // with its secret fields redacted; otherwise the log gives its size. Logging
 // is off by default.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *pipeline.Config) error { c.Logger = l; return nil }
+	return func(c *config.Config) error { c.Logger = l; return nil }
 }
 
 // WithMiddleware adds middleware, outermost first.
 func WithMiddleware(mw ...Middleware) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		for _, m := range mw {
 			if m == nil {
 				return apierror.Invalid("middleware", "must not be nil")
@@ -209,7 +211,7 @@ func WithMiddleware(mw ...Middleware) Option {
 // status and headers (request-id, vendor-workspace-id). Its body has already
 // been read and closed.
 func WithResponseInto(dst **http.Response) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if dst == nil {
 			return apierror.Invalid("response_into", "must not be nil")
 		}
@@ -223,7 +225,7 @@ func WithResponseInto(dst **http.Response) Option {
 // sent, and so is a redirect to plain HTTP on such a host, both with an
 // error that matches apierror.ErrInsecureHTTP.
 func WithInsecureHTTP() Option {
-	return func(c *pipeline.Config) error { c.AllowInsecure = true; return nil }
+	return func(c *config.Config) error { c.AllowInsecure = true; return nil }
 }
 
 // WithTracerProvider sends the SDK's spans (docs/tracing.md) to tp. The
@@ -231,7 +233,7 @@ func WithInsecureHTTP() Option {
 // nothing until the application sets one; then tracing costs one no-op
 // span per call.
 func WithTracerProvider(tp trace.TracerProvider) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if tp == nil {
 			return apierror.Invalid("tracer_provider", "must not be nil")
 		}
@@ -245,7 +247,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 // application has set none: requests always carry traceparent when there
 // is a trace to continue.
 func WithPropagator(p propagation.TextMapPropagator) Option {
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if p == nil {
 			return apierror.Invalid("propagator", "must not be nil")
 		}
@@ -259,13 +261,13 @@ func WithPropagator(p propagation.TextMapPropagator) Option {
 // is off by default, or on when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
 // is true. Credentials are never recorded either way.
 func WithContentCapture(on bool) Option {
-	return func(c *pipeline.Config) error { c.CaptureContent = on; return nil }
+	return func(c *config.Config) error { c.CaptureContent = on; return nil }
 }
 
 // WithConversationID sets gen_ai.conversation.id on the call's spans,
 // replacing the thread id the SDK would record.
 func WithConversationID(id string) Option {
-	return func(c *pipeline.Config) error { c.ConversationID = id; return nil }
+	return func(c *config.Config) error { c.ConversationID = id; return nil }
 }
 
 // WithQuery sends the query parameter key=value, replacing any value the
@@ -276,14 +278,14 @@ func WithConversationID(id string) Option {
 // request, so it must not name the cursor parameters (page, after_id,
 // before_id).
 func WithQuery(key, value string) Option {
-	return func(c *pipeline.Config) error { return c.SetQuery(key, value, false) }
+	return func(c *config.Config) error { return c.SetQuery(key, value, false) }
 }
 
 // WithQueryAdd sends the query parameter key=value in addition to the
 // values already sent for key: a repeatable parameter, given once per
 // value.
 func WithQueryAdd(key, value string) Option {
-	return func(c *pipeline.Config) error { return c.SetQuery(key, value, true) }
+	return func(c *config.Config) error { return c.SetQuery(key, value, true) }
 }
 
 // WithJSONSet sets a field of the JSON request body to value, encoded
@@ -306,7 +308,7 @@ func WithQueryAdd(key, value string) Option {
 // the SDK's own parameters.
 func WithJSONSet(path string, value any) Option {
 	raw, err := json.Marshal(value)
-	return func(c *pipeline.Config) error {
+	return func(c *config.Config) error {
 		if err != nil {
 			return apierror.Invalid("option.WithJSONSet", fmt.Sprintf("%q: the value cannot be encoded: %v", path, err))
 		}
@@ -319,5 +321,5 @@ func WithJSONSet(path string, value any) Option {
 // field that is not there is no error. An index deletes the array's
 // element.
 func WithJSONDel(path string) Option {
-	return func(c *pipeline.Config) error { return c.EditJSON("option.WithJSONDel", path, nil) }
+	return func(c *config.Config) error { return c.EditJSON("option.WithJSONDel", path, nil) }
 }

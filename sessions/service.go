@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/option"
 )
 
 // Beta is the vendor-beta value these endpoints require; the SDK sends it.
@@ -23,8 +24,13 @@ type Service struct {
 	Events    *EventsService    // sending, listing and streaming a session's events
 }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service {
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Sessions
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	p := pipeline.ForService(opts)
 	return &Service{p: p, Resources: &ResourcesService{p: p}, Events: &EventsService{p: p}}
 }
 

@@ -16,8 +16,14 @@ const maxListLimit = 1000
 // Service calls the tunnel endpoints. Get one from agentplatform.Client.Tunnels.
 type Service struct{ p *pipeline.Pipeline }
 
-// NewService is used by agentplatform.NewClient.
-func NewService(p *pipeline.Pipeline) *Service { return &Service{p: p} }
+// NewService returns a service configured from the environment and opts,
+// as agentplatform.NewClient would configure it; agentplatform.Client.Tunnels
+// is one already made. Options that fail make every call fail with
+// their error. A service made on its own has no Close: give it
+// option.WithHTTPClient to manage its connections.
+func NewService(opts ...option.Option) *Service {
+	return &Service{p: pipeline.ForService(opts)}
+}
 
 // CreateParams is the body of Create.
 type CreateParams struct {

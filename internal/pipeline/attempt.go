@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
 // newAttemptClient returns the *http.Client that go-retryablehttp uses for
@@ -21,7 +23,7 @@ func newAttemptClient(cfg *Config) *http.Client {
 		base = http.DefaultTransport
 	}
 	t := &attemptTransport{timeout: cfg.RequestTimeout}
-	next := MiddlewareNext(base.RoundTrip)
+	next := config.MiddlewareNext(base.RoundTrip)
 	if cfg.Logger != nil {
 		next = logged(cfg.Logger, cfg.CaptureContent, next)
 	}
@@ -48,7 +50,7 @@ func sameAttemptSettings(a, b *Config) bool {
 // connection.
 type attemptTransport struct {
 	timeout time.Duration
-	next    MiddlewareNext
+	next    config.MiddlewareNext
 }
 
 // RoundTrip runs one attempt (one hop of it, when redirected) under its own
@@ -101,7 +103,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // call's option.WithMaxResponseSize, and records the response as the
 // call's latest. c may be nil.
 func readAttempt(resp *http.Response, c *call) (*http.Response, error) {
-	limit := int64(DefaultMaxResponseSize)
+	limit := int64(config.DefaultMaxResponseSize)
 	if c != nil && c.cfg.MaxResponseSize > 0 {
 		limit = c.cfg.MaxResponseSize
 	}
@@ -145,7 +147,7 @@ func (e *attemptTimeoutError) Temporary() bool      { return true }
 // content that spans record only in content mode, so the log follows that
 // switch. Without it the log gives the body's size; with it, the body with
 // secret fields redacted.
-func logged(logger *slog.Logger, content bool, next MiddlewareNext) MiddlewareNext {
+func logged(logger *slog.Logger, content bool, next config.MiddlewareNext) config.MiddlewareNext {
 	return func(req *http.Request) (*http.Response, error) {
 		ctx := req.Context()
 		if !logger.Enabled(ctx, slog.LevelDebug) {

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
@@ -32,12 +33,12 @@ func (s Span) StartChild(name string, start time.Time) Span {
 // StartInternal starts an INTERNAL span named name as a child of ctx's
 // span, with the tracer provider and content mode of the client's options
 // and opts. It returns ctx carrying the span.
-func (p *Pipeline) StartInternal(ctx context.Context, name string, opts []Option) (context.Context, Span) {
+func (p *Pipeline) StartInternal(ctx context.Context, name string, opts []option.Option) (context.Context, Span) {
 	cfg := *p.cfg
 	tracer := p.tracer
 	if len(opts) > 0 {
 		for _, o := range opts {
-			if o(&cfg) != nil {
+			if o != nil && o(&cfg) != nil {
 				cfg = *p.cfg // the call those options came with failed the same way
 				break
 			}

@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
@@ -70,13 +71,13 @@ func TestStartInternalFollowsOptions(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	p, err := New([]Option{func(c *Config) error { c.TracerProvider = noop.NewTracerProvider(); return nil }})
+	p, err := New([]option.Option{func(c *Config) error { c.TracerProvider = noop.NewTracerProvider(); return nil }})
 	require.NoError(t, err)
 	_, s := p.StartInternal(context.Background(), "quiet", nil)
 	require.False(t, s.Recording())
 	s.Finish("", time.Time{})
 
-	ctx, s := p.StartInternal(context.Background(), "vendor.custom_tool_use t", []Option{
+	ctx, s := p.StartInternal(context.Background(), "vendor.custom_tool_use t", []option.Option{
 		func(c *Config) error { c.TracerProvider = tp; return nil },
 		func(c *Config) error { c.CaptureContent = true; return nil },
 	})

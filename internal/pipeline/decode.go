@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
 // bufPool recycles response buffers: reading the whole body and then
@@ -133,7 +134,7 @@ func decodeJSON(req *Request, resp *http.Response, out any) error {
 func buffered(req *Request, resp *http.Response) (*bufferedBody, error) {
 	b, ok := resp.Body.(*bufferedBody)
 	if !ok { // the attempt transport reads every body of a call; this is only a safeguard
-		if err := readResponse(resp, DefaultMaxResponseSize, nil); err != nil {
+		if err := readResponse(resp, config.DefaultMaxResponseSize, nil); err != nil {
 			return nil, fillCall(err, req)
 		}
 		b = resp.Body.(*bufferedBody)

@@ -9,96 +9,22 @@ import (
 	"strings"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/config"
 )
-
-// Extra query parameters and body fields: how a caller reaches what the SDK
-// does not model yet (option.WithQuery, WithQueryAdd, WithJSONSet,
-// WithJSONDel). Like every option they live on the Config, here as edits
-// applied in order when a call's query and body are built (encodeQuery,
-// encodeBody in request.go); a call without them pays one length check.
-
-// queryEdit is one parameter to send.
-type queryEdit struct {
-	key, value string
-	add        bool // keep the values the query already has for key
-}
-
-// bodyEdit sets or deletes one field of the JSON body.
-type bodyEdit struct {
-	opt   string          // the option's name, for errors
-	path  string          // as the caller wrote it, for errors
-	keys  []string        // object keys, or indexes into arrays the body has
-	value json.RawMessage // the encoded value; nil deletes the field
-}
-
-// SetQuery sends key=value, replacing what the call would send for key
-// (the SDK's own parameter, an earlier SetQuery); with add, it is sent in
-// addition, for a repeatable parameter.
-func (c *Config) SetQuery(key, value string, add bool) error {
-	if key == "" {
-		return apierror.Invalid("query", "parameter name must not be empty")
-	}
-	c.queryEdits = append(slices.Clip(c.queryEdits), queryEdit{key: key, value: value, add: add})
-	return nil
-}
-
-// EditJSON sets the body field at path to value, JSON already encoded, or
-// deletes it when value is nil. opt names the option in errors. The path
-// is dotted ("output_config.effort"); a backslash escapes a dot or a
-// backslash that is part of a key (`tags.team\.name`).
-func (c *Config) EditJSON(opt, path string, value json.RawMessage) error {
-	keys, err := splitPath(path)
-	if err != nil {
-		return apierror.Invalid(opt, fmt.Sprintf("%q: %v", path, err))
-	}
-	c.bodyEdits = append(slices.Clip(c.bodyEdits), bodyEdit{opt: opt, path: path, keys: keys, value: value})
-	return nil
-}
-
-// splitPath splits a dotted path into keys, none of them empty.
-func splitPath(path string) ([]string, error) {
-	if path == "" {
-		return nil, fmt.Errorf("the path must not be empty")
-	}
-	var keys []string
-	var b strings.Builder
-	for i := 0; i < len(path); i++ {
-		switch ch := path[i]; ch {
-		case '\\':
-			if i+1 == len(path) || (path[i+1] != '.' && path[i+1] != '\\') {
-				return nil, fmt.Errorf(`a backslash must escape "." or "\"`)
-			}
-			i++
-			b.WriteByte(path[i])
-		case '.':
-			if b.Len() == 0 {
-				return nil, fmt.Errorf("the path has an empty key")
-			}
-			keys = append(keys, b.String())
-			b.Reset()
-		default:
-			b.WriteByte(ch)
-		}
-	}
-	if b.Len() == 0 {
-		return nil, fmt.Errorf("the path has an empty key")
-	}
-	return append(keys, b.String()), nil
-}
 
 // editQuery applies edits to q, an encoded query. The caller's keys are
 // escaped, brackets aside, which the API reads literally
 // ("created_at[gte]", as the SDK itself sends them); a replacing edit
 // drops every earlier pair whose key, unescaped, is the same.
-func editQuery(q string, edits []queryEdit) string {
+func editQuery(q string, edits []config.QueryEdit) string {
 	for _, e := range edits {
-		if !e.add {
-			q = withoutKey(q, e.key)
+		if !e.Add {
+			q = withoutKey(q, e.Key)
 		}
 		if q != "" {
 			q += "&"
 		}
-		q += queryKeyEscaper.Replace(url.QueryEscape(e.key)) + "=" + url.QueryEscape(e.value)
+		q += queryKeyEscaper.Replace(url.QueryEscape(e.Key)) + "=" + url.QueryEscape(e.Value)
 	}
 	return q
 }
@@ -121,18 +47,18 @@ func withoutKey(q, key string) string {
 // editBody applies edits to b, the JSON body of a call, which must be an
 // object; nil (a POST without a body) starts from an empty one. Every
 // failure is an *apierror.ValidationError naming the option.
-func editBody(b []byte, edits []bodyEdit) ([]byte, error) {
+func editBody(b []byte, edits []config.BodyEdit) ([]byte, error) {
 	if b == nil {
 		b = []byte("{}")
 	}
 	if kind := jsonKind(b); kind != '{' {
 		e := edits[0]
-		return nil, apierror.Invalid(e.opt, fmt.Sprintf("%q: the request body is %s, not a JSON object", e.path, kindName(kind)))
+		return nil, apierror.Invalid(e.Opt, fmt.Sprintf("%q: the request body is %s, not a JSON object", e.Path, kindName(kind)))
 	}
 	for _, e := range edits {
-		out, err := editValue(b, e.keys, 0, e.value)
+		out, err := editValue(b, e.Keys, 0, e.Value)
 		if err != nil {
-			return nil, apierror.Invalid(e.opt, fmt.Sprintf("%q: %v", e.path, err))
+			return nil, apierror.Invalid(e.Opt, fmt.Sprintf("%q: %v", e.Path, err))
 		}
 		b = out
 	}

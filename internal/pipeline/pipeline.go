@@ -13,6 +13,8 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/internal/config"
+	"github.com/agentplatform/agentplatform-go/option"
 )
 
 // Pipeline sends requests for every resource service of one client. It is
@@ -27,25 +29,27 @@ type Pipeline struct {
 	retry  *retryablehttp.Client // built for cfg; calls whose options change its HTTP settings build their own
 	owned  *http.Transport       // the default transport, when the caller gave no HTTP client
 	tracer trace.Tracer          // of cfg.TracerProvider, or of the global provider
+	broken error                 // the error of the options the pipeline was made from
 }
 
 // New reads the environment (VENDOR_BASE_URL, VENDOR_API_KEY,
 // VENDOR_WORKSPACE_ID), then applies opts.
-func New(opts []Option) (*Pipeline, error) {
-	cfg := defaultConfig()
-	if v := os.Getenv(EnvBaseURL); v != "" {
+func New(opts []option.Option) (*Pipeline, error) {
+	cfg := config.Default()
+	if v := os.Getenv(config.EnvBaseURL); v != "" {
 		if err := cfg.SetBaseURL(v); err != nil {
-			return nil, fmt.Errorf("%s: %w", EnvBaseURL, err)
+			return nil, fmt.Errorf("%s: %w", config.EnvBaseURL, err)
 		}
 	}
-	if v := os.Getenv(EnvAPIKey); v != "" {
+	if v := os.Getenv(config.EnvAPIKey); v != "" {
 		cfg.Credentials = auth.APIKey(v)
 	}
-	cfg.WorkspaceID = os.Getenv(EnvWorkspaceID)
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
+	cfg.WorkspaceID = os.Getenv(config.EnvWorkspaceID)
+	if err := apply(&cfg, opts); err != nil {
+		return nil, err
+	}
+	if shared, ok := cfg.Shared.(*Pipeline); ok {
+		return shared, nil
 	}
 	p := &Pipeline{cfg: &cfg}
 	if p.cfg.HTTPClient == nil {
@@ -65,6 +69,42 @@ func (p *Pipeline) Close() {
 	}
 }
 
+// apply applies opts in order; a nil Option (option.Option(nil), the only
+// one an application can write by hand) does nothing.
+func apply(cfg *Config, opts []option.Option) error {
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Share returns the option that makes a service use p, the pipeline of the
+// client being built, instead of a pipeline of its own.
+func Share(p *Pipeline) option.Option {
+	return func(c *Config) error {
+		c.Shared = p
+		return nil
+	}
+}
+
+// ForService returns the pipeline of a service made from opts: the
+// client's, when opts hold Share, else a new one. An option that fails
+// gives a pipeline whose every call fails with its error, so that a
+// service constructor need not return one.
+func ForService(opts []option.Option) *Pipeline {
+	p, err := New(opts)
+	if err != nil {
+		cfg := config.Default()
+		return &Pipeline{cfg: &cfg, tracer: tracerFor(nil), broken: err}
+	}
+	return p
+}
+
 // newDefaultTransport is a private copy of http.DefaultTransport, so that
 // Client.Close can release its connections without touching a transport the
 // rest of the process shares.
@@ -79,15 +119,16 @@ func newDefaultTransport() *http.Transport {
 // The client's retry client serves the call unless the options change
 // what its attempt client is built from (redirect.go, attempt.go); retry
 // counts, waits, credentials and the like are read from the call itself.
-func (p *Pipeline) callConfig(opts []Option) (*Config, *retryablehttp.Client, error) {
+func (p *Pipeline) callConfig(opts []option.Option) (*Config, *retryablehttp.Client, error) {
+	if p.broken != nil {
+		return nil, nil, p.broken
+	}
 	if len(opts) == 0 {
 		return p.cfg, p.retry, nil // never modified: a call without options shares it
 	}
 	cfg := *p.cfg
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, nil, err
-		}
+	if err := apply(&cfg, opts); err != nil {
+		return nil, nil, err
 	}
 	client := p.retry
 	if !sameAttemptSettings(&cfg, p.cfg) {
@@ -105,7 +146,7 @@ func (p *Pipeline) callConfig(opts []Option) (*Config, *retryablehttp.Client, er
 // error (wrapped) when they could not authorize the call, else a wrapped
 // transport or context error. Calls refused before anything is sent have
 // no span.
-func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http.Response, Span, error) {
+func (p *Pipeline) send(ctx context.Context, req *Request, opts []option.Option) (*http.Response, Span, error) {
 	cfg, rc, err := p.callConfig(opts)
 	if err != nil {
 		return nil, Span{}, err
@@ -116,7 +157,7 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []Option) (*http
 	if cfg.Credentials == nil {
 		return nil, Span{}, apierror.ErrNoCredentials
 	}
-	if cfg.baseInsecure && !cfg.AllowInsecure {
+	if cfg.BaseInsecure() && !cfg.AllowInsecure {
 		return nil, Span{}, apierror.ErrInsecureHTTP
 	}
 	body, err := encodeBody(cfg, req)
@@ -236,7 +277,7 @@ func transportError(ctx context.Context, req *Request, err error) error {
 
 // Do sends req and decodes a successful JSON body into a new T. The call's
 // span ends after req.Result has annotated it with the decoded value.
-func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*T, error) {
+func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []option.Option) (*T, error) {
 	resp, span, err := p.send(ctx, req, opts)
 	if err != nil {
 		return nil, err
@@ -260,7 +301,7 @@ func Do[T any](ctx context.Context, p *Pipeline, req *Request, opts []Option) (*
 // getting the response headers. A 2xx answer that is not an event stream (a
 // proxy's page) is an error, since reading it as one would silently yield
 // nothing.
-func Stream(ctx context.Context, p *Pipeline, req *Request, opts []Option) (*http.Response, Span, error) {
+func Stream(ctx context.Context, p *Pipeline, req *Request, opts []option.Option) (*http.Response, Span, error) {
 	req.Stream = true
 	resp, span, err := p.send(ctx, req, opts)
 	if err != nil {

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentplatform/agentplatform-go/internal/config"
+	"github.com/agentplatform/agentplatform-go/option"
 )
 
 // These cover the pure helpers that no endpoint of the foundation exercises
@@ -169,28 +172,28 @@ func TestSpanNamesFollowTheRoute(t *testing.T) {
 // the pipeline; a call's options reuse it unless they change what its
 // attempt client is made of. Retry counts and waits are read per call.
 func TestRetryClientIsSharedByCalls(t *testing.T) {
-	t.Setenv(EnvAPIKey, "sk-test")
-	t.Setenv(EnvBaseURL, "")
+	t.Setenv(config.EnvAPIKey, "sk-test")
+	t.Setenv(config.EnvBaseURL, "")
 	p, err := New(nil)
 	require.NoError(t, err)
 	defer p.Close()
-	set := func(f func(*Config)) Option { return func(c *Config) error { f(c); return nil } }
+	set := func(f func(*Config)) option.Option { return func(c *Config) error { f(c); return nil } }
 
 	cfg, rc, err := p.callConfig(nil)
 	require.NoError(t, err)
 	require.Same(t, p.retry, rc)
 	require.Same(t, p.cfg, cfg, "a call without options shares the client's Config")
 
-	_, rc, err = p.callConfig([]Option{set(func(c *Config) {
+	_, rc, err = p.callConfig([]option.Option{set(func(c *Config) {
 		c.MaxRetries, c.MaxRetryWait, c.MaxResponseSize, c.WorkspaceID = 7, time.Second, 10, "wrkspc_x"
 	})})
 	require.NoError(t, err)
 	require.Same(t, p.retry, rc, "retry settings do not need another client")
 
-	_, rc, err = p.callConfig([]Option{set(func(c *Config) { c.RequestTimeout = time.Second })})
+	_, rc, err = p.callConfig([]option.Option{set(func(c *Config) { c.RequestTimeout = time.Second })})
 	require.NoError(t, err)
 	require.NotSame(t, p.retry, rc, "the attempt timeout is the attempt client's")
-	_, rc, err = p.callConfig([]Option{set(func(c *Config) { c.HTTPClient = &http.Client{} })})
+	_, rc, err = p.callConfig([]option.Option{set(func(c *Config) { c.HTTPClient = &http.Client{} })})
 	require.NoError(t, err)
 	require.NotSame(t, p.retry, rc)
 }

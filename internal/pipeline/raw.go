@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/option"
 )
 
 // Raw calls (agentplatform.Client.Execute and ExecuteStream) reach an
@@ -130,7 +131,7 @@ func isHex(c byte) bool {
 // decoded from JSON. An empty body (204 No Content) leaves out as it was;
 // a JSON null decodes as encoding/json decodes it. out must be nil or a
 // non-nil pointer, which is checked before anything is sent.
-func Into(ctx context.Context, p *Pipeline, req *Request, out any, opts []Option) error {
+func Into(ctx context.Context, p *Pipeline, req *Request, out any, opts []option.Option) error {
 	if out != nil {
 		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
 			return apierror.Invalid("result", "must be nil or a non-nil pointer")
@@ -172,7 +173,7 @@ func decodeInto(req *Request, resp *http.Response, out any) error {
 // RawStream sends req as an event stream and returns the response, its
 // body unread: closing it ends the call's span (docs/tracing.md: OK once
 // read to its end, unset when closed before, ERROR when a read failed).
-func RawStream(ctx context.Context, p *Pipeline, req *Request, opts []Option) (*http.Response, error) {
+func RawStream(ctx context.Context, p *Pipeline, req *Request, opts []option.Option) (*http.Response, error) {
 	resp, span, err := Stream(ctx, p, req, opts)
 	if err != nil {
 		return nil, err

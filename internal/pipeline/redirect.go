@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
 // Redirects. net/http, left to itself, strips only Authorization and
@@ -49,7 +50,7 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.
 // started as via[0].
 func checkHop(req *http.Request, via []*http.Request) error {
 	c := callFrom(req.Context())
-	if req.URL.Scheme == "http" && !isLoopback(req.URL.Hostname()) && (c == nil || !c.cfg.AllowInsecure) {
+	if req.URL.Scheme == "http" && !config.IsLoopback(req.URL.Hostname()) && (c == nil || !c.cfg.AllowInsecure) {
 		return refuseRedirect(c, req, apierror.ErrInsecureHTTP)
 	}
 	if sameOrigin(req.URL, via[0].URL) {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
 // Request describes one API call. Resource services fill it in; the pipeline
@@ -95,7 +96,7 @@ var (
 	acceptJSON       = []string{"application/json"}
 	acceptStream     = []string{"text/event-stream"}
 	contentTypeJSON  = []string{"application/json"}
-	defaultVersionHV = []string{DefaultVersion}
+	defaultVersionHV = []string{config.DefaultVersion}
 )
 
 // encodeQuery is the call's query: the endpoint's parameters, then the
@@ -103,8 +104,8 @@ var (
 // options pays nothing more than the encoding.
 func encodeQuery(cfg *Config, req *Request) string {
 	q := req.Query.Encode()
-	if len(cfg.queryEdits) > 0 {
-		q = editQuery(q, cfg.queryEdits)
+	if len(cfg.QueryEdits) > 0 {
+		q = editQuery(q, cfg.QueryEdits)
 	}
 	return q
 }
@@ -126,8 +127,8 @@ func encodeBody(cfg *Config, req *Request) ([]byte, error) {
 			return nil, fmt.Errorf("agentplatform: %s %s: encoding request body: %w", req.Method, req.Path, err)
 		}
 	}
-	if len(cfg.bodyEdits) > 0 && (b != nil || req.Method == http.MethodPost) {
-		return editBody(b, cfg.bodyEdits)
+	if len(cfg.BodyEdits) > 0 && (b != nil || req.Method == http.MethodPost) {
+		return editBody(b, cfg.BodyEdits)
 	}
 	return b, nil
 }
@@ -135,7 +136,7 @@ func encodeBody(cfg *Config, req *Request) ([]byte, error) {
 // buildRequest turns req into the first attempt's request, without
 // credentials; query and body come from encodeQuery and encodeBody.
 func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, data []byte) (*retryablehttp.Request, error) {
-	u := cfg.baseURL + req.Path
+	u := cfg.BaseURL() + req.Path
 	if query != "" {
 		u += "?" + query
 	}
@@ -157,7 +158,7 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 	if body != nil {
 		h["Content-Type"] = contentTypeJSON
 	}
-	if cfg.Version == DefaultVersion {
+	if cfg.Version == config.DefaultVersion {
 		h["Vendor-Version"] = defaultVersionHV
 	} else if cfg.Version != "" {
 		h["Vendor-Version"] = []string{cfg.Version}

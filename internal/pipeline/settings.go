@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentplatform/agentplatform-go/option"
 )
 
 // Helpers built on a client's services (the tool runner) read the client's
@@ -16,10 +18,10 @@ import (
 // options would) set for tracing and logging: the tracer provider (nil
 // means the global one), the logger (nil means none) and content mode.
 // Options that fail are ignored, as the call they come with would fail.
-func (p *Pipeline) Observability(opts ...Option) (tp trace.TracerProvider, logger *slog.Logger, content bool) {
+func (p *Pipeline) Observability(opts ...option.Option) (tp trace.TracerProvider, logger *slog.Logger, content bool) {
 	cfg := *p.cfg
 	for _, o := range opts {
-		if o(&cfg) != nil {
+		if o != nil && o(&cfg) != nil {
 			cfg = *p.cfg
 			break
 		}

@@ -8,10 +8,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/agentplatform/agentplatform-go/internal/config"
+	"github.com/agentplatform/agentplatform-go/option"
 )
 
 func TestObservability(t *testing.T) {
-	t.Setenv(EnvCaptureContent, "")
+	t.Setenv(config.EnvCaptureContent, "")
 	p, err := New(nil)
 	require.NoError(t, err)
 	tp, logger, content := p.Observability()
@@ -21,7 +24,7 @@ func TestObservability(t *testing.T) {
 
 	provider := sdktrace.NewTracerProvider()
 	l := slog.New(slog.DiscardHandler)
-	p, err = New([]Option{func(c *Config) error {
+	p, err = New([]option.Option{func(c *Config) error {
 		c.TracerProvider, c.Logger, c.CaptureContent = provider, l, true
 		return nil
 	}})

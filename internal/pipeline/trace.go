@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,14 +25,6 @@ import (
 // covers all its attempts. When nobody records, the cost is one tracer
 // Start and End: attributes are built only when the span is recording, and
 // a traceparent is injected only when there is a valid span context.
-
-// EnvCaptureContent turns content mode on (GenAI message content on spans).
-const EnvCaptureContent = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
-
-func captureContentFromEnv() bool {
-	v, _ := strconv.ParseBool(os.Getenv(EnvCaptureContent))
-	return v
-}
 
 // tracerFor returns the SDK's tracer of tp, or of the global provider. The
 // global provider's tracer follows a provider set later with
@@ -227,7 +218,7 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 		return ctx, Span{span: span}
 	}
 	s := Span{span: span, st: &spanState{content: cfg.CaptureContent, conv: cfg.ConversationID}}
-	u, _ := url.Parse(cfg.baseURL + req.Path) // base and path were validated; a failure only loses attributes
+	u, _ := url.Parse(cfg.BaseURL() + req.Path) // base and path were validated; a failure only loses attributes
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
 		tracing.GenAIProviderName.String(tracing.ProviderVendor),
@@ -243,7 +234,7 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 			tracing.URLScheme.String(u.Scheme),
 			tracing.URLPath.String(u.EscapedPath()),
 		)
-		full := cfg.baseURL + req.Path
+		full := cfg.BaseURL() + req.Path
 		if rawQuery != "" {
 			attrs = append(attrs, tracing.URLQuery.String(rawQuery))
 			full += "?" + rawQuery

@@ -1,13 +1,13 @@
-package pipeline
+package config
 
 import (
 	"net/netip"
 	"strings"
 )
 
-// isLoopback reports whether host names this machine, where plain HTTP
+// IsLoopback reports whether host names this machine, where plain HTTP
 // cannot expose a credential to the network.
-func isLoopback(host string) bool {
+func IsLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
 		return true
 	}
