@@ -120,7 +120,14 @@ func decodeJSON(req *Request, resp *http.Response, out any) error {
 	}
 	defer b.Close()
 	data := b.bytes()
-	err = json.Unmarshal(data, out)
+	if u, ok := out.(json.Unmarshaler); ok {
+		// The SDK's own types decode themselves; calling the method
+		// directly saves encoding/json's validating pass over the body,
+		// which the method's decoder makes anyway.
+		err = u.UnmarshalJSON(data)
+	} else {
+		err = json.Unmarshal(data, out)
+	}
 	if err == nil && isNull(data) {
 		err = errNull
 	}
