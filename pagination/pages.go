@@ -54,4 +54,6 @@ type plainIDPage[T any] IDPage[T]
 func (p IDPage[T]) MarshalJSON() ([]byte, error) { return wire.Marshal(plainIDPage[T](p)) }
 
 // UnmarshalJSON reads a page as the API sends it.
-func (p *IDPage[T]) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainIDPage[T])(p)) }
+func (p *IDPage[T]) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainIDPage[T])(p))
+}
