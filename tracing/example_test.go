@@ -6,17 +6,19 @@ import (
 	"log"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/platformtest"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Give the client a TracerProvider and every call becomes a CLIENT span
-// named after its operation. Here the spans go to an in-memory exporter;
+// named after its operation. Attributes that OpenTelemetry's semantic
+// conventions define have their keys in go.opentelemetry.io/otel/semconv;
+// this package names the vendor's own. Here the spans go to an in-memory exporter;
 // a program would export them to its collector. The example uses
 // platformtest, the in-process reference server.
 func Example() {
@@ -51,7 +53,7 @@ func Example() {
 		fmt.Println(span.Name, span.SpanKind, span.InstrumentationScope.Name)
 		for _, a := range span.Attributes {
 			switch a.Key {
-			case tracing.HTTPResponseStatus, tracing.GenAIRequestModel, tracing.UsageOutputTokens:
+			case semconv.HTTPResponseStatusCodeKey, semconv.GenAIRequestModelKey, semconv.GenAIUsageOutputTokensKey:
 				fmt.Println("  ", a.Key, a.Value.String())
 			}
 		}
@@ -124,7 +126,7 @@ func Example_contentCapture() {
 		log.Fatal(err)
 	}
 	for _, a := range exporter.GetSpans()[0].Attributes {
-		if a.Key == tracing.GenAIInputMessages || a.Key == tracing.GenAIOutputMessages {
+		if a.Key == semconv.GenAIInputMessagesKey || a.Key == semconv.GenAIOutputMessagesKey {
 			fmt.Println(a.Key, a.Value.String())
 		}
 	}
