@@ -16,6 +16,11 @@ type Options = json.Options
 // null that was decoded is written back as null and [] as [].
 var base = json.JoinOptions(json.FormatNilSliceAsNull(true), json.FormatNilMapAsNull(true))
 
+// encode adds a fixed order for the members of maps (the unknown members
+// kept in Extra), so that a value always encodes to the same bytes, as
+// with encoding/json.
+var encode = json.JoinOptions(base, json.Deterministic(true))
+
 // Unmarshal decodes data into v, a pointer to a method-less defined type
 // of the wire type (or any plain value).
 func Unmarshal(data []byte, v any, opts ...Options) error {
@@ -33,11 +38,11 @@ func Unmarshal(data []byte, v any, opts ...Options) error {
 func Marshal(v any, opts ...Options) ([]byte, error) {
 	switch len(opts) {
 	case 0:
-		return json.Marshal(v, base)
+		return json.Marshal(v, encode)
 	case 1:
-		return json.Marshal(v, base, opts[0])
+		return json.Marshal(v, encode, opts[0])
 	}
-	return json.Marshal(v, append([]Options{base}, opts...)...)
+	return json.Marshal(v, append([]Options{encode}, opts...)...)
 }
 
 // Join combines the decoders of several unions into one option.

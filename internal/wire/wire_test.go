@@ -141,3 +141,13 @@ func FuzzTypeOfAgreesWithTheDecoder(f *testing.F) {
 		require.Equal(t, *probe.Type, got, fmt.Sprintf("%q", s))
 	})
 }
+
+func TestUnknownMembersEncodeInAFixedOrder(t *testing.T) {
+	var d drawing
+	require.NoError(t, stdjson.Unmarshal([]byte(`{"z":1,"b":2,"m":3,"a":4,"name":"n"}`), &d))
+	for range 20 {
+		out, err := stdjson.Marshal(d)
+		require.NoError(t, err)
+		require.Equal(t, `{"name":"n","shapes":null,"tags":null,"labels":null,"created_at":"0001-01-01T00:00:00Z","a":4,"b":2,"m":3,"z":1}`, string(out))
+	}
+}
