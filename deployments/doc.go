@@ -15,7 +15,7 @@
 //	})
 //	fmt.Println(dep.Schedule.UpcomingRunsAt) // the next fire times, UTC
 //
-//	run, err := client.Deployments.Run(ctx, dep.ID) // now, by hand
+//	run, err := client.Deployments.RunNow(ctx, dep.ID) // now, by hand
 //	if run.Error != nil { … } else { … run.SessionID … }
 //
 //	for r, err := range client.Deployments.Runs.All(ctx, deployments.RunListParams{DeploymentID: dep.ID}) {

@@ -96,13 +96,13 @@ func TestDecodeDeployment(t *testing.T) {
 			deployments.FileResourceConfig{FileID: "file_1"},
 			deployments.RepositoryResourceConfig{URL: "https://x/r", Checkout: sessions.CommitCheckout{SHA: "abcdef0"}, MountPath: "/r"},
 			deployments.MemoryStoreResourceConfig{MemoryStoreID: "memstore_1"},
-			deployments.UnknownResourceConfig{Raw: rawJSON("bucket", `{"type": "bucket", "name": "b"}`)},
+			deployments.UnknownResourceConfig{Type: "bucket", JSON: json.RawMessage(`{"type": "bucket", "name": "b"}`)},
 		},
 		VaultIDs: []string{},
 		Schedule: &deployments.Schedule{Type: "cron", Expression: "0 9 * * *", Timezone: "UTC",
 			LastRunAt: at.Add(time.Hour), UpcomingRunsAt: []time.Time{at.Add(25 * time.Hour)}},
 		Status:       deployments.StatusPaused,
-		PausedReason: deployments.ErrorPause{ErrorType: deployments.RunErrorMemoryStoreArchived},
+		PausedReason: deployments.ErrorPause{Error: deployments.RunError{Type: deployments.RunErrorMemoryStoreArchived}},
 		Metadata:     map[string]string{},
 		CreatedAt:    at, UpdatedAt: at,
 	}
@@ -126,8 +126,8 @@ func TestPausedReasons(t *testing.T) {
 		want deployments.PausedReason
 	}{
 		{`{"type":"manual"}`, deployments.ManualPause{}},
-		{`{"type":"error","error":{"type":"environment_archived_error"}}`, deployments.ErrorPause{ErrorType: deployments.RunErrorEnvironmentArchived}},
-		{`{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`, deployments.UnknownPausedReason{Raw: rawJSON("maintenance", `{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`)}},
+		{`{"type":"error","error":{"type":"environment_archived_error"}}`, deployments.ErrorPause{Error: deployments.RunError{Type: deployments.RunErrorEnvironmentArchived}}},
+		{`{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`, deployments.UnknownPausedReason{Type: "maintenance", JSON: json.RawMessage(`{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`)}},
 	}
 	for _, tc := range cases {
 		var d deployments.Deployment
@@ -163,7 +163,7 @@ func TestDecodeRuns(t *testing.T) {
 		   "trigger_context":{"type":"webhook","source":"github"},"session_id":null,
 		   "error":{"type":"quota_exceeded_error","message":"m"},"created_at":"2026-03-15T11:00:00Z"}`,
 			deployments.Run{Type: "deployment_run", ID: "drun_3", DeploymentID: "depl_1", Agent: agents.AgentReference{ID: "agent_1", Version: 2},
-				TriggerContext: deployments.UnknownTrigger{Raw: rawJSON("webhook", `{"type":"webhook","source":"github"}`)},
+				TriggerContext: deployments.UnknownTrigger{Type: "webhook", JSON: json.RawMessage(`{"type":"webhook","source":"github"}`)},
 				Error:          &deployments.RunError{Type: "quota_exceeded_error", Message: "m"},
 				CreatedAt:      time.Date(2026, 3, 15, 11, 0, 0, 0, time.UTC)}},
 	}
