@@ -29,7 +29,7 @@ type FileResourceConfig struct {
 // RepositoryResourceConfig checks out a repository (type "vcs_repository").
 type RepositoryResourceConfig struct {
 	URL       string            `json:"url"`
-	Checkout  sessions.Checkout `json:"checkout"`             // nil: the default branch
+	Checkout  sessions.Checkout `json:"checkout"`            // nil: the default branch
 	MountPath string            `json:"mount_path,omitzero"` // "" when not configured
 	// Extra holds members this SDK does not know, kept as received and
 	// written back by MarshalJSON.
