@@ -42,7 +42,8 @@ var sameJSON = cmp.Comparer(func(a, b json.RawMessage) bool {
 })
 
 // roundTrip checks decode → encode → decode: what decodes encodes, and
-// decodes again to an equal value whose encoding is the same.
+// decodes again to an equal value. (The bytes may differ: unknown members
+// are not written in a fixed order.)
 func roundTrip[T any](t *testing.T, data []byte) {
 	var v T
 	if json.Unmarshal(data, &v) != nil {
@@ -58,9 +59,6 @@ func roundTrip[T any](t *testing.T, data []byte) {
 	}
 	if diff := cmp.Diff(v, again, sameBudget, sameJSON); diff != "" {
 		t.Fatalf("%s encodes as %s, which decodes differently (-first +again):\n%s", data, out, diff)
-	}
-	if out2, err := json.Marshal(again); err != nil || !bytes.Equal(out, out2) {
-		t.Fatalf("unstable encoding: %s, then %s (%v)", out, out2, err)
 	}
 }
 

@@ -265,4 +265,3 @@ func TestWireTypesHaveCodecs(t *testing.T) {
 	}
 	require.Len(t, known, len(structsWithExtra(t, ".")), "a type listed here has no Extra field")
 }
-

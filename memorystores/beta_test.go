@@ -58,11 +58,11 @@ func TestEveryEndpointTakesEitherBeta(t *testing.T) {
 			ok("MV2 get", err)
 			_, err = svc.Versions.Redact(ctx, st.ID, versions.Data[1].ID, opts...)
 			ok("MV3 redact", err)
-			_, err = svc.Memories.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{}, opts...)
+			err = svc.Memories.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{}, opts...)
 			ok("MM5 delete", err)
 			_, err = svc.Archive(ctx, st.ID, opts...)
 			ok("M5 archive", err)
-			_, err = svc.Delete(ctx, st.ID, opts...)
+			err = svc.Delete(ctx, st.ID, opts...)
 			ok("M6 delete", err)
 		})
 	}

@@ -6,12 +6,14 @@
 //	mem, err := client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{
 //		Path: "/projects/foo/notes.md", Content: "All reports use ISO-8601 dates.",
 //	})
-//	// Conditional write: fails with IsPreconditionFailed if someone changed it meanwhile.
+//	// Conditional write: fails with ErrPreconditionFailed if someone changed it meanwhile.
 //	mem, err = client.MemoryStores.Memories.Update(ctx, store.ID, mem.ID, memorystores.MemoryUpdateParams{
 //		Content:      new("All reports use ISO-8601 dates and UTC."),
 //		Precondition: &memorystores.Precondition{ContentSHA256: mem.ContentSHA256},
 //	})
-//	if c, ok := memorystores.PathConflict(err); ok { … c.ConflictingMemoryID … }
+//	if errors.Is(err, memorystores.ErrPreconditionFailed) { … read it again … }
+//	var conflict *memorystores.PathConflictError
+//	if errors.As(err, &conflict) { … conflict.ConflictingMemoryID … }
 //
 //	// One directory level at a time: deeper memories come back as *MemoryPrefix.
 //	for item, err := range client.MemoryStores.Memories.All(ctx, store.ID,

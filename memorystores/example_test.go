@@ -2,6 +2,7 @@ package memorystores_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -49,7 +50,7 @@ func Example() {
 	_, err = client.MemoryStores.Memories.Update(ctx, store.ID, mem.ID, memorystores.MemoryUpdateParams{
 		Content: new("Dates as DD/MM/YYYY."), Precondition: &memorystores.Precondition{ContentSHA256: read},
 	})
-	fmt.Println("stale write refused:", memorystores.IsPreconditionFailed(err))
+	fmt.Println("stale write refused:", errors.Is(err, memorystores.ErrPreconditionFailed))
 
 	// Get returns the content; Create, Update and List leave it out by default.
 	mem, err = client.MemoryStores.Memories.Get(ctx, store.ID, mem.ID, memorystores.MemoryGetParams{})
@@ -115,7 +116,7 @@ func ExampleVersionsService_All() {
 	if _, err := client.MemoryStores.Memories.Update(ctx, store.ID, mem.ID, memorystores.MemoryUpdateParams{Path: "/final.md"}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.MemoryStores.Memories.Delete(ctx, store.ID, mem.ID, memorystores.MemoryDeleteParams{}); err != nil {
+	if err := client.MemoryStores.Memories.Delete(ctx, store.ID, mem.ID, memorystores.MemoryDeleteParams{}); err != nil {
 		log.Fatal(err)
 	}
 	for v, err := range client.MemoryStores.Versions.All(ctx, store.ID, memorystores.VersionListParams{MemoryID: mem.ID}) {

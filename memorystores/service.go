@@ -39,7 +39,7 @@ func NewService(p *pipeline.Pipeline) *Service {
 // NFC-normalized paths; the SDK does not check that (it would need Unicode
 // normalization tables), so normalize paths that may come decomposed. Paths
 // behave as a file tree: a memory cannot sit at, above or below another's
-// path (see PathConflict).
+// path (see ErrPathConflict and PathConflictError).
 type MemoriesService struct{ p *pipeline.Pipeline }
 
 // VersionsService calls the memory version endpoints. Get one from
