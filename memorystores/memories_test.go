@@ -2,9 +2,9 @@ package memorystores_test
 
 import (
 	"context"
-	"errors"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
