@@ -39,5 +39,6 @@
 // than this SDK. Enum-like string types (Status, RunErrorType) keep
 // unknown values.
 //
-// Every call sends the vendor-beta value these endpoints require (Beta).
+// Every call sends the vendor-beta value these endpoints require
+// ("managed-agents-2026-04-01").
 package deployments

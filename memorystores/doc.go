@@ -24,5 +24,6 @@
 //
 // Store methods are on Service, memory methods on Service.Memories, version
 // methods on Service.Versions, mirroring the URL paths. Archived stores are
-// read-only: writes to them fail with 409. Every call sends Beta.
+// read-only: writes to them fail with 409. Every call sends the
+// vendor-beta value "agent-memory-2026-07-22".
 package memorystores

@@ -2,10 +2,10 @@ package memorystores
 
 import "github.com/agentplatform/agentplatform-go/internal/pipeline"
 
-// Beta is the vendor-beta value the SDK sends on every memory endpoint. The
+// beta is the vendor-beta value the SDK sends on every memory endpoint. The
 // API also accepts "managed-agents-2026-04-01"; a caller that replaces the
 // header with that value (option.WithHeader) is served the same.
-const Beta = "agent-memory-2026-07-22"
+const beta = "agent-memory-2026-07-22"
 
 // Service calls the memory store endpoints. Get one from
 // agentplatform.Client.MemoryStores.
@@ -46,10 +46,10 @@ type MemoriesService struct{ p *pipeline.Pipeline }
 // agentplatform.Client.MemoryStores.Versions.
 type VersionsService struct{ p *pipeline.Pipeline }
 
-// newRequest starts a request that carries Beta: every endpoint of this
+// newRequest starts a request that carries beta: every endpoint of this
 // package requires it.
 func newRequest(method, route string, params ...string) *pipeline.Request {
 	req := pipeline.NewRequest(method, route, params...)
-	req.Beta = Beta
+	req.Beta = beta
 	return req
 }
