@@ -3,6 +3,7 @@ package deployments
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -38,6 +39,15 @@ func unknownJSON(typ string, raw json.RawMessage) ([]byte, error) {
 		return wire.WithType(typ, []byte("{}"))
 	}
 	return raw, nil
+}
+
+// named prefixes a variant's decode error with its type: the engine adds
+// where the variant is, the variant's error says what in it is wrong.
+func named(typ string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", typ, err)
 }
 
 // clone copies a union object, which a decoder may reuse once the variant

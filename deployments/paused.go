@@ -86,11 +86,11 @@ func decodePausedReason(typ string, obj []byte) (PausedReason, error) {
 	case pausedManual:
 		var p ManualPause
 		err := p.UnmarshalJSON(obj)
-		return p, err
+		return p, named(typ, err)
 	case pausedError:
 		var p ErrorPause
 		err := p.UnmarshalJSON(obj)
-		return p, err
+		return p, named(typ, err)
 	}
 	return UnknownPausedReason{Type: typ, JSON: clone(obj)}, nil
 }

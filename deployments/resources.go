@@ -115,15 +115,15 @@ func decodeResourceConfig(typ string, obj []byte) (ResourceConfig, error) {
 	case string(sessions.ResourceTypeFile):
 		var r FileResourceConfig
 		err := r.UnmarshalJSON(obj)
-		return r, err
+		return r, named(typ, err)
 	case string(sessions.ResourceTypeRepository):
 		var r RepositoryResourceConfig
 		err := r.UnmarshalJSON(obj)
-		return r, err
+		return r, named(typ, err)
 	case string(sessions.ResourceTypeMemoryStore):
 		var r MemoryStoreResourceConfig
 		err := r.UnmarshalJSON(obj)
-		return r, err
+		return r, named(typ, err)
 	}
 	return UnknownResourceConfig{Type: typ, JSON: clone(obj)}, nil
 }

@@ -170,11 +170,11 @@ func decodeTriggerContext(typ string, obj []byte) (TriggerContext, error) {
 	case TriggerSchedule:
 		var t ScheduleTrigger
 		err := t.UnmarshalJSON(obj)
-		return t, err
+		return t, named(typ, err)
 	case TriggerManual:
 		var t ManualTrigger
 		err := t.UnmarshalJSON(obj)
-		return t, err
+		return t, named(typ, err)
 	}
 	return UnknownTrigger{Type: typ, JSON: clone(obj)}, nil
 }

@@ -180,3 +180,17 @@ func TestDecodeRuns(t *testing.T) {
 		require.JSONEq(t, string(trig.TriggerContext), string(b), "the trigger marshals back as received")
 	}
 }
+
+// TestDecodeErrorsNameThePath: a malformed variant fails the decode with
+// where it is, its type, and what in it is wrong.
+func TestDecodeErrorsNameThePath(t *testing.T) {
+	var d deployments.Deployment
+	err := json.Unmarshal([]byte(`{"resources":[{"type":"file","file_id":1}]}`), &d)
+	require.ErrorContains(t, err, `"/resources/0": file:`)
+	require.ErrorContains(t, err, `"/file_id"`)
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"paused_reason":{"x":1}}`), &d), `"/paused_reason": object has no "type"`)
+	var r deployments.Run
+	err = json.Unmarshal([]byte(`{"trigger_context":{"type":"schedule","scheduled_at":"x"}}`), &r)
+	require.ErrorContains(t, err, `"/trigger_context": schedule:`)
+	require.ErrorContains(t, err, `"/scheduled_at"`)
+}

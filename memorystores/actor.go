@@ -3,6 +3,7 @@ package memorystores
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
@@ -114,7 +115,7 @@ func decodeActor(typ string, obj []byte) (Actor, error) {
 		return &UnknownActor{Type: typ, JSON: bytes.Clone(obj)}, nil
 	}
 	if err := a.UnmarshalJSON(obj); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return a, nil
 }

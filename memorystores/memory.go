@@ -3,6 +3,7 @@ package memorystores
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/wire"
@@ -114,7 +115,7 @@ func decodeListItem(typ string, obj []byte) (ListItem, error) {
 		return &UnknownListItem{Type: typ, JSON: bytes.Clone(obj)}, nil
 	}
 	if err := item.UnmarshalJSON(obj); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return item, nil
 }
