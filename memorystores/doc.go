@@ -22,6 +22,11 @@
 //	for v, err := range client.MemoryStores.Versions.All(ctx, store.ID,
 //		memorystores.VersionListParams{MemoryID: mem.ID}) { … } // newest first
 //
+// Actor and ListItem are sealed interfaces whose Unknown variants keep the
+// JSON of a kind newer than this SDK; every response type keeps members it
+// does not know in its Extra field, so json.Marshal writes it back as the
+// API sent it (a null member may be left out).
+//
 // Store methods are on Service, memory methods on Service.Memories, version
 // methods on Service.Versions, mirroring the URL paths. Archived stores are
 // read-only: writes to them fail with 409. Every call sends the

@@ -132,6 +132,32 @@ func ExampleVersionsService_All() {
 	// created /notes.md written with an API key: true
 }
 
+// Paths behave as a file tree: a memory cannot sit at, above or below
+// another's path. errors.Is tells a conflict apart, errors.As gives the
+// memory in the way.
+func ExamplePathConflictError() {
+	client, done := exampleClient()
+	defer done()
+	ctx := context.Background()
+
+	store, err := client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "Notes"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{Path: "/projects/foo", Content: "x"}); err != nil {
+		log.Fatal(err)
+	}
+	_, err = client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{Path: "/projects/foo/notes.md", Content: "y"})
+	fmt.Println("conflict:", errors.Is(err, memorystores.ErrPathConflict))
+	var conflict *memorystores.PathConflictError
+	if errors.As(err, &conflict) {
+		fmt.Println("taken by the memory at", conflict.ConflictingPath)
+	}
+	// Output:
+	// conflict: true
+	// taken by the memory at /projects/foo
+}
+
 // exampleClient starts a reference server and returns a client for it and
 // a function that closes both, as Example does step by step. A fixed start
 // time makes ids and timestamps, and so list order, the same on every run.
