@@ -25,7 +25,7 @@ var sameBudget = cmp.Comparer(func(a, b sessions.Budget) bool {
 			x.Type = sessions.BudgetLimit
 		}
 	}
-	return a == b
+	return reflect.DeepEqual(a, b) // not ==: a Budget with an Extra map is not comparable
 })
 
 // sameJSON compares raw members (Extra, Unknown variants) by value: a
