@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/auth/authtest"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 )
@@ -96,7 +97,7 @@ func newDeviceAttestation(t *testing.T, env *reftest.Env) *auth.DeviceAttestatio
 		WorkspaceID: env.Seed.DefaultWorkspaceID, TeamID: teamID, BundleIDs: []string{bundleID}})
 	require.NoError(t, err)
 	creds, err := auth.DeviceAttestation(auth.DeviceAttestationConfig{BaseURL: env.URL, ClientID: clientID,
-		AppID: teamID + "." + bundleID, Attestor: auth.NewTestAttestor(teamID + "." + bundleID), MaxRetries: -1,
+		AppID: teamID + "." + bundleID, Attestor: authtest.NewAttestor(teamID + "." + bundleID), MaxRetries: -1,
 		MaxRetryWait: time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = creds.Close() })

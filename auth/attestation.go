@@ -40,13 +40,13 @@ type DeviceAttestationConfig struct {
 	// KeyStore remembers the attested key. Default: a MemoryKeyStore.
 	KeyStore KeyStore
 
-	// HTTPClient, Clock, Logger, MaxRetries, MaxRetryWait, ExchangeTimeout
+	// HTTPClient, Now, Logger, MaxRetries, MaxRetryWait, ExchangeTimeout
 	// and TracerProvider are as in FederationConfig. A retried exchange
 	// starts again from a new challenge. The spans are
 	// vendor.oauth.device_attestation.challenge.create and
 	// vendor.oauth.token.create.
 	HTTPClient      *http.Client
-	Clock           Clock
+	Now             func() time.Time
 	Logger          *slog.Logger
 	MaxRetries      int
 	MaxRetryWait    time.Duration
@@ -99,10 +99,6 @@ func DeviceAttestation(cfg DeviceAttestationConfig) (*DeviceAttestationCredentia
 		return nil, err
 	}
 	u, _ := url.Parse(base) // endpointBase checked it
-	clock := cfg.Clock
-	if clock == nil {
-		clock = systemClock{}
-	}
 	keys := cfg.KeyStore
 	if keys == nil {
 		keys = &MemoryKeyStore{}
@@ -114,10 +110,10 @@ func DeviceAttestation(cfg DeviceAttestationConfig) (*DeviceAttestationCredentia
 		basePath:    u.Path,
 		attestor:    cfg.Attestor,
 		keys:        keys,
-		x:           newExchanger(base, cfg.HTTPClient, cfg.MaxRetries, cfg.MaxRetryWait, clock),
+		x:           newExchanger(base, cfg.HTTPClient, cfg.MaxRetries, cfg.MaxRetryWait, cfg.Now),
 		logger:      cfg.Logger,
 	}
-	d.cache = newTokenCache("device_attestation", clock, cfg.ExchangeTimeout, cfg.Logger, cfg.TracerProvider, d.exchange)
+	d.cache = newTokenCache("device_attestation", cfg.Now, cfg.ExchangeTimeout, cfg.Logger, cfg.TracerProvider, d.exchange)
 	return &DeviceAttestationCredentials{d: d}, nil
 }
 

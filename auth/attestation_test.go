@@ -18,6 +18,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/auth/authtest"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -67,7 +68,7 @@ func (e *devEnv) config(a auth.Attestor, keys auth.KeyStore) auth.DeviceAttestat
 		AppID:        appID,
 		Attestor:     a,
 		KeyStore:     keys,
-		Clock:        e.clock,
+		Now:          e.clock.Now,
 		MaxRetryWait: time.Millisecond,
 	}
 }
@@ -109,10 +110,10 @@ func deviceAttestation(t *testing.T, cfg auth.DeviceAttestationConfig) *auth.Dev
 	return creds
 }
 
-// recordingAttestor is a TestAttestor that records what it is asked to do
+// recordingAttestor is an authtest.Attestor that records what it is asked to do
 // and every proof it hands out (base64, as sent), for the canary checks.
 type recordingAttestor struct {
-	*auth.TestAttestor
+	*authtest.Attestor
 
 	mu     sync.Mutex
 	calls  []string // "generate", "attest", "assert"
@@ -120,22 +121,22 @@ type recordingAttestor struct {
 }
 
 func newRecordingAttestor(appID string) *recordingAttestor {
-	return &recordingAttestor{TestAttestor: auth.NewTestAttestor(appID)}
+	return &recordingAttestor{Attestor: authtest.NewAttestor(appID)}
 }
 
 func (a *recordingAttestor) GenerateKey(ctx context.Context) (string, error) {
 	a.record("generate", nil)
-	return a.TestAttestor.GenerateKey(ctx)
+	return a.Attestor.GenerateKey(ctx)
 }
 
 func (a *recordingAttestor) AttestKey(ctx context.Context, keyID string, hash []byte) ([]byte, error) {
-	proof, err := a.TestAttestor.AttestKey(ctx, keyID, hash)
+	proof, err := a.Attestor.AttestKey(ctx, keyID, hash)
 	a.record("attest", proof)
 	return proof, err
 }
 
 func (a *recordingAttestor) GenerateAssertion(ctx context.Context, keyID string, hash []byte) ([]byte, error) {
-	proof, err := a.TestAttestor.GenerateAssertion(ctx, keyID, hash)
+	proof, err := a.Attestor.GenerateAssertion(ctx, keyID, hash)
 	a.record("assert", proof)
 	return proof, err
 }
@@ -268,7 +269,7 @@ func TestDeviceAttestationAttestsOnceThenAsserts(t *testing.T) {
 // an expired token.
 func TestDeviceTokenIsReusedThenRefreshedBeforeExpiry(t *testing.T) {
 	e := newDevEnv(t)
-	creds := deviceAttestation(t, e.config(auth.NewTestAttestor(appID), nil))
+	creds := deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil))
 	var rec statusRecorder
 	c := client(t, e.URL, creds, rec.middleware())
 
@@ -424,7 +425,7 @@ func TestScopeCheckFollowsABasePath(t *testing.T) {
 		return nil, errors.New("offline")
 	})}
 	creds, err := auth.DeviceAttestation(auth.DeviceAttestationConfig{BaseURL: "https://gw.example.com/vendor/",
-		ClientID: "clid_1", AppID: appID, Attestor: auth.NewTestAttestor(appID), HTTPClient: offline, MaxRetries: -1})
+		ClientID: "clid_1", AppID: appID, Attestor: authtest.NewAttestor(appID), HTTPClient: offline, MaxRetries: -1})
 	require.NoError(t, err)
 	defer creds.Close()
 	for path, allowed := range map[string]bool{
@@ -451,7 +452,7 @@ func TestScopeCheckFollowsABasePath(t *testing.T) {
 func TestDevice401InvalidatesAndRetriesOnce(t *testing.T) {
 	e := newDevEnv(t)
 	cfg := e.config(newRecordingAttestor(appID), nil)
-	cfg.Clock = refserver.NewManualClock(t0) // the source's own clock
+	cfg.Now = refserver.NewManualClock(t0).Now // the source's own clock
 	var rec statusRecorder
 	c := client(t, e.URL, deviceAttestation(t, cfg), rec.middleware())
 	require.NoError(t, sayHello(c))
@@ -485,7 +486,7 @@ func TestDevice401InvalidatesAndRetriesOnce(t *testing.T) {
 // the call fails with an *auth.ExchangeError that carries no secret.
 func TestRevokedIntegrationIsATypedError(t *testing.T) {
 	e := newDevEnv(t)
-	c := client(t, e.URL, deviceAttestation(t, e.config(auth.NewTestAttestor(appID), nil)))
+	c := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)))
 	require.NoError(t, sayHello(c))
 
 	require.NoError(t, e.Server.RevokeAppIntegration(e.clientID))
@@ -507,7 +508,7 @@ func TestRevokedIntegrationIsATypedError(t *testing.T) {
 	require.Equal(t, "client_revoked", denials[len(denials)-1].Reason)
 
 	// A new installation of the revoked app gets the same error at once.
-	c2 := client(t, e.URL, deviceAttestation(t, e.config(auth.NewTestAttestor(appID), nil)))
+	c2 := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)))
 	require.ErrorAs(t, sayHello(c2), &xe)
 	require.Equal(t, challengePath, xe.Endpoint)
 }
@@ -516,7 +517,7 @@ func TestRevokedIntegrationIsATypedError(t *testing.T) {
 // modified build produces) is refused by the server's verifier.
 func TestTamperedBuildIsRefused(t *testing.T) {
 	e := newDevEnv(t)
-	c := client(t, e.URL, deviceAttestation(t, e.config(auth.NewTestAttestor(teamID+".com.example.evil"), nil)))
+	c := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(teamID+".com.example.evil"), nil)))
 	err := sayHello(c)
 	var xe *auth.ExchangeError
 	require.ErrorAs(t, err, &xe)
@@ -555,7 +556,7 @@ func TestUnknownKeyIsAttestedAgain(t *testing.T) {
 // is replaced by a new one, once.
 func TestSpentChallengeIsReplaced(t *testing.T) {
 	e := newDevEnv(t)
-	c := client(t, e.URL, deviceAttestation(t, e.config(auth.NewTestAttestor(appID), nil)))
+	c := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)))
 	msg := "challenge: unknown, expired or already used; request a new challenge"
 	e.Server.InjectFault(refserver.Fault{Path: tokenPath, Status: 400, Message: msg})
 	require.NoError(t, sayHello(c))
@@ -577,7 +578,7 @@ func TestSpentChallengeIsReplaced(t *testing.T) {
 // WorkspaceID asserts it, and naming another workspace is refused.
 func TestDeviceWorkspace(t *testing.T) {
 	e := newDevEnv(t)
-	cfg := e.config(auth.NewTestAttestor(appID), nil)
+	cfg := e.config(authtest.NewAttestor(appID), nil)
 	cfg.WorkspaceID = "default"
 	require.NoError(t, sayHello(client(t, e.URL, deviceAttestation(t, cfg))))
 	require.Equal(t, "default", e.tokenBodies(t)[0]["workspace_id"])
@@ -585,7 +586,7 @@ func TestDeviceWorkspace(t *testing.T) {
 	// VENDOR_WORKSPACE_ID=default is not sent as a header, which cannot
 	// carry "default": the token fixes the workspace.
 	t.Setenv("VENDOR_WORKSPACE_ID", "default")
-	require.NoError(t, sayHello(client(t, e.URL, deviceAttestation(t, e.config(auth.NewTestAttestor(appID), nil)))))
+	require.NoError(t, sayHello(client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)))))
 	for _, r := range e.Server.Requests() {
 		if r.Path == "/v1/messages" {
 			require.Empty(t, r.Header.Get("vendor-workspace-id"))
@@ -593,7 +594,7 @@ func TestDeviceWorkspace(t *testing.T) {
 	}
 	t.Setenv("VENDOR_WORKSPACE_ID", "")
 
-	cfg = e.config(auth.NewTestAttestor(appID), nil)
+	cfg = e.config(authtest.NewAttestor(appID), nil)
 	cfg.WorkspaceID = e.Server.CreateWorkspace("other")
 	err := sayHello(client(t, e.URL, deviceAttestation(t, cfg)))
 	require.ErrorIs(t, err, apierror.ErrAuthentication)
@@ -603,7 +604,7 @@ func TestDeviceWorkspace(t *testing.T) {
 
 func TestDeviceAttestationConfigIsChecked(t *testing.T) {
 	noEnv(t)
-	good := auth.DeviceAttestationConfig{ClientID: "clid_1", AppID: appID, Attestor: auth.NewTestAttestor(appID)}
+	good := auth.DeviceAttestationConfig{ClientID: "clid_1", AppID: appID, Attestor: authtest.NewAttestor(appID)}
 	for field, edit := range map[string]func(*auth.DeviceAttestationConfig){
 		"client_id": func(c *auth.DeviceAttestationConfig) { c.ClientID = " " },
 		"app_id":    func(c *auth.DeviceAttestationConfig) { c.AppID = "" },

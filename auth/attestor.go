@@ -9,7 +9,7 @@ import (
 // registered app. Its three operations are those of Apple's
 // DCAppAttestService; on Apple platforms the application implements it by
 // calling that service (generateKey, attestKey, generateAssertion). Tests
-// use TestAttestor.
+// use authtest.Attestor.
 //
 // The source calls it from one exchange at a time, never concurrently.
 type Attestor interface {

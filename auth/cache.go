@@ -11,16 +11,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Clock tells the time. Expiry and the refresh schedule read it, so a test
-// can drive them (the reference server's ManualClock satisfies it). The
-// default is the system clock.
-type Clock interface {
-	Now() time.Time
+// orNow returns now, a config's clock, or time.Now when it is nil.
+func orNow(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
 }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
 
 // ErrClosed is returned by Authorize once the credentials have been closed.
 var ErrClosed = errors.New("auth: credentials have been closed")
@@ -63,7 +60,7 @@ func newToken(value string, sent time.Time, lifetime time.Duration) *token {
 // tokenCache holds the access token of one source (federation or device
 // attestation) and runs its exchanges.
 //
-// Timing, by the source's Clock:
+// Timing, by the source's clock (its config's Now):
 //   - before the advisory time the cached token is used as is;
 //   - between the advisory and the mandatory time it is still used, and the
 //     first request to notice starts one exchange in the background; if that
@@ -86,7 +83,7 @@ func newToken(value string, sent time.Time, lifetime time.Duration) *token {
 // that started it, inline or in the background, although it runs under
 // the cache's context (trace.go).
 type tokenCache struct {
-	clock   Clock
+	now     func() time.Time
 	fetch   func(ctx context.Context) (*token, error)
 	timeout time.Duration
 	logger  *slog.Logger         // nil: no logging
@@ -111,16 +108,13 @@ type flight struct {
 	err  error
 }
 
-func newTokenCache(kind string, clock Clock, timeout time.Duration, logger *slog.Logger, tp trace.TracerProvider,
+func newTokenCache(kind string, now func() time.Time, timeout time.Duration, logger *slog.Logger, tp trace.TracerProvider,
 	fetch func(context.Context) (*token, error)) *tokenCache {
-	if clock == nil {
-		clock = systemClock{}
-	}
 	if timeout <= 0 {
 		timeout = defaultExchangeTimeout
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &tokenCache{clock: clock, fetch: fetch, timeout: timeout, logger: logger, kind: kind, tp: tp, ctx: ctx, cancel: cancel}
+	return &tokenCache{now: orNow(now), fetch: fetch, timeout: timeout, logger: logger, kind: kind, tp: tp, ctx: ctx, cancel: cancel}
 }
 
 // get returns a token that is usable now, exchanging first when needed.
@@ -130,7 +124,7 @@ func (c *tokenCache) get(ctx context.Context) (string, error) {
 		c.mu.Unlock()
 		return "", ErrClosed
 	}
-	now := c.clock.Now()
+	now := c.now()
 	if t := c.tok; t != nil && now.Before(t.mandatory) {
 		if !now.Before(t.advisory) && c.running == nil && !now.Before(c.quietUntil) {
 			c.startLocked(ctx, "advisory")
@@ -179,7 +173,7 @@ func (c *tokenCache) startLocked(from context.Context, reason string) *flight {
 		if err == nil {
 			c.tok = tok
 		} else {
-			c.quietUntil = c.clock.Now().Add(advisoryPause)
+			c.quietUntil = c.now().Add(advisoryPause)
 		}
 		c.mu.Unlock()
 		close(f.done)

@@ -240,7 +240,7 @@ func TestCanaryFederation(t *testing.T) {
 	echo := &echoTransport{}
 	sdkClock := refserver.NewManualClock(t0)
 	cfg := e.config(t)
-	cfg.Clock = sdkClock
+	cfg.Now = sdkClock.Now
 	cfg.Logger = cn.logger
 	cfg.HTTPClient = &http.Client{Transport: echo}
 	cfg.MaxRetries = 1
@@ -346,7 +346,7 @@ func TestCanaryDeviceAttestation(t *testing.T) {
 	sdkClock := refserver.NewManualClock(t0)
 	att := newRecordingAttestor(appID)
 	cfg := e.config(att, &auth.MemoryKeyStore{})
-	cfg.Clock = sdkClock
+	cfg.Now = sdkClock.Now
 	cfg.Logger = cn.logger
 	cfg.HTTPClient = &http.Client{Transport: echo}
 	cfg.MaxRetries = 1

@@ -15,7 +15,7 @@
 //     read again for every exchange, since platforms rotate it.
 //   - Device attestation, for iOS and macOS apps calling the API with no
 //     secret built in. DeviceAttestation proves through an Attestor (Apple's
-//     App Attest in the app, TestAttestor in tests) that the installation is
+//     App Attest in the app, authtest.Attestor in tests) that the installation is
 //     an unmodified build of a registered app, and gets one-hour tokens that
 //     authorize only the Messages API: any other call is refused locally
 //     with a *ScopeError before anything is sent.

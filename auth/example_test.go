@@ -18,6 +18,7 @@ import (
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/auth/authtest"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
@@ -117,14 +118,14 @@ func ExampleFederationFromEnv() {
 }
 
 // Device attestation, in an iOS or macOS app: the Attestor wraps Apple's
-// App Attest (auth.NewTestAttestor stands in for it here), and the KeyStore
+// App Attest (authtest.NewAttestor stands in for it here), and the KeyStore
 // keeps the attested key's id across launches (the keychain, in an app).
 // The tokens authorize Messages calls only.
 func ExampleDeviceAttestation() {
 	p := startPlatform()
 	defer p.stop()
 	ctx, clientID := context.Background(), p.clientID
-	attestor, keychain := auth.NewTestAttestor("ABCDE12345.com.example.app"), &auth.MemoryKeyStore{}
+	attestor, keychain := authtest.NewAttestor("ABCDE12345.com.example.app"), &auth.MemoryKeyStore{}
 
 	dev, err := auth.DeviceAttestation(auth.DeviceAttestationConfig{
 		ClientID: clientID,                     // the app integration's clid_…

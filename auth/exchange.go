@@ -39,7 +39,7 @@ type exchanger struct {
 	owned   *http.Transport // closed on Close when we made it
 	retries int
 	maxWait time.Duration
-	clock   Clock
+	now     func() time.Time
 
 	// The base URL's parts, for the redirect check and the span attributes.
 	origin   string // originKey of base
@@ -50,9 +50,9 @@ type exchanger struct {
 }
 
 // newExchanger builds the exchanger of base, which endpointBase checked.
-func newExchanger(base string, hc *http.Client, retries int, maxWait time.Duration, clock Clock) *exchanger {
+func newExchanger(base string, hc *http.Client, retries int, maxWait time.Duration, now func() time.Time) *exchanger {
 	u, _ := url.Parse(base)
-	x := &exchanger{base: base, retries: retries, maxWait: maxWait, clock: clock,
+	x := &exchanger{base: base, retries: retries, maxWait: maxWait, now: orNow(now),
 		origin: originKey(u), scheme: u.Scheme, host: u.Hostname(), port: defaultPort(u), basePath: u.EscapedPath()}
 	x.hc, x.owned = exchangeClient(hc, x.origin)
 	switch {
@@ -145,7 +145,7 @@ func (x *exchanger) post(ctx context.Context, path string, body any, out checker
 	req.Header.Set("vendor-version", apiVersion)
 	req.Header.Set("User-Agent", userAgent)
 	tr.inject(ctx, req.Header)
-	sent := x.clock.Now()
+	sent := x.now()
 	status, header, err := x.send(ctx, req, path, out, secrets)
 	tr.done(status, header, err)
 	return sent, err

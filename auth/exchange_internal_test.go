@@ -107,7 +107,7 @@ func TestRetryWaitStaysInRange(t *testing.T) {
 // tracer, contexts), a fraction of a recorded span's: no attribute is
 // built. Building them unguarded would add at least four.
 func TestUntracedExchangeBuildsNoAttributes(t *testing.T) {
-	x := newExchanger("https://api.vendor.com", nil, 0, 0, systemClock{})
+	x := newExchanger("https://api.vendor.com", nil, 0, 0, nil)
 	defer x.close()
 	h := http.Header{}
 	allocs := func(tp trace.TracerProvider) float64 {

@@ -42,8 +42,10 @@ type FederationConfig struct {
 	// policy refuses to leave the token endpoint's origin: the request body
 	// holds the identity token.
 	HTTPClient *http.Client
-	// Clock drives expiry and the refresh schedule. Default: system time.
-	Clock Clock
+	// Now tells the time that expiry and the refresh schedule go by, so
+	// that a test can drive them (pass the method value of the reference
+	// server's clock, clock.Now). Default: time.Now.
+	Now func() time.Time
 	// Logger gets one debug line per exchange (outcome, expiry, duration;
 	// never a token). Default: no logging.
 	Logger *slog.Logger
@@ -105,19 +107,15 @@ func Federation(cfg FederationConfig) (*FederationCredentials, error) {
 	if err != nil {
 		return nil, err
 	}
-	clock := cfg.Clock
-	if clock == nil {
-		clock = systemClock{}
-	}
 	f := &federation{
 		ruleID:      cfg.FederationRuleID,
 		orgID:       cfg.OrganizationID,
 		svcID:       cfg.ServiceAccountID,
 		workspaceID: cfg.WorkspaceID,
 		identity:    cfg.IdentityToken,
-		x:           newExchanger(base, cfg.HTTPClient, cfg.MaxRetries, cfg.MaxRetryWait, clock),
+		x:           newExchanger(base, cfg.HTTPClient, cfg.MaxRetries, cfg.MaxRetryWait, cfg.Now),
 	}
-	f.cache = newTokenCache("federation", clock, cfg.ExchangeTimeout, cfg.Logger, cfg.TracerProvider, f.exchange)
+	f.cache = newTokenCache("federation", cfg.Now, cfg.ExchangeTimeout, cfg.Logger, cfg.TracerProvider, f.exchange)
 	return &FederationCredentials{f: f}, nil
 }
 

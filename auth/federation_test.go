@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/auth/authtest"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
@@ -241,7 +242,7 @@ func TestA401ReExchangesOnce(t *testing.T) {
 	e := newFedEnv(t)
 	cfg := e.config(t)
 	sdkClock := refserver.NewManualClock(t0)
-	cfg.Clock = sdkClock
+	cfg.Now = sdkClock.Now
 	var rec bearerRecorder
 	c := client(t, e.URL, federation(t, cfg), rec.middleware())
 	require.NoError(t, listModels(c))
@@ -397,7 +398,7 @@ func TestInsecureEndpointIsRefused(t *testing.T) {
 		require.ErrorContains(t, err, "https")
 
 		_, err = auth.DeviceAttestation(auth.DeviceAttestationConfig{BaseURL: u, ClientID: "clid_1", AppID: "ABCDE12345.com.example.app",
-			Attestor: auth.NewTestAttestor("ABCDE12345.com.example.app")})
+			Attestor: authtest.NewAttestor("ABCDE12345.com.example.app")})
 		require.ErrorIs(t, err, auth.ErrInsecureEndpoint, u)
 	}
 	t.Setenv("VENDOR_BASE_URL", "http://api.example.com")
@@ -466,7 +467,7 @@ func TestFederationFromEnv(t *testing.T) {
 	cfg, err := auth.FederationConfigFromEnv()
 	require.NoError(t, err)
 	require.Equal(t, "default", cfg.WorkspaceID)
-	cfg.Clock = e.clock
+	cfg.Now = e.clock.Now
 	creds := federation(t, cfg)
 	c := client(t, "", creds) // the client reads VENDOR_BASE_URL and VENDOR_WORKSPACE_ID too
 	require.NoError(t, listModels(c))

@@ -158,7 +158,7 @@ func (e *fedEnv) config(t *testing.T) auth.FederationConfig {
 		OrganizationID:   e.Seed.OrganizationID,
 		ServiceAccountID: e.saID,
 		IdentityToken:    func(context.Context) (string, error) { return e.mint(t), nil },
-		Clock:            e.clock,
+		Now:              e.clock.Now,
 		MaxRetryWait:     time.Millisecond,
 	}
 }

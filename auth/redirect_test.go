@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/auth/authtest"
 )
 
 // The identity JWT of the redirect tests, which must reach only the token
@@ -200,7 +201,7 @@ func TestDeviceAttestationRefusesCrossOriginRedirects(t *testing.T) {
 	}
 	front.mu.Unlock()
 	creds := deviceAttestation(t, auth.DeviceAttestationConfig{BaseURL: front.URL, ClientID: "clid_1", AppID: appID,
-		Attestor: auth.NewTestAttestor(appID)})
+		Attestor: authtest.NewAttestor(appID)})
 	req, _ := http.NewRequest("POST", front.URL+"/v1/messages", nil)
 	err := creds.Authorize(ctx, req)
 	var xe *auth.ExchangeError

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/auth/authtest"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -292,7 +293,7 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 	t.Run("device challenge", func(t *testing.T) {
 		e := newDevEnv(t)
 		rec := newSpanRecorder(t)
-		c := client(t, e.URL, deviceAttestation(t, e.config(auth.NewTestAttestor(appID), nil)), option.WithTracerProvider(rec.tp))
+		c := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)), option.WithTracerProvider(rec.tp))
 		e.Server.InjectFault(refserver.Fault{Path: challengePath, Status: 502, Times: 1})
 		require.NoError(t, sayHello(c))
 		require.Equal(t, int64(1), attrs(rec.one(t, challengeSpan))[tracing.HTTPRequestResends].AsInt64())
@@ -364,7 +365,7 @@ func TestExchangeSpansMatchThePipelines(t *testing.T) {
 	require.NoError(t, err)
 	defer p.Close()
 
-	cfg := e.config(auth.NewTestAttestor(appID), nil)
+	cfg := e.config(authtest.NewAttestor(appID), nil)
 	cfg.TracerProvider = authRec.tp
 	creds := deviceAttestation(t, cfg)
 	for _, tc := range []struct{ path, name string }{{challengePath, challengeSpan}, {tokenPath, tokenSpan}} {

@@ -127,7 +127,7 @@ func TestBadInput(t *testing.T) {
 			return err
 		}), "deployment_id", "must not be empty", true},
 		{"run empty id", byID(func(ctx context.Context, s *deployments.Service, id string) error {
-			_, err := s.Run(ctx, id)
+			_, err := s.RunNow(ctx, id)
 			return err
 		}), "deployment_id", "must not be empty", true},
 

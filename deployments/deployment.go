@@ -2,24 +2,23 @@ package deployments
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
 // Deployment binds an agent to an environment, credentials and initial
-// events, and starts sessions from them: by hand (Service.Run) or on a cron
-// schedule (type "deployment"). Nullable fields of the wire read as their
-// zero value: Description "", Budget, Schedule and PausedReason nil,
+// events, and starts sessions from them: by hand (Service.RunNow) or on a
+// cron schedule (type "deployment"). Nullable fields of the wire read as
+// their zero value: Description "", Budget, Schedule and PausedReason nil,
 // ArchivedAt the zero time.
 type Deployment struct {
 	Type        string `json:"type"`
 	ID          string `json:"id"` // "depl_…"
 	Name        string `json:"name"`
-	Description string `json:"description"`
+	Description string `json:"description,omitzero"`
 	// Agent is the agent version every run uses, pinned when the
 	// deployment was created or last updated.
 	Agent         agents.AgentReference `json:"agent"`
@@ -43,43 +42,23 @@ type Deployment struct {
 	ArchivedAt time.Time `json:"archived_at,omitzero"`
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Archived reports whether the deployment has been archived.
 func (d *Deployment) Archived() bool { return !d.ArchivedAt.IsZero() }
 
-// UnmarshalJSON decodes the union fields into their variants.
-func (d *Deployment) UnmarshalJSON(data []byte) error {
-	type plain Deployment
-	var w struct {
-		plain
-		InitialEvents json.RawMessage `json:"initial_events"`
-		Resources     json.RawMessage `json:"resources"`
-		PausedReason  json.RawMessage `json:"paused_reason"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*d = Deployment(w.plain)
-	var err error
-	if d.InitialEvents, err = decodeList(w.InitialEvents, sessions.DecodeEventParam); err != nil {
-		return fmt.Errorf("initial_events: %w", err)
-	}
-	if d.Resources, err = decodeList(w.Resources, decodeResourceConfig); err != nil {
-		return fmt.Errorf("resources: %w", err)
-	}
-	if d.PausedReason, err = decodePausedReason(w.PausedReason); err != nil {
-		return fmt.Errorf("paused_reason: %w", err)
-	}
-	return nil
-}
+type plainDeployment Deployment
 
-// decodeList decodes a union array; a missing key decodes as nil.
-func decodeList[T any](data []byte, decode func([]byte) (T, error)) ([]T, error) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	return union.DecodeSlice(data, decode)
+// MarshalJSON writes the deployment as the API does.
+func (d Deployment) MarshalJSON() ([]byte, error) { return wire.Marshal(plainDeployment(d)) }
+
+// UnmarshalJSON decodes the deployment, its union fields into their
+// variants.
+func (d *Deployment) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainDeployment)(d), unions)
 }
 
 // Status is a deployment's status. Values this SDK does not know are kept
@@ -106,63 +85,17 @@ type Schedule struct {
 	// UpcomingRunsAt holds the next fire times (UTC), also while paused;
 	// empty once archived.
 	UpcomingRunsAt []time.Time `json:"upcoming_runs_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// PausedReason says why a deployment is paused: ManualPause, ErrorPause, or
-// UnknownPausedReason.
-type PausedReason interface{ isPausedReason() }
+type plainSchedule Schedule
 
-// ManualPause means Service.Pause was called (type "manual").
-type ManualPause struct{}
+// MarshalJSON writes the schedule as the API does.
+func (s Schedule) MarshalJSON() ([]byte, error) { return wire.Marshal(plainSchedule(s)) }
 
-// ErrorPause means a scheduled fire failed in a way that needs attention,
-// and the deployment paused itself (type "error"). Fix the cause, then
-// Unpause.
-type ErrorPause struct {
-	// ErrorType is the error type of the failed run, such as
-	// RunErrorEnvironmentArchived.
-	ErrorType RunErrorType
-}
-
-// UnknownPausedReason is a reason this SDK does not know, kept as received.
-type UnknownPausedReason struct{ union.Raw }
-
-func (ManualPause) isPausedReason()         {}
-func (ErrorPause) isPausedReason()          {}
-func (UnknownPausedReason) isPausedReason() {}
-
-func (ManualPause) MarshalJSON() ([]byte, error) { return union.Marshal("manual", struct{}{}) }
-
-// errorRef is the wire form of ErrorPause's error: {"type": …}.
-type errorRef struct {
-	Type RunErrorType `json:"type"`
-}
-
-func (p ErrorPause) MarshalJSON() ([]byte, error) {
-	return union.Marshal("error", struct {
-		Error errorRef `json:"error"`
-	}{errorRef{p.ErrorType}})
-}
-
-func decodePausedReason(data []byte) (PausedReason, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "manual":
-		return ManualPause{}, nil
-	case "error":
-		var w struct {
-			Error errorRef `json:"error"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
-			return nil, err
-		}
-		return ErrorPause{ErrorType: w.Error.Type}, nil
-	}
-	return UnknownPausedReason{union.NewRaw(typ, data)}, nil
+// UnmarshalJSON decodes the schedule, keeping unknown members.
+func (s *Schedule) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainSchedule)(s))
 }

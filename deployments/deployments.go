@@ -69,7 +69,7 @@ func (s *Service) Update(ctx context.Context, deploymentID string, params Update
 
 // Pause stops scheduled fires from now on: POST
 // /v1/deployments/{deployment_id}/pause. Running sessions continue, and
-// Run still works. Pausing a paused deployment changes nothing, not even
+// RunNow still works. Pausing a paused deployment changes nothing, not even
 // the reason.
 func (s *Service) Pause(ctx context.Context, deploymentID string, opts ...option.Option) (*Deployment, error) {
 	return s.post(ctx, "/v1/deployments/{deployment_id}/pause", deploymentID, opts)
@@ -90,11 +90,11 @@ func (s *Service) Archive(ctx context.Context, deploymentID string, opts ...opti
 	return s.post(ctx, "/v1/deployments/{deployment_id}/archive", deploymentID, opts)
 }
 
-// Run runs a deployment now, active or paused: POST
+// RunNow runs a deployment now, active or paused: POST
 // /v1/deployments/{deployment_id}/run. It returns the run: a failure to
 // create the session is reported in Run.Error, not as an error, and does
-// not pause the deployment.
-func (s *Service) Run(ctx context.Context, deploymentID string, opts ...option.Option) (*Run, error) {
+// not pause the deployment. The runs it leaves are listed by Runs.
+func (s *Service) RunNow(ctx context.Context, deploymentID string, opts ...option.Option) (*Run, error) {
 	req := newRequest(http.MethodPost, "/v1/deployments/{deployment_id}/run", deploymentID)
 	return pipeline.Do[Run](ctx, s.p, req, opts)
 }

@@ -15,7 +15,7 @@
 //	})
 //	fmt.Println(dep.Schedule.UpcomingRunsAt) // the next fire times, UTC
 //
-//	run, err := client.Deployments.Run(ctx, dep.ID) // now, by hand
+//	run, err := client.Deployments.RunNow(ctx, dep.ID) // now, by hand
 //	if run.Error != nil { … } else { … run.SessionID … }
 //
 //	for r, err := range client.Deployments.Runs.All(ctx, deployments.RunListParams{DeploymentID: dep.ID}) {
@@ -36,8 +36,11 @@
 //
 // Unions (PausedReason, TriggerContext, ResourceConfig) are sealed
 // interfaces with an Unknown variant that keeps the JSON of a type newer
-// than this SDK. Enum-like string types (Status, RunErrorType) keep
-// unknown values.
+// than this SDK. Enum-like string types (Status, RunErrorType, Trigger)
+// keep unknown values, and every response type keeps members it does not
+// know in its Extra field: json.Marshal writes a Deployment or a Run back
+// as the API sent it (a null member may be left out).
 //
-// Every call sends the vendor-beta value these endpoints require (Beta).
+// Every call sends the vendor-beta value these endpoints require
+// ("managed-agents-2026-04-01").
 package deployments

@@ -54,9 +54,9 @@ func Example() {
 	// next: 2026-01-06T08:00:00Z
 }
 
-// Run starts a session now; the schedule goes on as before. Every run,
+// RunNow starts a session now; the schedule goes on as before. Every run,
 // by hand or scheduled, leaves a record with its session or its error.
-func ExampleService_Run() {
+func ExampleService_RunNow() {
 	srv, client, done := exampleServer()
 	defer done()
 	ctx := context.Background()
@@ -70,7 +70,7 @@ func ExampleService_Run() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	run, err := client.Deployments.Run(ctx, dep.ID)
+	run, err := client.Deployments.RunNow(ctx, dep.ID)
 	if err != nil {
 		log.Fatal(err)
 	}

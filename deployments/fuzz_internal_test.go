@@ -1,8 +1,12 @@
 package deployments
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -11,16 +15,8 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
-	"github.com/agentplatform/agentplatform-go/internal/union/uniontest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
-
-// unmarshal decodes a struct that holds unions with its own UnmarshalJSON.
-func unmarshal[T any](data []byte) (T, error) {
-	var v T
-	err := json.Unmarshal(data, &v)
-	return v, err
-}
 
 // sameBudget: a budget's Type "" is sent as "limit" (sessions.Budget).
 var sameBudget = cmp.Comparer(func(a, b sessions.Budget) bool {
@@ -29,67 +25,71 @@ var sameBudget = cmp.Comparer(func(a, b sessions.Budget) bool {
 			x.Type = sessions.BudgetLimit
 		}
 	}
-	return a == b
+	return reflect.DeepEqual(a, b) // not ==: a Budget with an Extra map is not comparable
 })
 
-// unionChecks are the union decoders of the package and the structs that
-// hold them, by the kind byte of FuzzDecodeUnion.
-var unionChecks = []func(*testing.T, []byte){
-	uniontest.Decoder[ResourceConfig]{Decode: decodeResourceConfig}.Check,
-	uniontest.Decoder[PausedReason]{Decode: decodePausedReason, EmptyIsAbsent: true}.Check,
-	uniontest.Decoder[TriggerContext]{Decode: decodeTriggerContext, EmptyIsAbsent: true}.Check,
-	uniontest.Decoder[Deployment]{Decode: unmarshal[Deployment], Equal: cmp.Options{sameBudget}}.Check,
-	uniontest.Decoder[Run]{Decode: unmarshal[Run]}.Check,
+// sameJSON compares raw members (Extra, Unknown variants) by value: a
+// round trip writes them compacted.
+var sameJSON = cmp.Comparer(func(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	dx, dy := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	dx.UseNumber()
+	dy.UseNumber()
+	return dx.Decode(&x) == nil && dy.Decode(&y) == nil && reflect.DeepEqual(x, y)
+})
+
+// roundTrip checks decode → encode → decode: what decodes encodes, and
+// decodes again to an equal value. (The bytes may differ: unknown members
+// are not written in a fixed order.)
+func roundTrip[T any](t *testing.T, data []byte) {
+	var v T
+	if json.Unmarshal(data, &v) != nil {
+		return
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("decoded %s, cannot encode it: %v", data, err)
+	}
+	var again T
+	if err := json.Unmarshal(out, &again); err != nil {
+		t.Fatalf("%s encodes as %s, which does not decode: %v", data, out, err)
+	}
+	if diff := cmp.Diff(v, again, sameBudget, sameJSON); diff != "" {
+		t.Fatalf("%s encodes as %s, which decodes differently (-first +again):\n%s", data, out, diff)
+	}
 }
 
-// FuzzDecodeUnion checks the deployment's resource configurations, paused
-// reasons and run trigger contexts, and the Deployment and Run that hold
-// them (with the initial events, decoded by the sessions package): no
-// panic, no value from invalid JSON, unknown types kept byte for byte, and
-// a stable round trip through json.Marshal (see uniontest).
-func FuzzDecodeUnion(f *testing.F) {
-	const (
-		resource = iota
-		paused
-		trigger
-		deployment
-		run
-	)
-	for _, seed := range []struct {
-		kind uint8
-		data string
-	}{
-		// As TestDecodeDeployment and docs/managed-agents-wire.md show them.
-		{resource, `{"type": "file", "file_id": "file_1", "mount_path": null}`},
-		{resource, `{"type": "vcs_repository", "url": "https://x/r", "checkout": {"type": "commit", "sha": "abcdef0"}, "mount_path": "/r"}`},
-		{resource, `{"type":"vcs_repository","url":"https://x/r","checkout":{"type":"tag","name":"v1"},"mount_path":null}`},
-		{resource, `{"type": "memory_store", "memory_store_id": "memstore_1", "access": null, "instructions": null}`},
-		{resource, `{"type": "bucket", "name": "b"}`},
-		{paused, `{"type": "manual"}`},
-		{paused, `{"type": "error", "error": {"type": "memory_store_archived_error"}}`},
-		{paused, `{"type": "quota", "limit": 3}`},
-		{paused, `null`},
-		{trigger, `{"type": "schedule", "scheduled_at": "2026-03-08T07:00:00Z"}`},
-		{trigger, `{"type": "manual"}`},
-		{trigger, `{"type": "webhook", "source": "gh"}`},
-		{deployment, `{"type":"deployment","id":"depl_1","name":"n","description":null,"agent":{"type":"agent","id":"agent_1","version":2},"environment_id":"env_1",` +
-			`"initial_events":[{"type":"user.message","content":[{"type":"text","text":"go"},{"type":"document","file_id":"file_9"}]},` +
-			`{"type":"user.define_outcome","description":"d","rubric":{"type":"file","file_id":"file_1"},"max_iterations":3},{"type":"user.future_event","payload":{"x":1}}],` +
-			`"resources":[{"type":"file","file_id":"file_1","mount_path":null},{"type":"bucket","name":"b"}],"vault_ids":[],` +
-			`"budget":{"type":"limit","max_list_cost":{"amount":"2500","currency":"USD"}},` +
-			`"schedule":{"type":"cron","expression":"0 9 * * *","timezone":"UTC","last_run_at":"2026-03-15T09:00:00.000000Z","upcoming_runs_at":["2026-03-16T09:00:00.000000Z"]},` +
-			`"status":"paused","paused_reason":{"type":"error","error":{"type":"memory_store_archived_error"}},"metadata":{},"archived_at":null,` +
-			`"created_at":"2026-03-15T08:00:00Z","updated_at":"2026-03-15T08:00:00Z"}`},
-		{run, `{"type":"deployment_run","id":"drun_1","deployment_id":"depl_1","agent":{"type":"agent","id":"agent_1","version":2},` +
-			`"trigger_context":{"type":"schedule","scheduled_at":"2026-03-08T07:00:00Z"},"session_id":"sesn_1","error":null,"created_at":"2026-03-08T07:00:01Z"}`},
-		{run, `{"type":"deployment_run","id":"drun_2","deployment_id":"depl_1","agent":{"type":"agent","id":"agent_1","version":2},` +
-			`"trigger_context":{"type":"manual"},"session_id":null,"error":{"type":"environment_archived_error","message":"environment env_1 is archived"},"created_at":"2026-03-08T07:00:01Z"}`},
-	} {
-		f.Add(seed.kind, []byte(seed.data))
+// seeds adds the documents of testdata/<dir> to f's corpus.
+func seeds(f *testing.F, dir string) {
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seeds in testdata/%s: %v", dir, err)
 	}
-	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
-		unionChecks[int(kind)%len(unionChecks)](t, data)
-	})
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// FuzzDeploymentRoundTrip checks the deployment and the unions it holds
+// (resource configurations, the paused reason, and the initial events and
+// checkouts decoded by the sessions package): whatever decodes survives
+// decode → encode → decode unchanged.
+func FuzzDeploymentRoundTrip(f *testing.F) {
+	seeds(f, "deployment")
+	f.Fuzz(roundTrip[Deployment])
+}
+
+// FuzzRunRoundTrip checks the run and its trigger context likewise.
+func FuzzRunRoundTrip(f *testing.F) {
+	seeds(f, "run")
+	f.Fuzz(roundTrip[Run])
 }
 
 // FuzzSchedule checks cron expression and timezone validation. The SDK

@@ -190,7 +190,7 @@ func TestUpdateAndListLimits(t *testing.T) {
 
 	t.Run("path ids must not be empty", func(t *testing.T) {
 		before := f.sent()
-		_, err := f.client.Deployments.Run(ctx, "")
+		_, err := f.client.Deployments.RunNow(ctx, "")
 		requireLocal(t, err, "deployment_id")
 		_, err = f.client.Deployments.Runs.Get(ctx, "")
 		requireLocal(t, err, "deployment_run_id")

@@ -1,10 +1,11 @@
 package deployments
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
@@ -47,9 +48,14 @@ type ScheduleParam struct {
 	Timezone string `json:"timezone"`
 }
 
+// MarshalJSON writes the schedule with its type, "cron", first.
 func (s ScheduleParam) MarshalJSON() ([]byte, error) {
 	type plain ScheduleParam
-	return union.Marshal("cron", plain(s))
+	body, err := json.Marshal(plain(s))
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithType("cron", body)
 }
 
 // UpdateParams is the body of Update. Unset fields keep their value; an
@@ -112,5 +118,5 @@ type RunListParams struct {
 	HasError *bool
 	// TriggerType keeps runs of one trigger: TriggerSchedule or
 	// TriggerManual.
-	TriggerType string
+	TriggerType Trigger
 }

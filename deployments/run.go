@@ -2,11 +2,10 @@ package deployments
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Run is the record of one execution of a deployment (type
@@ -21,39 +20,48 @@ type Run struct {
 	// TriggerContext says what started the run: ScheduleTrigger or
 	// ManualTrigger.
 	TriggerContext TriggerContext `json:"trigger_context"`
-	SessionID      string         `json:"session_id"` // "" when the run failed
-	Error          *RunError      `json:"error"`      // nil when the run created a session
+	SessionID      string         `json:"session_id,omitzero"` // "" when the run failed
+	Error          *RunError      `json:"error"`               // nil when the run created a session
 	CreatedAt      time.Time      `json:"created_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Failed reports whether the run failed to create a session.
 func (r *Run) Failed() bool { return r.Error != nil }
 
-// UnmarshalJSON decodes the trigger context into its variant.
+type plainRun Run
+
+// MarshalJSON writes the run as the API does.
+func (r Run) MarshalJSON() ([]byte, error) { return wire.Marshal(plainRun(r)) }
+
+// UnmarshalJSON decodes the run, its trigger context into its variant.
 func (r *Run) UnmarshalJSON(data []byte) error {
-	type plain Run
-	var w struct {
-		plain
-		TriggerContext json.RawMessage `json:"trigger_context"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*r = Run(w.plain)
-	var err error
-	if r.TriggerContext, err = decodeTriggerContext(w.TriggerContext); err != nil {
-		return fmt.Errorf("trigger_context: %w", err)
-	}
-	return nil
+	return wire.Unmarshal(data, (*plainRun)(r), unions)
 }
 
 // RunError is why a run created no session.
 type RunError struct {
-	Type    RunErrorType `json:"type"`
-	Message string       `json:"message"` // names the object and its state
+	Type RunErrorType `json:"type"`
+	// Message names the object and its state; "" in an ErrorPause.
+	Message string `json:"message,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 func (e *RunError) Error() string { return string(e.Type) + ": " + e.Message }
+
+type plainRunError RunError
+
+// MarshalJSON writes the error as the API does.
+func (e RunError) MarshalJSON() ([]byte, error) { return wire.Marshal(plainRunError(e)) }
+
+// UnmarshalJSON decodes the error, keeping unknown members.
+func (e *RunError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainRunError)(e))
+}
 
 // RunErrorType is the kind of a run failure. Values this SDK does not know
 // are kept as they are. Most failures of a scheduled run pause the
@@ -83,10 +91,14 @@ const (
 // UnknownTrigger.
 type TriggerContext interface{ isTriggerContext() }
 
-// Trigger types, for RunListParams.TriggerType.
+// Trigger is the kind of a TriggerContext, the filter of
+// RunListParams.TriggerType. Values this SDK does not know are sent as
+// given.
+type Trigger string
+
 const (
-	TriggerSchedule = "schedule"
-	TriggerManual   = "manual"
+	TriggerSchedule Trigger = "schedule" // ScheduleTrigger
+	TriggerManual   Trigger = "manual"   // ManualTrigger
 )
 
 // ScheduleTrigger means the schedule fired (type "schedule").
@@ -95,39 +107,74 @@ type ScheduleTrigger struct {
 	// spring forward, a wall-clock time that does not exist fires at the
 	// first instant after the jump.
 	ScheduledAt time.Time `json:"scheduled_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// ManualTrigger means Service.Run was called (type "manual").
-type ManualTrigger struct{}
+// ManualTrigger means Service.RunNow was called (type "manual").
+type ManualTrigger struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownTrigger is a trigger this SDK does not know, kept as received.
-type UnknownTrigger struct{ union.Raw }
+type UnknownTrigger struct {
+	Type string          // the trigger's "type"
+	JSON json.RawMessage // the whole object
+}
 
 func (ScheduleTrigger) isTriggerContext() {}
 func (ManualTrigger) isTriggerContext()   {}
 func (UnknownTrigger) isTriggerContext()  {}
 
+type (
+	plainScheduleTrigger ScheduleTrigger
+	plainManualTrigger   ManualTrigger
+)
+
+// MarshalJSON writes the trigger with its type first.
 func (t ScheduleTrigger) MarshalJSON() ([]byte, error) {
-	type plain ScheduleTrigger
-	return union.Marshal(TriggerSchedule, plain(t))
-}
-
-func (ManualTrigger) MarshalJSON() ([]byte, error) { return union.Marshal(TriggerManual, struct{}{}) }
-
-func decodeTriggerContext(data []byte) (TriggerContext, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
+	body, err := wire.Marshal(plainScheduleTrigger(t))
 	if err != nil {
 		return nil, err
 	}
-	switch typ {
+	return wire.WithType(string(TriggerSchedule), body)
+}
+
+// MarshalJSON writes the trigger with its type first.
+func (t ManualTrigger) MarshalJSON() ([]byte, error) {
+	body, err := wire.Marshal(plainManualTrigger(t))
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithType(string(TriggerManual), body)
+}
+
+// MarshalJSON writes the object back as it was received.
+func (u UnknownTrigger) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
+
+// UnmarshalJSON decodes the trigger's members; its "type" is not read.
+func (t *ScheduleTrigger) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainScheduleTrigger)(t), &t.Extra)
+}
+
+// UnmarshalJSON decodes the trigger's members; its "type" is not read.
+func (t *ManualTrigger) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainManualTrigger)(t), &t.Extra)
+}
+
+func decodeTriggerContext(typ string, obj []byte) (TriggerContext, error) {
+	switch Trigger(typ) {
 	case TriggerSchedule:
 		var t ScheduleTrigger
-		return t, json.Unmarshal(data, &t)
+		err := t.UnmarshalJSON(obj)
+		return t, named(typ, err)
 	case TriggerManual:
-		return ManualTrigger{}, nil
+		var t ManualTrigger
+		err := t.UnmarshalJSON(obj)
+		return t, named(typ, err)
 	}
-	return UnknownTrigger{union.NewRaw(typ, data)}, nil
+	return UnknownTrigger{Type: typ, JSON: clone(obj)}, nil
 }

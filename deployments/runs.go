@@ -34,7 +34,7 @@ func (s *RunsService) List(ctx context.Context, params RunListParams, opts ...op
 		// Query.Bool sends only true; false is a filter here, not the default.
 		q.String("has_error", strconv.FormatBool(*params.HasError))
 	}
-	q.String("trigger_type", params.TriggerType)
+	q.String("trigger_type", string(params.TriggerType))
 	return pipeline.Do[pagination.CursorPage[Run]](ctx, s.p, req, opts)
 }
 

@@ -88,7 +88,7 @@ func TestArchivedEnvironmentPausesTheDeployment(t *testing.T) {
 
 	got := f.get(t, d.ID)
 	require.Equal(t, deployments.StatusPaused, got.Status, "a failed scheduled run pauses the deployment")
-	require.Equal(t, deployments.ErrorPause{ErrorType: deployments.RunErrorEnvironmentArchived}, got.PausedReason)
+	require.Equal(t, deployments.ErrorPause{Error: deployments.RunError{Type: deployments.RunErrorEnvironmentArchived}}, got.PausedReason)
 
 	f.clock.Set(utc(8, 12, 0))
 	require.Len(t, f.runs(t, deployments.RunListParams{DeploymentID: d.ID}), 1, "paused: no further fires")
@@ -128,13 +128,13 @@ func TestRunsList(t *testing.T) {
 
 	f.clock.Set(utc(6, 12, 0)) // a fires once: 07:30Z
 	f.clock.Advance(time.Minute)
-	manualA, err := f.client.Deployments.Run(ctx, a.ID)
+	manualA, err := f.client.Deployments.RunNow(ctx, a.ID)
 	require.NoError(t, err)
 	f.clock.Advance(time.Minute)
-	manualB, err := f.client.Deployments.Run(ctx, b.ID)
+	manualB, err := f.client.Deployments.RunNow(ctx, b.ID)
 	require.NoError(t, err)
 	f.clock.Advance(time.Minute)
-	manualB2, err := f.client.Deployments.Run(ctx, b.ID)
+	manualB2, err := f.client.Deployments.RunNow(ctx, b.ID)
 	require.NoError(t, err)
 	scheduledA := f.runs(t, deployments.RunListParams{DeploymentID: a.ID, TriggerType: deployments.TriggerSchedule})
 	require.Len(t, scheduledA, 1)

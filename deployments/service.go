@@ -5,8 +5,9 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
-// Beta is the vendor-beta value these endpoints require; the SDK sends it.
-const Beta = "managed-agents-2026-04-01"
+// beta is the vendor-beta value these endpoints require; the SDK sends it
+// on every call.
+const beta = "managed-agents-2026-04-01"
 
 // Service calls the deployments endpoints. Get one from
 // agentplatform.Client.Deployments.
@@ -34,10 +35,10 @@ func NewService(opts ...option.Option) *Service {
 // agentplatform.Client.Deployments.Runs.
 type RunsService struct{ p *pipeline.Pipeline }
 
-// newRequest starts a request that carries Beta: every endpoint of this
+// newRequest starts a request that carries beta: every endpoint of this
 // package requires it.
 func newRequest(method, route string, params ...string) *pipeline.Request {
 	req := pipeline.NewRequest(method, route, params...)
-	req.Beta = Beta
+	req.Beta = beta
 	return req
 }

@@ -96,13 +96,13 @@ func TestDecodeDeployment(t *testing.T) {
 			deployments.FileResourceConfig{FileID: "file_1"},
 			deployments.RepositoryResourceConfig{URL: "https://x/r", Checkout: sessions.CommitCheckout{SHA: "abcdef0"}, MountPath: "/r"},
 			deployments.MemoryStoreResourceConfig{MemoryStoreID: "memstore_1"},
-			deployments.UnknownResourceConfig{Raw: rawJSON("bucket", `{"type": "bucket", "name": "b"}`)},
+			deployments.UnknownResourceConfig{Type: "bucket", JSON: json.RawMessage(`{"type": "bucket", "name": "b"}`)},
 		},
 		VaultIDs: []string{},
 		Schedule: &deployments.Schedule{Type: "cron", Expression: "0 9 * * *", Timezone: "UTC",
 			LastRunAt: at.Add(time.Hour), UpcomingRunsAt: []time.Time{at.Add(25 * time.Hour)}},
 		Status:       deployments.StatusPaused,
-		PausedReason: deployments.ErrorPause{ErrorType: deployments.RunErrorMemoryStoreArchived},
+		PausedReason: deployments.ErrorPause{Error: deployments.RunError{Type: deployments.RunErrorMemoryStoreArchived}},
 		Metadata:     map[string]string{},
 		CreatedAt:    at, UpdatedAt: at,
 	}
@@ -126,8 +126,8 @@ func TestPausedReasons(t *testing.T) {
 		want deployments.PausedReason
 	}{
 		{`{"type":"manual"}`, deployments.ManualPause{}},
-		{`{"type":"error","error":{"type":"environment_archived_error"}}`, deployments.ErrorPause{ErrorType: deployments.RunErrorEnvironmentArchived}},
-		{`{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`, deployments.UnknownPausedReason{Raw: rawJSON("maintenance", `{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`)}},
+		{`{"type":"error","error":{"type":"environment_archived_error"}}`, deployments.ErrorPause{Error: deployments.RunError{Type: deployments.RunErrorEnvironmentArchived}}},
+		{`{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`, deployments.UnknownPausedReason{Type: "maintenance", JSON: json.RawMessage(`{"type":"maintenance","until":"2026-04-01T00:00:00Z"}`)}},
 	}
 	for _, tc := range cases {
 		var d deployments.Deployment
@@ -163,7 +163,7 @@ func TestDecodeRuns(t *testing.T) {
 		   "trigger_context":{"type":"webhook","source":"github"},"session_id":null,
 		   "error":{"type":"quota_exceeded_error","message":"m"},"created_at":"2026-03-15T11:00:00Z"}`,
 			deployments.Run{Type: "deployment_run", ID: "drun_3", DeploymentID: "depl_1", Agent: agents.AgentReference{ID: "agent_1", Version: 2},
-				TriggerContext: deployments.UnknownTrigger{Raw: rawJSON("webhook", `{"type":"webhook","source":"github"}`)},
+				TriggerContext: deployments.UnknownTrigger{Type: "webhook", JSON: json.RawMessage(`{"type":"webhook","source":"github"}`)},
 				Error:          &deployments.RunError{Type: "quota_exceeded_error", Message: "m"},
 				CreatedAt:      time.Date(2026, 3, 15, 11, 0, 0, 0, time.UTC)}},
 	}
@@ -179,4 +179,18 @@ func TestDecodeRuns(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(tc.json), &trig))
 		require.JSONEq(t, string(trig.TriggerContext), string(b), "the trigger marshals back as received")
 	}
+}
+
+// TestDecodeErrorsNameThePath: a malformed variant fails the decode with
+// where it is, its type, and what in it is wrong.
+func TestDecodeErrorsNameThePath(t *testing.T) {
+	var d deployments.Deployment
+	err := json.Unmarshal([]byte(`{"resources":[{"type":"file","file_id":1}]}`), &d)
+	require.ErrorContains(t, err, `"/resources/0": file:`)
+	require.ErrorContains(t, err, `"/file_id"`)
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"paused_reason":{"x":1}}`), &d), `"/paused_reason": object has no "type"`)
+	var r deployments.Run
+	err = json.Unmarshal([]byte(`{"trigger_context":{"type":"schedule","scheduled_at":"x"}}`), &r)
+	require.ErrorContains(t, err, `"/trigger_context": schedule:`)
+	require.ErrorContains(t, err, `"/scheduled_at"`)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
+	"github.com/agentplatform/agentplatform-go/internal/moneycheck"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -43,7 +44,7 @@ func (p *CreateParams) validate() error {
 		return err
 	}
 	if p.Budget != nil {
-		if err := p.Budget.Validate("budget"); err != nil {
+		if err := validateBudget(*p.Budget); err != nil {
 			return err
 		}
 	}
@@ -87,7 +88,7 @@ func (p *UpdateParams) validate() error {
 		}
 	}
 	if b, ok := p.Budget.Get(); ok {
-		if err := b.Validate("budget"); err != nil {
+		if err := validateBudget(b); err != nil {
 			return err
 		}
 	}
@@ -118,6 +119,11 @@ func validateAgent(ref agents.AgentRef) error {
 		return apierror.Invalid("agent", agentWithOverrides+" is accepted only when creating a session")
 	}
 	return validateAgentRef("agent", ref)
+}
+
+// validateBudget checks the budget's ceiling as a session's is checked.
+func validateBudget(b sessions.Budget) error {
+	return moneycheck.Ceiling("budget.max_list_cost", b.MaxListCost.Amount, b.MaxListCost.Currency)
 }
 
 func validateEvents(events []sessions.EventParam) error {

@@ -1,10 +1,11 @@
 package memorystores
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Actor is who wrote or redacted a memory version: *APIActor, *SessionActor,
@@ -21,16 +22,25 @@ type Actor interface{ isActor() }
 // APIActor is a write through this API, made with an API key (type "api_actor").
 type APIActor struct {
 	APIKeyID string `json:"api_key_id"` // "apikey_…"
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SessionActor is a write by a session that mounts the store (type "session_actor").
 type SessionActor struct {
 	SessionID string `json:"session_id"` // "sesn_…"
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UserActor is a write by a user in the console (type "user_actor").
 type UserActor struct {
 	UserID string `json:"user_id"` // "user_…"
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownActor is an actor of a kind this SDK does not know. It keeps the
@@ -45,52 +55,86 @@ func (*SessionActor) isActor() {}
 func (*UserActor) isActor()    {}
 func (*UnknownActor) isActor() {}
 
-// MarshalJSON writes the actor with its type.
-func (a APIActor) MarshalJSON() ([]byte, error) {
-	type plain APIActor
-	return union.Marshal("api_actor", plain(a))
-}
+const (
+	actorAPI     = "api_actor"
+	actorSession = "session_actor"
+	actorUser    = "user_actor"
+)
 
-// MarshalJSON writes the actor with its type.
+type (
+	plainAPIActor     APIActor
+	plainSessionActor SessionActor
+	plainUserActor    UserActor
+)
+
+// MarshalJSON writes the actor with its type first.
+func (a APIActor) MarshalJSON() ([]byte, error) { return variantJSON(actorAPI, plainAPIActor(a)) }
+
+// MarshalJSON writes the actor with its type first.
 func (a SessionActor) MarshalJSON() ([]byte, error) {
-	type plain SessionActor
-	return union.Marshal("session_actor", plain(a))
+	return variantJSON(actorSession, plainSessionActor(a))
 }
 
-// MarshalJSON writes the actor with its type.
-func (a UserActor) MarshalJSON() ([]byte, error) {
-	type plain UserActor
-	return union.Marshal("user_actor", plain(a))
-}
+// MarshalJSON writes the actor with its type first.
+func (a UserActor) MarshalJSON() ([]byte, error) { return variantJSON(actorUser, plainUserActor(a)) }
 
 // MarshalJSON writes the object back as it was received.
-func (a UnknownActor) MarshalJSON() ([]byte, error) {
-	return union.Raw{Type: a.Type, JSON: a.JSON}.MarshalJSON()
+func (a UnknownActor) MarshalJSON() ([]byte, error) { return unknownJSON(a.Type, a.JSON) }
+
+// UnmarshalJSON decodes the actor's members; its "type" is not read.
+func (a *APIActor) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainAPIActor)(a), &a.Extra)
 }
 
-// decodeActor decodes an actor; null is a nil Actor.
-func decodeActor(data []byte) (Actor, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
+// UnmarshalJSON decodes the actor's members; its "type" is not read.
+func (a *SessionActor) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainSessionActor)(a), &a.Extra)
+}
+
+// UnmarshalJSON decodes the actor's members; its "type" is not read.
+func (a *UserActor) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainUserActor)(a), &a.Extra)
+}
+
+// actors decodes the Actor fields of a version.
+var actors = wire.Join(wire.Union(decodeActor))
+
+func decodeActor(typ string, obj []byte) (Actor, error) {
+	var a interface {
+		Actor
+		json.Unmarshaler
 	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	var a Actor
 	switch typ {
-	case "api_actor":
+	case actorAPI:
 		a = new(APIActor)
-	case "session_actor":
+	case actorSession:
 		a = new(SessionActor)
-	case "user_actor":
+	case actorUser:
 		a = new(UserActor)
 	default:
-		raw := union.NewRaw(typ, data)
-		return &UnknownActor{Type: raw.Type, JSON: raw.JSON}, nil
+		return &UnknownActor{Type: typ, JSON: bytes.Clone(obj)}, nil
 	}
-	if err := json.Unmarshal(data, a); err != nil {
+	if err := a.UnmarshalJSON(obj); err != nil {
 		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return a, nil
+}
+
+// variantJSON encodes v, a variant's method-less type, with its type first.
+func variantJSON(typ string, v any) ([]byte, error) {
+	body, err := wire.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithType(typ, body)
+}
+
+// unknownJSON is how an Unknown variant writes itself: the object it was
+// decoded from, or, when built by hand without one, an object holding only
+// its type.
+func unknownJSON(typ string, raw json.RawMessage) ([]byte, error) {
+	if len(raw) == 0 {
+		return wire.WithType(typ, []byte("{}"))
+	}
+	return raw, nil
 }

@@ -61,8 +61,7 @@ func TestBadInput(t *testing.T) {
 	}
 	memDelete := func(storeID, id string, p memorystores.MemoryDeleteParams) reftest.Call {
 		return func(ctx context.Context, c *agentplatform.Client) error {
-			_, err := c.MemoryStores.Memories.Delete(ctx, storeID, id, p)
-			return err
+			return c.MemoryStores.Memories.Delete(ctx, storeID, id, p)
 		}
 	}
 	memList := func(storeID string, p memorystores.MemoryListParams) reftest.Call {
@@ -114,8 +113,7 @@ func TestBadInput(t *testing.T) {
 		}),
 			"memory_store_id", "must not be empty", true},
 		{"delete empty id", byID(func(ctx context.Context, c *agentplatform.Client, id string) error {
-			_, err := c.MemoryStores.Delete(ctx, id)
-			return err
+			return c.MemoryStores.Delete(ctx, id)
 		}),
 			"memory_store_id", "must not be empty", true},
 		{"update empty id", storeUpdate("", memorystores.UpdateParams{Name: "x"}), "memory_store_id", "must not be empty", true},

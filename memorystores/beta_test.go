@@ -12,18 +12,21 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
-const managedAgentsBeta = "managed-agents-2026-04-01"
+const (
+	memoryBeta        = "agent-memory-2026-07-22" // what the SDK sends
+	managedAgentsBeta = "managed-agents-2026-04-01"
+)
 
 // TestEveryEndpointTakesEitherBeta calls every endpoint twice: with the
 // SDK's own beta value and with the managed-agents value in its place.
 func TestEveryEndpointTakesEitherBeta(t *testing.T) {
-	for _, beta := range []string{memorystores.Beta, managedAgentsBeta} {
+	for _, beta := range []string{memoryBeta, managedAgentsBeta} {
 		t.Run(beta, func(t *testing.T) {
 			env := reftest.New(t)
 			client := env.Client(t)
 			ctx := context.Background()
 			var opts []option.Option
-			if beta != memorystores.Beta {
+			if beta != memoryBeta {
 				opts = append(opts, option.WithHeader("vendor-beta", beta))
 			}
 			lastBeta := func() string {
@@ -58,11 +61,11 @@ func TestEveryEndpointTakesEitherBeta(t *testing.T) {
 			ok("MV2 get", err)
 			_, err = svc.Versions.Redact(ctx, st.ID, versions.Data[1].ID, opts...)
 			ok("MV3 redact", err)
-			_, err = svc.Memories.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{}, opts...)
+			err = svc.Memories.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{}, opts...)
 			ok("MM5 delete", err)
 			_, err = svc.Archive(ctx, st.ID, opts...)
 			ok("M5 archive", err)
-			_, err = svc.Delete(ctx, st.ID, opts...)
+			err = svc.Delete(ctx, st.ID, opts...)
 			ok("M6 delete", err)
 		})
 	}

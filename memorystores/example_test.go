@@ -2,6 +2,7 @@ package memorystores_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -49,7 +50,7 @@ func Example() {
 	_, err = client.MemoryStores.Memories.Update(ctx, store.ID, mem.ID, memorystores.MemoryUpdateParams{
 		Content: new("Dates as DD/MM/YYYY."), Precondition: &memorystores.Precondition{ContentSHA256: read},
 	})
-	fmt.Println("stale write refused:", memorystores.IsPreconditionFailed(err))
+	fmt.Println("stale write refused:", errors.Is(err, memorystores.ErrPreconditionFailed))
 
 	// Get returns the content; Create, Update and List leave it out by default.
 	mem, err = client.MemoryStores.Memories.Get(ctx, store.ID, mem.ID, memorystores.MemoryGetParams{})
@@ -115,7 +116,7 @@ func ExampleVersionsService_All() {
 	if _, err := client.MemoryStores.Memories.Update(ctx, store.ID, mem.ID, memorystores.MemoryUpdateParams{Path: "/final.md"}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.MemoryStores.Memories.Delete(ctx, store.ID, mem.ID, memorystores.MemoryDeleteParams{}); err != nil {
+	if err := client.MemoryStores.Memories.Delete(ctx, store.ID, mem.ID, memorystores.MemoryDeleteParams{}); err != nil {
 		log.Fatal(err)
 	}
 	for v, err := range client.MemoryStores.Versions.All(ctx, store.ID, memorystores.VersionListParams{MemoryID: mem.ID}) {
@@ -129,6 +130,32 @@ func ExampleVersionsService_All() {
 	// deleted /final.md written with an API key: true
 	// modified /final.md written with an API key: true
 	// created /notes.md written with an API key: true
+}
+
+// Paths behave as a file tree: a memory cannot sit at, above or below
+// another's path. errors.Is tells a conflict apart, errors.As gives the
+// memory in the way.
+func ExamplePathConflictError() {
+	client, done := exampleClient()
+	defer done()
+	ctx := context.Background()
+
+	store, err := client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "Notes"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{Path: "/projects/foo", Content: "x"}); err != nil {
+		log.Fatal(err)
+	}
+	_, err = client.MemoryStores.Memories.Create(ctx, store.ID, memorystores.MemoryCreateParams{Path: "/projects/foo/notes.md", Content: "y"})
+	fmt.Println("conflict:", errors.Is(err, memorystores.ErrPathConflict))
+	var conflict *memorystores.PathConflictError
+	if errors.As(err, &conflict) {
+		fmt.Println("taken by the memory at", conflict.ConflictingPath)
+	}
+	// Output:
+	// conflict: true
+	// taken by the memory at /projects/foo
 }
 
 // exampleClient starts a reference server and returns a client for it and

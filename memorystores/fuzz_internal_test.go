@@ -1,70 +1,128 @@
 package memorystores
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 
-	"github.com/agentplatform/agentplatform-go/internal/union/uniontest"
+	"github.com/google/go-cmp/cmp"
 )
 
-// unknownRaw is the Unknown variant of the actor and listing-item unions,
-// which keep Type and JSON fields of their own rather than a union.Raw.
-func unknownRaw(v any) (string, []byte, bool) {
-	switch u := v.(type) {
-	case *UnknownActor:
-		return u.Type, u.JSON, true
-	case *UnknownListItem:
-		return u.Type, u.JSON, true
+// sameJSON compares raw members (Extra, Unknown variants) by value: a
+// round trip writes them compacted.
+var sameJSON = cmp.Comparer(func(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
 	}
-	return "", nil, false
+	var x, y any
+	dx, dy := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	dx.UseNumber()
+	dy.UseNumber()
+	return dx.Decode(&x) == nil && dy.Decode(&y) == nil && reflect.DeepEqual(x, y)
+})
+
+// roundTrip checks decode → encode → decode: what decodes encodes, and
+// decodes again to an equal value. (The bytes may differ: unknown members
+// are not written in a fixed order.)
+func roundTrip[T any](t *testing.T, data []byte) {
+	var v T
+	if json.Unmarshal(data, &v) != nil {
+		return
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("decoded %s, cannot encode it: %v", data, err)
+	}
+	var again T
+	if err := json.Unmarshal(out, &again); err != nil {
+		t.Fatalf("%s encodes as %s, which does not decode: %v", data, out, err)
+	}
+	if diff := cmp.Diff(v, again, sameJSON); diff != "" {
+		t.Fatalf("%s encodes as %s, which decodes differently (-first +again):\n%s", data, out, diff)
+	}
 }
 
-func memoryVersion(data []byte) (MemoryVersion, error) {
-	var v MemoryVersion
-	err := json.Unmarshal(data, &v)
-	return v, err
+// seeds adds the documents of testdata/<dir> to f's corpus.
+func seeds(f *testing.F, dir string) {
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seeds in testdata/%s: %v", dir, err)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 }
 
-// unionChecks are the union decoders of the package and the version that
-// holds actors, by the kind byte of FuzzDecodeUnion.
-var unionChecks = []func(*testing.T, []byte){
-	uniontest.Decoder[Actor]{Decode: decodeActor, Unknown: unknownRaw, EmptyIsAbsent: true}.Check,
-	uniontest.Decoder[ListItem]{Decode: decodeListItem, Unknown: unknownRaw}.Check,
-	uniontest.Decoder[MemoryVersion]{Decode: memoryVersion}.Check,
+// FuzzMemoryVersionRoundTrip checks a version and its actor unions (who
+// wrote or redacted it): whatever decodes survives decode → encode →
+// decode unchanged.
+func FuzzMemoryVersionRoundTrip(f *testing.F) {
+	seeds(f, "version")
+	f.Fuzz(roundTrip[MemoryVersion])
 }
 
-// FuzzDecodeUnion checks the actor union (who wrote or redacted a
-// version), the listing-item union, and MemoryVersion: no panic, no value
-// from invalid JSON, unknown types kept byte for byte, and a stable round
-// trip through json.Marshal (see uniontest).
-func FuzzDecodeUnion(f *testing.F) {
-	const (
-		actor = iota
-		listItem
-		version
-	)
-	for _, seed := range []struct {
-		kind uint8
-		data string
-	}{
-		// As docs/managed-agents-wire.md and TestUnknownVariantsAreKept show them.
-		{actor, `{"type":"api_actor","api_key_id":"apikey_011CZkZ1"}`},
-		{actor, `{"type":"session_actor","session_id":"sesn_011CZkZAtmR3yMPDzynEDxu7"}`},
-		{actor, `{"type":"user_actor","user_id":"user_1"}`},
-		{actor, `{"type":"agent_actor","agent_id":"agent_1"}`},
-		{actor, `null`},
-		{listItem, `{"type":"memory_prefix","path":"/a/"}`},
-		{listItem, `{"type":"memory_link","path":"/b","target":"/a/x"}`},
-		{listItem, `{"type":"memory","id":"mem_1","memory_store_id":"memstore_1","path":"/c","content":null,"content_sha256":"x","content_size_bytes":0,"memory_version_id":"memver_1","created_at":"2026-03-15T10:00:00Z","updated_at":"2026-03-15T10:00:00Z"}`},
-		{listItem, `{"type":"memory","id":"mem_2","path":"/d","content":"","content_sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","content_size_bytes":0}`},
-		{version, `{"type":"memory_version","id":"memver_1","memory_store_id":"memstore_1","memory_id":"mem_1","operation":"merged","path":null,"content":null,"content_sha256":null,"content_size_bytes":null,` +
-			`"created_by":{"type":"agent_actor","agent_id":"agent_1"},"redacted_at":"2026-03-15T11:00:00Z","redacted_by":{"type":"user_actor","user_id":"user_1"},"created_at":"2026-03-15T10:00:00Z"}`},
-		{version, `{"type":"memory_version","id":"memver_2","memory_store_id":"memstore_1","memory_id":"mem_1","operation":"created","path":"/notes.md","content":"hi","content_sha256":"x","content_size_bytes":2,` +
-			`"created_by":{"type":"api_actor","api_key_id":"apikey_1"},"redacted_at":null,"redacted_by":null,"created_at":"2026-03-15T10:00:00Z"}`},
+// FuzzMemoryListRoundTrip checks a listing page and its item union
+// likewise.
+func FuzzMemoryListRoundTrip(f *testing.F) {
+	seeds(f, "list")
+	f.Fuzz(roundTrip[memoryPage])
+}
+
+// TestCorporaRoundTrip checks every document of the fuzz corpora against
+// the round trip, and that together they hold every variant, those the
+// reference server cannot produce included.
+func TestCorporaRoundTrip(t *testing.T) {
+	seen := map[string]bool{}
+	note := func(v any) {
+		if v != nil {
+			seen[reflect.TypeOf(v).String()] = true
+		}
+	}
+	for dir, check := range map[string]func([]byte){
+		"version": func(b []byte) {
+			roundTrip[MemoryVersion](t, b)
+			var v MemoryVersion
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			note(v.CreatedBy)
+			note(v.RedactedBy)
+		},
+		"list": func(b []byte) {
+			roundTrip[memoryPage](t, b)
+			var p memoryPage
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Fatal(err)
+			}
+			for _, item := range p.Data {
+				note(item)
+			}
+		},
+		"store":  func(b []byte) { roundTrip[MemoryStore](t, b) },
+		"memory": func(b []byte) { roundTrip[Memory](t, b) },
 	} {
-		f.Add(seed.kind, []byte(seed.data))
+		files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no documents in testdata/%s: %v", dir, err)
+		}
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(b)
+		}
 	}
-	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
-		unionChecks[int(kind)%len(unionChecks)](t, data)
-	})
+	for _, v := range []any{&APIActor{}, &SessionActor{}, &UserActor{}, &UnknownActor{}, &Memory{}, &MemoryPrefix{}, &UnknownListItem{}} {
+		if !seen[reflect.TypeOf(v).String()] {
+			t.Errorf("the corpora hold no %T", v)
+		}
+	}
 }

@@ -143,8 +143,7 @@ func TestMemoryLimits(t *testing.T) {
 	}
 	del := func(expected string) func(context.Context) error {
 		return func(ctx context.Context) error {
-			_, err := mems.Delete(ctx, st.ID, "mem_01missing", memorystores.MemoryDeleteParams{ExpectedContentSHA256: expected})
-			return err
+			return mems.Delete(ctx, st.ID, "mem_01missing", memorystores.MemoryDeleteParams{ExpectedContentSHA256: expected})
 		}
 	}
 	path1024 := "/" + strings.Repeat("p", 1023)

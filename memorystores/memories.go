@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/pagination"
 )
@@ -41,14 +41,14 @@ type MemoryUpdateParams struct {
 // Precondition makes a write apply only while the memory's content has the
 // hash the caller last read (optimistic concurrency). When it no longer
 // does, the write fails with a memory_precondition_failed_error (see
-// IsPreconditionFailed), unless the memory is already in the requested state.
+// ErrPreconditionFailed), unless the memory is already in the requested state.
 type Precondition struct {
 	ContentSHA256 string // 64 lowercase hex characters, as in Memory.ContentSHA256
 }
 
 // MarshalJSON writes {"type": "content_sha256", "content_sha256": …}.
 func (p Precondition) MarshalJSON() ([]byte, error) {
-	return union.Marshal("content_sha256", struct {
+	return variantJSON("content_sha256", struct {
 		ContentSHA256 string `json:"content_sha256"`
 	}{p.ContentSHA256})
 }
@@ -76,7 +76,8 @@ type MemoryListParams struct {
 }
 
 // Create writes a new memory: POST /v1/memory_stores/{memory_store_id}/memories.
-// The first version of the memory is recorded with it.
+// The first version of the memory is recorded with it. A path that is
+// taken fails with ErrPathConflict (see PathConflictError).
 func (s *MemoriesService) Create(ctx context.Context, storeID string, params MemoryCreateParams, opts ...option.Option) (*Memory, error) {
 	if err := checkPath("path", params.Path); err != nil {
 		return nil, err
@@ -87,7 +88,8 @@ func (s *MemoriesService) Create(ctx context.Context, storeID string, params Mem
 	req := newRequest(http.MethodPost, "/v1/memory_stores/{memory_store_id}/memories", storeID)
 	req.Query.String("view", string(params.View))
 	req.Body = &params
-	return pipeline.Do[Memory](ctx, s.p, req, opts)
+	m, err := pipeline.Do[Memory](ctx, s.p, req, opts)
+	return m, classify(err)
 }
 
 // Get returns one memory, with its content unless params.View is ViewBasic:
@@ -100,7 +102,9 @@ func (s *MemoriesService) Get(ctx context.Context, storeID, memoryID string, par
 
 // Update changes a memory's content, path or both: POST
 // /v1/memory_stores/{memory_store_id}/memories/{memory_id}. An update that
-// changes nothing succeeds without recording a version.
+// changes nothing succeeds without recording a version. A failed
+// Precondition is ErrPreconditionFailed; a new path that is taken,
+// ErrPathConflict.
 func (s *MemoriesService) Update(ctx context.Context, storeID, memoryID string, params MemoryUpdateParams, opts ...option.Option) (*Memory, error) {
 	if params.Content != nil {
 		if err := checkContent(*params.Content); err != nil {
@@ -120,38 +124,38 @@ func (s *MemoriesService) Update(ctx context.Context, storeID, memoryID string, 
 	req := newRequest(http.MethodPost, "/v1/memory_stores/{memory_store_id}/memories/{memory_id}", storeID, memoryID)
 	req.Query.String("view", string(params.View))
 	req.Body = &params
-	return pipeline.Do[Memory](ctx, s.p, req, opts)
+	m, err := pipeline.Do[Memory](ctx, s.p, req, opts)
+	return m, classify(err)
 }
 
 // Delete deletes a memory; its versions remain: DELETE
-// /v1/memory_stores/{memory_store_id}/memories/{memory_id}.
-func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, params MemoryDeleteParams, opts ...option.Option) (*Deleted, error) {
+// /v1/memory_stores/{memory_store_id}/memories/{memory_id}. A failed
+// ExpectedContentSHA256 is ErrPreconditionFailed.
+func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, params MemoryDeleteParams, opts ...option.Option) error {
 	if params.ExpectedContentSHA256 != "" {
 		if err := checkSHA256("expected_content_sha256", params.ExpectedContentSHA256); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	req := newRequest(http.MethodDelete, "/v1/memory_stores/{memory_store_id}/memories/{memory_id}", storeID, memoryID)
 	req.Query.String("expected_content_sha256", params.ExpectedContentSHA256)
-	return pipeline.Do[Deleted](ctx, s.p, req, opts)
+	_, err := pipeline.Do[deleted](ctx, s.p, req, opts)
+	return classify(err)
 }
 
-// memoryPage is a listing page as it arrives.
+// memoryPage is a listing page as it arrives. Its items are decoded into
+// their variants while the pipeline decodes the body, so that an item the
+// SDK cannot use fails the call with an *apierror.ResponseError, status
+// and request id included, like any other malformed body.
 type memoryPage struct {
-	Data     listItems `json:"data"`
-	NextPage string    `json:"next_page"`
+	Data     []ListItem `json:"data"`
+	NextPage string     `json:"next_page"`
 }
 
-// listItems decodes each item into its variant while the pipeline decodes
-// the body, so that an item the SDK cannot use fails the call with an
-// *apierror.ResponseError, status and request id included, like any other
-// malformed body.
-type listItems []ListItem
+type plainMemoryPage memoryPage
 
-func (l *listItems) UnmarshalJSON(data []byte) error {
-	items, err := union.DecodeSlice(data, decodeListItem)
-	*l = items
-	return err
+func (p *memoryPage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainMemoryPage)(p), listItems)
 }
 
 // List returns one page of a memory listing, in path order: GET

@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -80,9 +80,7 @@ func TestMemoryLifecycle(t *testing.T) {
 	})
 
 	t.Run("delete", func(t *testing.T) {
-		deleted, err := mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{})
-		require.NoError(t, err)
-		require.Equal(t, &memorystores.Deleted{ID: m.ID, Type: "memory_deleted"}, deleted)
+		require.NoError(t, mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{}))
 		_, err = mems.Get(ctx, st.ID, m.ID, memorystores.MemoryGetParams{})
 		require.ErrorIs(t, err, apierror.ErrNotFound)
 		require.ErrorContains(t, err, "Memory `"+m.ID+"` not found.")
@@ -134,23 +132,28 @@ func TestMemoryPathConflicts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(env.Server.Requests())
 			err := tc.write()
-			conflict, ok := memorystores.PathConflict(err)
-			require.True(t, ok, "%v", err)
+			require.ErrorIs(t, err, memorystores.ErrPathConflict)
+			require.NotErrorIs(t, err, memorystores.ErrPreconditionFailed)
+			var conflict *memorystores.PathConflictError
+			require.ErrorAs(t, err, &conflict)
 			require.Equal(t, held.ID, conflict.ConflictingMemoryID)
 			require.Equal(t, "/a/b.md", conflict.ConflictingPath)
-			require.Equal(t, http.StatusConflict, conflict.Err.StatusCode)
-			require.Equal(t, memorystores.TypePathConflict, conflict.Err.Type)
-			require.Equal(t, "path: occupied by memory `"+held.ID+"` at `/a/b.md`", conflict.Err.Message)
 			var apiErr *apierror.Error
-			require.ErrorAs(t, conflict, &apiErr, "the detail unwraps to the API error")
+			require.ErrorAs(t, err, &apiErr, "the error is still the API error")
+			require.Same(t, conflict.Err, apiErr)
+			require.Equal(t, http.StatusConflict, apiErr.StatusCode)
+			require.Equal(t, apierror.Type("memory_path_conflict_error"), apiErr.Type)
+			require.Equal(t, "path: occupied by memory `"+held.ID+"` at `/a/b.md`", apiErr.Message)
+			require.Equal(t, apiErr.Error(), err.Error())
 			require.Len(t, env.Server.Requests(), before+1, "a conflict is not retried")
 		})
 	}
 
-	_, ok := memorystores.PathConflict(fmt.Errorf("wrapped: %w", apierror.ErrNotFound))
-	require.False(t, ok)
-	_, ok = memorystores.PathConflict(nil)
-	require.False(t, ok)
+	// Other errors are neither.
+	_, err := client.MemoryStores.Memories.Create(ctx, "memstore_01missing", memorystores.MemoryCreateParams{Path: "/x"})
+	require.ErrorIs(t, err, apierror.ErrNotFound)
+	require.NotErrorIs(t, err, memorystores.ErrPathConflict)
+	require.NotErrorIs(t, err, memorystores.ErrPreconditionFailed)
 
 	// Siblings, and renaming a memory below its own old path, are fine.
 	newMemory(t, client, st.ID, "/a/c.md", "z")
@@ -178,11 +181,16 @@ func TestMemoryPreconditions(t *testing.T) {
 	_, err = mems.Update(ctx, st.ID, m.ID, memorystores.MemoryUpdateParams{
 		Content: new("v3"), Precondition: &memorystores.Precondition{ContentSHA256: stale},
 	})
-	require.True(t, memorystores.IsPreconditionFailed(err), "%v", err)
+	require.ErrorIs(t, err, memorystores.ErrPreconditionFailed)
 	require.ErrorContains(t, err, "precondition.content_sha256: stored content_sha256 is `"+v2.ContentSHA256+"`")
 	require.Len(t, env.Server.Requests(), before+1, "not retried")
-	_, isConflict := memorystores.PathConflict(err)
-	require.False(t, isConflict)
+	require.NotErrorIs(t, err, memorystores.ErrPathConflict)
+	var conflict *memorystores.PathConflictError
+	require.False(t, errors.As(err, &conflict))
+	var apiErr *apierror.Error
+	require.ErrorAs(t, err, &apiErr, "the error is still the API error")
+	require.Equal(t, http.StatusConflict, apiErr.StatusCode)
+	require.Equal(t, apierror.Type("memory_precondition_failed_error"), apiErr.Type)
 
 	same, err := mems.Update(ctx, st.ID, m.ID, memorystores.MemoryUpdateParams{
 		Content: new("v2"), Precondition: &memorystores.Precondition{ContentSHA256: stale},
@@ -190,14 +198,12 @@ func TestMemoryPreconditions(t *testing.T) {
 	require.NoError(t, err, "a stale precondition is no failure when the memory is already as requested")
 	require.Equal(t, v2.MemoryVersionID, same.MemoryVersionID)
 
-	_, err = mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: stale})
-	require.True(t, memorystores.IsPreconditionFailed(err))
+	err = mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: stale})
+	require.ErrorIs(t, err, memorystores.ErrPreconditionFailed)
 	require.ErrorContains(t, err, "expected_content_sha256: stored content_sha256 is `"+v2.ContentSHA256+"`")
 	_, err = mems.Get(ctx, st.ID, m.ID, memorystores.MemoryGetParams{})
 	require.NoError(t, err, "nothing was deleted")
-	_, err = mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: v2.ContentSHA256})
-	require.NoError(t, err)
-	require.False(t, memorystores.IsPreconditionFailed(nil))
+	require.NoError(t, mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: v2.ContentSHA256}))
 }
 
 func TestNoOpUpdateRecordsNoVersion(t *testing.T) {
@@ -249,7 +255,7 @@ func TestArchivedStoreIsReadOnly(t *testing.T) {
 			return err
 		},
 		"delete memory": func() error {
-			_, err := client.MemoryStores.Memories.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{})
+			err := client.MemoryStores.Memories.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{})
 			return err
 		},
 		"redact version": func() error {

@@ -1,11 +1,12 @@
 package memorystores
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // View chooses whether responses carry content. Values other than these are
@@ -34,19 +35,39 @@ type Memory struct {
 	MemoryVersionID string    `json:"memory_version_id"`
 	CreatedAt       time.Time `json:"created_at"`
 	UpdatedAt       time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
+
+type plainMemory Memory
+
+// MarshalJSON writes the memory as the API does.
+func (m Memory) MarshalJSON() ([]byte, error) { return wire.Marshal(plainMemory(m)) }
+
+// UnmarshalJSON decodes the memory, keeping unknown members.
+func (m *Memory) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainMemory)(m)) }
 
 // MemoryPrefix stands in a listing for every memory under Path when the
 // listing's Depth stops above them (type "memory_prefix"). Path ends with "/":
 // pass it as MemoryListParams.PathPrefix to list what is inside.
 type MemoryPrefix struct {
 	Path string `json:"path"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// MarshalJSON writes the prefix with its type.
+type plainMemoryPrefix MemoryPrefix
+
+// MarshalJSON writes the prefix with its type first.
 func (p MemoryPrefix) MarshalJSON() ([]byte, error) {
-	type plain MemoryPrefix
-	return union.Marshal("memory_prefix", plain(p))
+	return variantJSON(itemPrefix, plainMemoryPrefix(p))
+}
+
+// UnmarshalJSON decodes the prefix's members; its "type" is not read.
+func (p *MemoryPrefix) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainMemoryPrefix)(p), &p.Extra)
 }
 
 // UnknownListItem is a listing item of a type this SDK does not know. It
@@ -57,9 +78,7 @@ type UnknownListItem struct {
 }
 
 // MarshalJSON writes the object back as it was received.
-func (u UnknownListItem) MarshalJSON() ([]byte, error) {
-	return union.Raw{Type: u.Type, JSON: u.JSON}.MarshalJSON()
-}
+func (u UnknownListItem) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 // ListItem is one item of a memory listing: *Memory, *MemoryPrefix or
 // *UnknownListItem.
@@ -74,22 +93,28 @@ func (*Memory) isListItem()          {}
 func (*MemoryPrefix) isListItem()    {}
 func (*UnknownListItem) isListItem() {}
 
-func decodeListItem(data []byte) (ListItem, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
+const (
+	itemMemory = "memory"
+	itemPrefix = "memory_prefix"
+)
+
+// listItems decodes a listing's items.
+var listItems = wire.Join(wire.Union(decodeListItem))
+
+func decodeListItem(typ string, obj []byte) (ListItem, error) {
+	var item interface {
+		ListItem
+		json.Unmarshaler
 	}
-	var item ListItem
 	switch typ {
-	case "memory":
+	case itemMemory:
 		item = new(Memory)
-	case "memory_prefix":
+	case itemPrefix:
 		item = new(MemoryPrefix)
 	default:
-		raw := union.NewRaw(typ, data)
-		return &UnknownListItem{Type: raw.Type, JSON: raw.JSON}, nil
+		return &UnknownListItem{Type: typ, JSON: bytes.Clone(obj)}, nil
 	}
-	if err := json.Unmarshal(data, item); err != nil {
+	if err := item.UnmarshalJSON(obj); err != nil {
 		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return item, nil

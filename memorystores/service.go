@@ -5,10 +5,10 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
-// Beta is the vendor-beta value the SDK sends on every memory endpoint. The
+// beta is the vendor-beta value the SDK sends on every memory endpoint. The
 // API also accepts "managed-agents-2026-04-01"; a caller that replaces the
 // header with that value (option.WithHeader) is served the same.
-const Beta = "agent-memory-2026-07-22"
+const beta = "agent-memory-2026-07-22"
 
 // Service calls the memory store endpoints. Get one from
 // agentplatform.Client.MemoryStores.
@@ -47,17 +47,17 @@ func NewService(opts ...option.Option) *Service {
 // NFC-normalized paths; the SDK does not check that (it would need Unicode
 // normalization tables), so normalize paths that may come decomposed. Paths
 // behave as a file tree: a memory cannot sit at, above or below another's
-// path (see PathConflict).
+// path (see ErrPathConflict and PathConflictError).
 type MemoriesService struct{ p *pipeline.Pipeline }
 
 // VersionsService calls the memory version endpoints. Get one from
 // agentplatform.Client.MemoryStores.Versions.
 type VersionsService struct{ p *pipeline.Pipeline }
 
-// newRequest starts a request that carries Beta: every endpoint of this
+// newRequest starts a request that carries beta: every endpoint of this
 // package requires it.
 func newRequest(method, route string, params ...string) *pipeline.Request {
 	req := pipeline.NewRequest(method, route, params...)
-	req.Beta = Beta
+	req.Beta = beta
 	return req
 }

@@ -1,6 +1,11 @@
 package memorystores
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
+)
 
 // MemoryStore is a named store of memories that sessions can mount (type
 // "memory_store").
@@ -22,14 +27,24 @@ type MemoryStore struct {
 	// UpdatedAt changes when the name, description or metadata change.
 	// Writing memories inside the store does not change it.
 	UpdatedAt time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+type plainMemoryStore MemoryStore
+
+// MarshalJSON writes the store as the API does.
+func (m MemoryStore) MarshalJSON() ([]byte, error) { return wire.Marshal(plainMemoryStore(m)) }
+
+// UnmarshalJSON decodes the store, keeping unknown members.
+func (m *MemoryStore) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainMemoryStore)(m))
 }
 
 // Archived reports whether the store has been archived.
 func (m *MemoryStore) Archived() bool { return !m.ArchivedAt.IsZero() }
 
-// Deleted is the answer to a delete: the id of what is gone and a type of
-// "memory_store_deleted" or "memory_deleted".
-type Deleted struct {
-	ID   string `json:"id"`
-	Type string `json:"type"`
-}
+// deleted is the answer to a delete, which only echoes the id: Delete
+// returns just the error. Decoding it still checks that the body is JSON.
+type deleted struct{}

@@ -73,7 +73,8 @@ func (s *Service) Archive(ctx context.Context, storeID string, opts ...option.Op
 
 // Delete deletes a store with all its memories and versions, archived or
 // not: DELETE /v1/memory_stores/{memory_store_id}.
-func (s *Service) Delete(ctx context.Context, storeID string, opts ...option.Option) (*Deleted, error) {
+func (s *Service) Delete(ctx context.Context, storeID string, opts ...option.Option) error {
 	req := newRequest(http.MethodDelete, "/v1/memory_stores/{memory_store_id}", storeID)
-	return pipeline.Do[Deleted](ctx, s.p, req, opts)
+	_, err := pipeline.Do[deleted](ctx, s.p, req, opts)
+	return err
 }

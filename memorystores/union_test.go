@@ -80,3 +80,12 @@ func TestUnknownVariantsAreKept(t *testing.T) {
 	require.Equal(t, v.CreatedBy, back.CreatedBy)
 	require.Equal(t, v.RedactedBy, back.RedactedBy)
 }
+
+// TestDecodeErrorsNameThePath: a malformed actor fails the decode with
+// where it is, its type, and what in it is wrong.
+func TestDecodeErrorsNameThePath(t *testing.T) {
+	var v memorystores.MemoryVersion
+	err := json.Unmarshal([]byte(`{"created_by":{"type":"api_actor","api_key_id":5}}`), &v)
+	require.ErrorContains(t, err, `"/created_by": api_actor:`)
+	require.ErrorContains(t, err, `"/api_key_id"`)
+}

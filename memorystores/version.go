@@ -2,8 +2,9 @@ package memorystores
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Operation is what a version recorded. Values not listed here are kept as
@@ -27,42 +28,43 @@ type MemoryVersion struct {
 	Operation     Operation `json:"operation"`
 	// Path is the memory's path after the write (its last path, for a
 	// deletion); "" once the version is redacted.
-	Path string `json:"path"`
+	Path string `json:"path,omitzero"`
 	// Content is nil unless the response carried it: with ViewBasic, for a
 	// deletion, and once redacted. It points to "" for empty content.
 	Content *string `json:"content"`
 	// ContentSHA256 and ContentSizeBytes describe the content written; they
 	// are "" and 0 for a deletion and once redacted (null on the wire).
-	ContentSHA256    string `json:"content_sha256"`
+	ContentSHA256    string `json:"content_sha256,omitzero"`
 	ContentSizeBytes int    `json:"content_size_bytes"`
 	CreatedBy        Actor  `json:"created_by"`
 	// RedactedAt is zero and RedactedBy nil unless the version was redacted.
 	RedactedAt time.Time `json:"redacted_at,omitzero"`
 	RedactedBy Actor     `json:"redacted_by"`
 	CreatedAt  time.Time `json:"created_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Redacted reports whether the version's path and content were erased.
 func (v *MemoryVersion) Redacted() bool { return !v.RedactedAt.IsZero() }
 
+type plainMemoryVersion MemoryVersion
+
+// MarshalJSON writes the version as the API does: without a content hash
+// (a deletion, a redacted version) there is no size either, null on the
+// wire rather than 0.
+func (v MemoryVersion) MarshalJSON() ([]byte, error) {
+	if v.ContentSHA256 == "" && v.ContentSizeBytes == 0 {
+		return wire.Marshal(struct {
+			plainMemoryVersion
+			ContentSizeBytes *int `json:"content_size_bytes"` // shadows the int
+		}{plainMemoryVersion: plainMemoryVersion(v)})
+	}
+	return wire.Marshal(plainMemoryVersion(v))
+}
+
 // UnmarshalJSON decodes the version and its actor unions.
 func (v *MemoryVersion) UnmarshalJSON(data []byte) error {
-	type plain MemoryVersion // without this method
-	var w struct {
-		*plain
-		CreatedBy  json.RawMessage `json:"created_by"` // shadow the interface fields
-		RedactedBy json.RawMessage `json:"redacted_by"`
-	}
-	w.plain = (*plain)(v)
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	var err error
-	if v.CreatedBy, err = decodeActor(w.CreatedBy); err != nil {
-		return fmt.Errorf("created_by: %w", err)
-	}
-	if v.RedactedBy, err = decodeActor(w.RedactedBy); err != nil {
-		return fmt.Errorf("redacted_by: %w", err)
-	}
-	return nil
+	return wire.Unmarshal(data, (*plainMemoryVersion)(v), actors)
 }

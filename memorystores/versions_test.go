@@ -31,8 +31,7 @@ func TestVersionHistory(t *testing.T) {
 	_, err = mems.Update(ctx, st.ID, m.ID, memorystores.MemoryUpdateParams{Path: "/b.md"})
 	require.NoError(t, err)
 	clock.Advance(time.Second)
-	_, err = mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{})
-	require.NoError(t, err)
+	require.NoError(t, mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{}))
 	other := newMemory(t, client, st.ID, "/other.md", "x")
 
 	page, err := versions.List(ctx, st.ID, memorystores.VersionListParams{MemoryID: m.ID})
@@ -158,9 +157,8 @@ func TestVersionHistory(t *testing.T) {
 	})
 
 	t.Run("deleting the store deletes its versions", func(t *testing.T) {
-		_, err := client.MemoryStores.Delete(ctx, st.ID)
-		require.NoError(t, err)
-		_, err = versions.List(ctx, st.ID, memorystores.VersionListParams{})
+		require.NoError(t, client.MemoryStores.Delete(ctx, st.ID))
+		_, err := versions.List(ctx, st.ID, memorystores.VersionListParams{})
 		require.ErrorIs(t, err, apierror.ErrNotFound)
 	})
 }

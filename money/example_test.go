@@ -24,24 +24,22 @@ func ExampleUSD() {
 	// 2500 <nil>
 }
 
-// Money read from a response is checked when it is used: MinorUnits and
-// Validate report an amount that is not a valid decimal integer.
-func ExampleMoney_Validate() {
+// Money read from a response is checked when it is used: MinorUnits
+// reports an amount that is not a whole number of minor units. Requests
+// that carry money (a budget) are checked before they are sent.
+func ExampleMoney_MinorUnits() {
 	var m money.Money
 	if err := json.Unmarshal([]byte(`{"amount":"12.50","currency":"USD"}`), &m); err != nil {
 		panic(err)
 	}
-	fmt.Println(m.Validate("budget.max_list_cost"))
+	_, err := m.MinorUnits()
+	fmt.Println(err)
 
-	if _, err := m.MinorUnits(); err != nil {
-		fmt.Println("not a whole number of cents")
-	}
-
-	// Other well-formed currency codes pass through for the server to judge.
+	// Other currencies pass through for the server to judge.
 	eur := money.New(1000, "EUR")
-	fmt.Println(eur, eur.Validate("price"))
+	cents, err := eur.MinorUnits()
+	fmt.Println(eur, cents, err)
 	// Output:
-	// agentplatform: invalid parameter budget.max_list_cost.amount: must be a non-negative decimal integer of minor units
-	// not a whole number of cents
-	// 1000 minor units of EUR <nil>
+	// agentplatform: invalid parameter amount: must be a non-negative decimal integer of minor units
+	// 1000 minor units of EUR 1000 <nil>
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/moneycheck"
 )
 
 // CurrencyUSD is the only currency the platform accepts today.
@@ -29,7 +30,7 @@ func New(minorUnits int64, currency string) Money {
 // MinorUnits returns the amount as an integer, or an error when it is not a
 // valid amount or does not fit in an int64.
 func (m Money) MinorUnits() (int64, error) {
-	if err := checkAmount(m.Amount); err != "" {
+	if err := moneycheck.AmountRule(m.Amount); err != "" {
 		return 0, apierror.Invalid("amount", err)
 	}
 	n, err := strconv.ParseInt(m.Amount, 10, 64)
@@ -39,21 +40,9 @@ func (m Money) MinorUnits() (int64, error) {
 	return n, nil
 }
 
-// Validate checks the amount and the currency code's form, naming the
-// offending field under prefix (for example "budget.max_list_cost").
-func (m Money) Validate(prefix string) error {
-	if err := checkAmount(m.Amount); err != "" {
-		return apierror.Invalid(join(prefix, "amount"), err)
-	}
-	if !isCurrencyCode(m.Currency) {
-		return apierror.Invalid(join(prefix, "currency"), "must be an uppercase ISO 4217 code such as USD")
-	}
-	return nil
-}
-
 // String formats USD as "25.00 USD" and other currencies as minor units.
 func (m Money) String() string {
-	if m.Currency == CurrencyUSD && checkAmount(m.Amount) == "" {
+	if m.Currency == CurrencyUSD && moneycheck.AmountRule(m.Amount) == "" {
 		a := m.Amount
 		for len(a) < 3 {
 			a = "0" + a
@@ -61,39 +50,4 @@ func (m Money) String() string {
 		return a[:len(a)-2] + "." + a[len(a)-2:] + " USD"
 	}
 	return m.Amount + " minor units of " + m.Currency
-}
-
-// checkAmount returns the broken rule, or "" when s is a valid amount.
-func checkAmount(s string) string {
-	if s == "" {
-		return "must not be empty"
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return "must be a non-negative decimal integer of minor units"
-		}
-	}
-	if len(s) > 1 && s[0] == '0' {
-		return "must not have leading zeros"
-	}
-	return ""
-}
-
-func isCurrencyCode(s string) bool {
-	if len(s) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if s[i] < 'A' || s[i] > 'Z' {
-			return false
-		}
-	}
-	return true
-}
-
-func join(prefix, field string) string {
-	if prefix == "" {
-		return field
-	}
-	return prefix + "." + field
 }

@@ -111,7 +111,7 @@ func run() error {
 	}
 
 	// A run by hand starts a session now, whatever the schedule says.
-	run, err := client.Deployments.Run(ctx, dep.ID)
+	run, err := client.Deployments.RunNow(ctx, dep.ID)
 	if err != nil {
 		return err
 	}

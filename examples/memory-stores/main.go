@@ -13,6 +13,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -101,7 +102,7 @@ func run() error {
 		Content:      new("Reports use US dates."),
 		Precondition: &memorystores.Precondition{ContentSHA256: dates.ContentSHA256},
 	})
-	if !memorystores.IsPreconditionFailed(err) {
+	if !errors.Is(err, memorystores.ErrPreconditionFailed) {
 		return fmt.Errorf("a stale update: got %v, want a failed precondition", err)
 	}
 	fmt.Println("A stale update is refused: the memory changed since that hash was read")

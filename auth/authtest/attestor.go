@@ -1,4 +1,14 @@
-package auth
+// Package authtest holds what tests of code that signs in with device
+// attestation need: an Attestor that makes real, checkable proofs without a
+// device, which the reference server (platformtest) accepts and a
+// production server does not.
+//
+//	creds, err := auth.NewDeviceAttestationCredentials(auth.DeviceAttestationConfig{
+//		ClientID: clientID, AppID: appID,
+//		Attestor: authtest.NewAttestor(appID),
+//		Now:      clock.Now, // optional: expiry by the test's clock
+//	})
+package authtest
 
 import (
 	"context"
@@ -11,17 +21,19 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+
+	"github.com/agentplatform/agentplatform-go/auth"
 )
 
-// TestFormat is the proof format TestAttestor produces and the reference
-// server verifies by default (docs/auth-wire.md 4.4).
-const TestFormat = "vendor-test-v1"
+// Format is the proof format Attestor produces and the reference server
+// verifies by default (docs/auth-wire.md 4.4).
+const Format = "vendor-test-v1"
 
-// TestAttestor is an Attestor for tests and development: it produces
+// Attestor is an auth.Attestor for tests and development: it produces
 // vendor-test-v1 proofs with ECDSA P-256 keys held in memory. Those proofs
 // are real, checkable signatures, but they prove nothing about a device, and
 // a production server does not accept them. It is safe for concurrent use.
-type TestAttestor struct {
+type Attestor struct {
 	appID string
 
 	mu   sync.Mutex
@@ -34,17 +46,19 @@ type testKey struct {
 	counter uint32
 }
 
-// NewTestAttestor returns an attestor for the app appID ("<TEAMID>.<bundle
+var _ auth.Attestor = (*Attestor)(nil)
+
+// NewAttestor returns an attestor for the app appID ("<TEAMID>.<bundle
 // id>"), which it signs into every proof as a real device binds the App ID.
 // A different appID than the one sent to the server stands for a tampered
 // build.
-func NewTestAttestor(appID string) *TestAttestor {
-	return &TestAttestor{appID: appID, keys: map[string]*testKey{}}
+func NewAttestor(appID string) *Attestor {
+	return &Attestor{appID: appID, keys: map[string]*testKey{}}
 }
 
 // GenerateKey creates a P-256 key; its id is the standard base64 of the
 // SHA-256 of the uncompressed public key.
-func (a *TestAttestor) GenerateKey(context.Context) (string, error) {
+func (a *Attestor) GenerateKey(context.Context) (string, error) {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return "", err
@@ -61,11 +75,11 @@ func (a *TestAttestor) GenerateKey(context.Context) (string, error) {
 	return id, nil
 }
 
-var errUnknownTestKey = errors.New("auth: TestAttestor: unknown key id")
+var errUnknownTestKey = errors.New("authtest: unknown key id")
 
 // AttestKey signs "attest" ‖ 0x00 ‖ app id ‖ 0x00 ‖ clientDataHash and
 // returns {"fmt", "public_key", "signature"} as JSON.
-func (a *TestAttestor) AttestKey(_ context.Context, keyID string, clientDataHash []byte) ([]byte, error) {
+func (a *Attestor) AttestKey(_ context.Context, keyID string, clientDataHash []byte) ([]byte, error) {
 	a.mu.Lock()
 	k := a.keys[keyID]
 	a.mu.Unlock()
@@ -77,7 +91,7 @@ func (a *TestAttestor) AttestKey(_ context.Context, keyID string, clientDataHash
 		return nil, err
 	}
 	return json.Marshal(map[string]any{
-		"fmt":        TestFormat,
+		"fmt":        Format,
 		"public_key": base64.StdEncoding.EncodeToString(k.pub),
 		"signature":  base64.StdEncoding.EncodeToString(sig),
 	})
@@ -86,7 +100,7 @@ func (a *TestAttestor) AttestKey(_ context.Context, keyID string, clientDataHash
 // GenerateAssertion increments the key's counter and signs "assert" ‖ 0x00
 // ‖ app id ‖ 0x00 ‖ counter (4 bytes, big-endian) ‖ clientDataHash,
 // returning {"fmt", "counter", "signature"} as JSON.
-func (a *TestAttestor) GenerateAssertion(_ context.Context, keyID string, clientDataHash []byte) ([]byte, error) {
+func (a *Attestor) GenerateAssertion(_ context.Context, keyID string, clientDataHash []byte) ([]byte, error) {
 	a.mu.Lock()
 	k := a.keys[keyID]
 	var counter uint32
@@ -103,14 +117,14 @@ func (a *TestAttestor) GenerateAssertion(_ context.Context, keyID string, client
 		return nil, err
 	}
 	return json.Marshal(map[string]any{
-		"fmt":       TestFormat,
+		"fmt":       Format,
 		"counter":   counter,
 		"signature": base64.StdEncoding.EncodeToString(sig),
 	})
 }
 
 // Counter returns the key's assertion counter (0 before the first assertion).
-func (a *TestAttestor) Counter(keyID string) uint32 {
+func (a *Attestor) Counter(keyID string) uint32 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if k := a.keys[keyID]; k != nil {
@@ -119,7 +133,7 @@ func (a *TestAttestor) Counter(keyID string) uint32 {
 	return 0
 }
 
-func (a *TestAttestor) message(label string, counter, clientDataHash []byte) []byte {
+func (a *Attestor) message(label string, counter, clientDataHash []byte) []byte {
 	m := make([]byte, 0, len(label)+len(a.appID)+len(counter)+len(clientDataHash)+2)
 	m = append(m, label...)
 	m = append(m, 0)
@@ -143,7 +157,7 @@ func signES256(priv *ecdsa.PrivateKey, msg []byte) ([]byte, error) {
 }
 
 // String hides the keys.
-func (a *TestAttestor) String() string { return "auth.TestAttestor(" + a.appID + ")" }
+func (a *Attestor) String() string { return "authtest.Attestor(" + a.appID + ")" }
 
 // GoString hides the keys too.
-func (a *TestAttestor) GoString() string { return a.String() }
+func (a *Attestor) GoString() string { return a.String() }
