@@ -284,7 +284,7 @@ func newCampaignFederation(t *testing.T, env *reftest.Env, clock *refserver.Manu
 	t.Helper()
 	f := &campaignFederation{}
 	cfg := federationConfig(t, env, federationSetup{name: "campaign", lifetime: 120, now: clock.Now, minted: &f.minted})
-	cfg.Clock, cfg.MaxRetries, cfg.MaxRetryWait = clock, 8, reftest.FastRetryWait
+	cfg.Now, cfg.MaxRetries, cfg.MaxRetryWait = clock.Now, 8, reftest.FastRetryWait
 	cfg.HTTPClient, cfg.TracerProvider = obs.httpClient(), obs.tracerProvider()
 	var err error
 	f.creds, err = auth.Federation(cfg)

@@ -133,7 +133,7 @@ func TestSpanOfEveryFamily(t *testing.T) {
 				InitialEvents: []sessions.EventParam{sessions.UserMessage("Go.")}})
 			return err
 		}},
-		{"vendor.deployments.run", func() (err error) { run, err = c.Deployments.Run(ctx, dep.ID); return err }},
+		{"vendor.deployments.run", func() (err error) { run, err = c.Deployments.RunNow(ctx, dep.ID); return err }},
 		{"vendor.deployments.pause", func() error { _, err := c.Deployments.Pause(ctx, dep.ID); return err }},
 		{"vendor.deployment_runs.list", func() error { _, err := c.Deployments.Runs.List(ctx, deployments.RunListParams{}); return err }},
 		{"vendor.deployment_runs.retrieve", func() error { _, err := c.Deployments.Runs.Get(ctx, run.ID); return err }},

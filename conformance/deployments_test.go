@@ -64,7 +64,7 @@ func TestDeploymentLifecycle(t *testing.T) {
 		t.Errorf("Get: %+v", got)
 	}
 
-	run, err := c.Deployments.Run(ctx, dep.ID)
+	run, err := c.Deployments.RunNow(ctx, dep.ID)
 	if err != nil {
 		t.Fatalf("run deployment: %v", err)
 	}
@@ -149,7 +149,7 @@ func TestDeploymentLifecycle(t *testing.T) {
 	if err != nil || !arch.Archived() {
 		t.Fatalf("archive: %v, %+v", err, arch)
 	}
-	_, err = c.Deployments.Run(ctx, dep.ID)
+	_, err = c.Deployments.RunNow(ctx, dep.ID)
 	wantStatus(t, err, 409)
 	_, err = c.Deployments.Pause(ctx, dep.ID)
 	wantStatus(t, err, 409)

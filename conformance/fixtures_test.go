@@ -75,8 +75,7 @@ func newMemoryStore(t *testing.T, tg *Target, params memorystores.CreateParams) 
 
 func removeMemoryStore(t *testing.T, tg *Target, id string) {
 	cleanup(t, "delete memory store "+id, func(ctx context.Context) error {
-		_, err := tg.Client.MemoryStores.Delete(ctx, id)
-		return err
+		return tg.Client.MemoryStores.Delete(ctx, id)
 	})
 }
 

@@ -73,9 +73,8 @@ func TestMemoryStoreLifecycle(t *testing.T) {
 	_, err = c.MemoryStores.Memories.Create(ctx, st.ID, memorystores.MemoryCreateParams{Path: "/late.md", Content: "x"})
 	wantStatus(t, err, 409)
 
-	del, err := c.MemoryStores.Delete(ctx, st.ID)
-	if err != nil || del.ID != st.ID || del.Type != "memory_store_deleted" {
-		t.Fatalf("delete: %v, %+v", err, del)
+	if err := c.MemoryStores.Delete(ctx, st.ID); err != nil {
+		t.Fatalf("delete: %v", err)
 	}
 	if _, err := c.MemoryStores.Get(ctx, st.ID); !errors.Is(err, apierror.ErrNotFound) {
 		t.Errorf("get after delete: want ErrNotFound, got %v", err)
@@ -109,7 +108,7 @@ func TestMemoriesAndVersions(t *testing.T) {
 		t.Errorf("content %v, want %q", full.Content, v1)
 	}
 	_, err = mems.Create(ctx, st.ID, memorystores.MemoryCreateParams{Path: path, Content: "again"})
-	if _, ok := memorystores.PathConflict(err); !ok {
+	if !errors.Is(err, memorystores.ErrPathConflict) {
 		t.Errorf("creating at a taken path: want a path conflict, got %v", err)
 	}
 
@@ -127,7 +126,7 @@ func TestMemoriesAndVersions(t *testing.T) {
 		Content:      new("lost update"),
 		Precondition: &memorystores.Precondition{ContentSHA256: m.ContentSHA256},
 	})
-	if !memorystores.IsPreconditionFailed(err) {
+	if !errors.Is(err, memorystores.ErrPreconditionFailed) {
 		t.Errorf("update under a stale hash: want a failed precondition, got %v", err)
 	}
 
@@ -196,13 +195,12 @@ func TestMemoriesAndVersions(t *testing.T) {
 		t.Errorf("redacted version: %+v", red)
 	}
 
-	_, err = mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: sha(v1)})
-	if !memorystores.IsPreconditionFailed(err) {
+	err = mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: sha(v1)})
+	if !errors.Is(err, memorystores.ErrPreconditionFailed) {
 		t.Errorf("delete under a stale hash: want a failed precondition, got %v", err)
 	}
-	del, err := mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: sha(v2)})
-	if err != nil || del.ID != m.ID || del.Type != "memory_deleted" {
-		t.Fatalf("delete: %v, %+v", err, del)
+	if err := mems.Delete(ctx, st.ID, m.ID, memorystores.MemoryDeleteParams{ExpectedContentSHA256: sha(v2)}); err != nil {
+		t.Fatalf("delete: %v", err)
 	}
 	if _, err := mems.Get(ctx, st.ID, m.ID, memorystores.MemoryGetParams{}); !errors.Is(err, apierror.ErrNotFound) {
 		t.Errorf("get after delete: want ErrNotFound, got %v", err)

@@ -14,7 +14,7 @@ const beta = "managed-agents-2026-04-01"
 //
 // The runs a deployment leaves behind are a collection of their own on the
 // wire (/v1/deployment_runs); their methods sit on the Runs sub-service.
-// Starting a run is a deployment operation, Service.Run.
+// Starting a run is a deployment operation, Service.RunNow.
 type Service struct {
 	p *pipeline.Pipeline
 

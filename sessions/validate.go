@@ -8,6 +8,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
+	"github.com/agentplatform/agentplatform-go/internal/moneycheck"
 )
 
 // Local validation: every rule the SDK can check without the server's
@@ -152,7 +153,7 @@ func (p *ListParams) validate() error {
 // zero ceiling could never run) and at most 18 digits.
 func (b Budget) Validate(field string) error {
 	cost := field + ".max_list_cost"
-	if err := b.MaxListCost.Validate(cost); err != nil {
+	if err := moneycheck.Amount(cost, b.MaxListCost.Amount, b.MaxListCost.Currency); err != nil {
 		return err
 	}
 	if b.MaxListCost.Amount == "0" {
