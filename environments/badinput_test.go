@@ -102,8 +102,7 @@ func TestBadInput(t *testing.T) {
 		}),
 			"environment_id", "must not be empty", true},
 		{"delete empty id", byID(func(ctx context.Context, c *agentplatform.Client, id string) error {
-			_, err := c.Environments.Delete(ctx, id)
-			return err
+			return c.Environments.Delete(ctx, id)
 		}),
 			"environment_id", "must not be empty", true},
 		{"update empty id", update("", environments.UpdateParams{Name: "x"}), "environment_id", "must not be empty", true},

@@ -56,12 +56,6 @@ const (
 	ScopeAccount      Scope = "account" // refused for API organizations
 )
 
-// Deleted is the answer to Delete.
-type Deleted struct {
-	ID   string `json:"id"`
-	Type string `json:"type"` // "environment_deleted"
-}
-
 // Config is an environment's configuration: CloudConfig, SelfHostedConfig,
 // or UnknownConfig (a type newer than this SDK, kept intact). The type is
 // fixed at creation.
