@@ -1,6 +1,6 @@
-// Package hooks carries the validation rules that one resource package
-// lends another, so that a request is checked before it is sent without
-// the rule becoming public API.
+// Package hooks carries what one resource package lends another that
+// imports it without it becoming public API: validation rules, so that a
+// request is checked before it is sent, and union decoders.
 //
 // A session names an agent and may carry an agent's tool lists; a
 // deployment names an agent and carries a session's initial events and
@@ -17,7 +17,11 @@
 // package's test.
 package hooks
 
-import "fmt"
+import (
+	"fmt"
+
+	json "github.com/go-json-experiment/json"
+)
 
 var (
 	// AgentRef checks an agents.AgentRef, reporting problems at field.
@@ -41,6 +45,13 @@ var (
 	// deployments.
 	SessionResources func(field string, resources any) error
 )
+
+// AgentUnions decodes the agents package's unions (tools, skills,
+// execution identities, the multi-agent configuration and its parts), for
+// a package whose own wire types hold them: join it into the options of
+// its decoder with wire.Join. Set by agents; for sessions, whose agent
+// snapshots hold these unions.
+var AgentUnions *json.Unmarshalers
 
 // As returns v as a T, for an owner's hook: nil (a nil interface
 // passed by the borrower) gives T's zero value. A value of another type

@@ -21,6 +21,7 @@ func TestEveryHookIsSet(t *testing.T) {
 	require.NotNil(t, hooks.AgentToolLists, "agents sets AgentToolLists")
 	require.NotNil(t, hooks.SessionEvents, "sessions sets SessionEvents")
 	require.NotNil(t, hooks.SessionResources, "sessions sets SessionResources")
+	require.NotNil(t, hooks.AgentUnions, "agents sets AgentUnions")
 }
 
 func TestAsPanicsOnTheWrongType(t *testing.T) {
