@@ -175,3 +175,65 @@ func FuzzToolInputRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestSeedsRoundTrip: the seeds round-trip, those in the API's spelling
+// exactly, and they hold what no server response does: the Unknown
+// variants, the request forms of a roster entry, and the tool inputs.
+func TestSeedsRoundTrip(t *testing.T) {
+	seen := map[string]bool{}
+	exact := func(s string) bool { return !requestSpelling[s] }
+	add := func(v any, ok bool, s string) {
+		if !ok && s != `{"name":"no type"}` {
+			t.Fatalf("seed does not decode: %s", s)
+		}
+		wiretest.Seen(v, seen)
+	}
+	for _, s := range agentSeeds {
+		v, ok := wiretest.RoundTrip(t, []byte(s), unmarshal[Agent], exact(s))
+		add(v, ok, s)
+	}
+	for _, s := range modelSeeds {
+		v, ok := wiretest.RoundTrip(t, []byte(s), unmarshal[ModelConfig], exact(s))
+		add(v, ok, s)
+	}
+	unionSeeds := func(seeds []string, decode func([]byte) (any, error)) {
+		for _, s := range seeds {
+			v, ok := wiretest.RoundTrip(t, []byte(s), decode, exact(s))
+			add(v, ok, s)
+		}
+	}
+	unionSeeds(toolSeeds, anyOf(decoder[Tool]))
+	unionSeeds(skillSeeds, anyOf(decoder[Skill]))
+	unionSeeds(identitySeeds, anyOf(decoder[ExecutionIdentity]))
+	unionSeeds(multiagentSeeds, anyOf(decoder[Multiagent]))
+	unionSeeds(rosterEntrySeeds, anyOf(decoder[RosterEntry]))
+	unionSeeds(advisorSeeds, anyOf(decoder[Advisor]))
+	unionSeeds(delegationSeeds, anyOf(decoder[Delegation]))
+	for _, s := range toolInputSeeds {
+		name := toolNames[int(s[0])%len(toolNames)]
+		v, ok := wiretest.RoundTrip(t, []byte(s[1:]), func(b []byte) (ToolInput, error) { return DecodeToolInput(name, b) }, true)
+		add(v, ok, s)
+	}
+	for _, name := range []string{
+		"UnknownTool", "UnknownSkill", "UnknownExecutionIdentity", "UnknownMultiagent", "UnknownRosterEntry",
+		"UnknownAdvisor", "UnknownDelegation", "AgentID", "SelfEntry",
+		"BashInput", "EditInput", "GlobInput", "GrepInput", "ReadInput", "LineRange", "WriteInput", "UnknownToolInput",
+	} {
+		if !seen[name] {
+			t.Errorf("no seed holds a %s", name)
+		}
+	}
+}
+
+// requestSpelling are the seeds in a spelling the API accepts but does not
+// send, or with a member left out: they round-trip to the API's spelling.
+var requestSpelling = map[string]bool{
+	`"vendor-opus-5-5"`:         true,
+	`{"id":"m","effort":"low"}`: true,
+	`{"name":"no type"}`:        true, // not a tool: does not decode
+	`{"type":"agent_toolset_20260401","configs":[{"name":"web_search","enabled":true,"permission_policy":{"type":"auto"},"allowed_domains":["a.com"],"user_location":{"type":"approximate","country":"US","city":"Paris","timezone":"Europe/Paris"}}],"default_config":{"enabled":false}}`: true,
+}
+
+func anyOf[T any](decode func([]byte) (T, error)) func([]byte) (any, error) {
+	return func(b []byte) (any, error) { return decode(b) }
+}
