@@ -88,7 +88,7 @@ func keep(obj []byte) json.RawMessage { return bytes.Clone(obj) }
 
 func decodeTool(typ string, obj []byte) (Tool, error) {
 	switch typ {
-	case AgentToolsetType:
+	case agentToolsetType:
 		return decode[AgentToolset](obj)
 	case "mcp_toolset":
 		return decode[MCPToolset](obj)

@@ -38,9 +38,9 @@ type (
 	plainWriteInput         WriteInput
 )
 
-// MarshalJSON writes {"type": AgentToolsetType, …}.
+// MarshalJSON writes {"type": "agent_toolset_20260401", …}.
 func (a AgentToolset) MarshalJSON() ([]byte, error) {
-	return variant(AgentToolsetType, plainAgentToolset(a))
+	return variant(agentToolsetType, plainAgentToolset(a))
 }
 
 // UnmarshalJSON reads the variant's object.

@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"errors"
+
+	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
 // ModelParam is the model of a create or update request: either a bare
@@ -25,10 +27,10 @@ func (ModelID) isModelParam() {}
 // fields are not sent and take their defaults; on update an omitted Effort
 // keeps the stored one.
 type ModelConfig struct {
-	ID           string `json:"id"`
-	Effort       Effort `json:"effort,omitzero"`
-	InferenceGeo string `json:"inference_geo,omitzero"` // "global" or "us"; "" means unset
-	Speed        Speed  `json:"speed,omitzero"`
+	ID           string         `json:"id"`
+	Effort       Effort         `json:"effort,omitzero"`
+	InferenceGeo workspaces.Geo `json:"inference_geo,omitzero"` // workspaces.GeoGlobal or GeoUS; "" means unset
+	Speed        Speed          `json:"speed,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received and
 	// written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`

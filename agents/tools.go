@@ -7,8 +7,8 @@ import "encoding/json"
 // client), or UnknownTool (a type newer than this SDK, kept intact).
 type Tool interface{ isTool() }
 
-// AgentToolsetType is the type of AgentToolset; it embeds its version date.
-const AgentToolsetType = "agent_toolset_20260401"
+// agentToolsetType is the type of AgentToolset; it embeds its version date.
+const agentToolsetType = "agent_toolset_20260401"
 
 // AgentToolset enables the built-in tools (type "agent_toolset_20260401").
 // An agent has at most one.
