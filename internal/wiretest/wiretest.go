@@ -25,14 +25,19 @@ import (
 )
 
 // Equal compares decoded values: raw JSON (kept unknown members, Unknown
-// variants) is compared as JSON, since the encoder writes it compact.
+// variants) is compared as JSON, since encoding/json writes it compact and
+// HTML-escaped; an empty raw value is {}, which an Unknown variant without
+// JSON writes.
 var Equal = cmp.Options{
-	cmp.Transformer("compact", func(r json.RawMessage) string {
-		var b bytes.Buffer
-		if json.Compact(&b, r) != nil {
+	cmp.Transformer("json", func(r json.RawMessage) any {
+		if len(r) == 0 {
+			return map[string]any{}
+		}
+		v, err := parse(r)
+		if err != nil {
 			return string(r)
 		}
-		return b.String()
+		return v
 	}),
 }
 
