@@ -11,7 +11,8 @@ type Environment struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Description is "" when unset (null on the wire). The API keeps a
-	// description updated to "" as "", which reads the same here.
+	// description updated to "" as "", which reads the same here; either
+	// is left out when the environment is encoded.
 	Description string `json:"description,omitzero"`
 	Config      Config `json:"config"`
 	// Scope is "organization" for API organizations.
