@@ -2,10 +2,7 @@ package agents
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
 // Agent is one version of an agent (type "agent"). Every update that
@@ -18,8 +15,8 @@ type Agent struct {
 	Name    string `json:"name"`
 	// Description and System are "" when unset (null on the wire); the
 	// API stores "" as null, so nothing is lost.
-	Description string      `json:"description"`
-	System      string      `json:"system"`
+	Description string      `json:"description,omitzero"`
+	System      string      `json:"system,omitzero"`
 	Model       ModelConfig `json:"model"`
 	Tools       []Tool      `json:"tools"`
 	MCPServers  []MCPServer `json:"mcp_servers"`
@@ -33,6 +30,9 @@ type Agent struct {
 	ArchivedAt time.Time `json:"archived_at,omitzero"`
 	CreatedAt  time.Time `json:"created_at"` // the agent's creation, same on every version
 	UpdatedAt  time.Time `json:"updated_at"` // when this version was written
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Archived reports whether the agent has been archived.
@@ -41,43 +41,3 @@ func (a *Agent) Archived() bool { return !a.ArchivedAt.IsZero() }
 // Reference returns the reference to this version, for sessions,
 // deployments and rosters.
 func (a *Agent) Reference() AgentReference { return AgentReference{ID: a.ID, Version: a.Version} }
-
-// UnmarshalJSON decodes the union fields into their variants.
-func (a *Agent) UnmarshalJSON(data []byte) error {
-	type plain Agent
-	var w struct {
-		plain
-		Tools             json.RawMessage `json:"tools"`
-		Skills            json.RawMessage `json:"skills"`
-		Multiagent        json.RawMessage `json:"multiagent"`
-		ExecutionIdentity json.RawMessage `json:"execution_identity"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*a = Agent(w.plain)
-	var err error
-	if a.Tools, err = decodeList(w.Tools, decodeTool); err != nil {
-		return fmt.Errorf("tools: %w", err)
-	}
-	if a.Skills, err = decodeList(w.Skills, decodeSkill); err != nil {
-		return fmt.Errorf("skills: %w", err)
-	}
-	if a.Multiagent, err = decodeMultiagent(w.Multiagent); err != nil {
-		return fmt.Errorf("multiagent: %w", err)
-	}
-	if len(w.ExecutionIdentity) > 0 {
-		if a.ExecutionIdentity, err = decodeExecutionIdentity(w.ExecutionIdentity); err != nil {
-			return fmt.Errorf("execution_identity: %w", err)
-		}
-	}
-	return nil
-}
-
-// decodeList decodes a union array; a missing key decodes as nil.
-func decodeList[T any](data []byte, decode func([]byte) (T, error)) ([]T, error) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	return union.DecodeSlice(data, decode)
-}

@@ -1,10 +1,6 @@
 package agents
 
-import (
-	"encoding/json"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
-)
+import "encoding/json"
 
 // ExecutionIdentity is the identity the agent's tools act as:
 // ServiceAccount (the default), CloudRole, or UnknownExecutionIdentity.
@@ -12,44 +8,26 @@ type ExecutionIdentity interface{ isExecutionIdentity() }
 
 // ServiceAccount runs the agent as the platform's service account (type
 // "service_account").
-type ServiceAccount struct{}
+type ServiceAccount struct {
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // CloudRole runs the agent as a cloud role (type "cloud_role").
 type CloudRole struct {
 	RoleARN string `json:"role_arn"` // 1 to 2048 characters
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// UnknownExecutionIdentity is an identity type this SDK does not know, kept
-// as received.
-type UnknownExecutionIdentity struct{ union.Raw }
+// UnknownExecutionIdentity is an identity type this SDK does not know, kept as received.
+type UnknownExecutionIdentity struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (ServiceAccount) isExecutionIdentity()           {}
 func (CloudRole) isExecutionIdentity()                {}
 func (UnknownExecutionIdentity) isExecutionIdentity() {}
-
-func (ServiceAccount) MarshalJSON() ([]byte, error) {
-	return union.Marshal("service_account", struct{}{})
-}
-
-func (c CloudRole) MarshalJSON() ([]byte, error) {
-	type plain CloudRole
-	return union.Marshal("cloud_role", plain(c))
-}
-
-func decodeExecutionIdentity(data []byte) (ExecutionIdentity, error) {
-	if string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "service_account":
-		return ServiceAccount{}, nil
-	case "cloud_role":
-		var c CloudRole
-		return c, json.Unmarshal(data, &c)
-	}
-	return UnknownExecutionIdentity{union.NewRaw(typ, data)}, nil
-}

@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"errors"
+
+	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
 // ModelParam is the model of a create or update request: either a bare
@@ -25,28 +27,16 @@ func (ModelID) isModelParam() {}
 // fields are not sent and take their defaults; on update an omitted Effort
 // keeps the stored one.
 type ModelConfig struct {
-	ID           string `json:"id"`
-	Effort       Effort `json:"effort,omitzero"`
-	InferenceGeo string `json:"inference_geo,omitzero"` // "global" or "us"; "" means unset
-	Speed        Speed  `json:"speed,omitzero"`
+	ID           string         `json:"id"`
+	Effort       Effort         `json:"effort,omitzero"`
+	InferenceGeo workspaces.Geo `json:"inference_geo,omitzero"` // workspaces.GeoGlobal or GeoUS; "" means unset
+	Speed        Speed          `json:"speed,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 func (ModelConfig) isModelParam() {}
-
-// UnmarshalJSON also accepts a bare model id string, the request form.
-func (m *ModelConfig) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '"' {
-		*m = ModelConfig{}
-		return json.Unmarshal(data, &m.ID)
-	}
-	type plain ModelConfig
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	*m = ModelConfig(p)
-	return nil
-}
 
 // Effort is how much reasoning effort the model spends. Values the SDK does
 // not know are kept as they are. "xhigh" is not accepted by every model.

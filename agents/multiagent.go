@@ -1,10 +1,6 @@
 package agents
 
-import (
-	"encoding/json"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
-)
+import "encoding/json"
 
 // Multiagent lets an agent work with other agents: Coordinator (a fixed
 // roster), Multiagent20261001 (advisor, subagents, workflows), or
@@ -18,6 +14,9 @@ type Multiagent interface{ isMultiagent() }
 // time) and AdvisorEntry.
 type Coordinator struct {
 	Agents []RosterEntry `json:"agents"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MultiagentType20261001 is the type of Multiagent20261001.
@@ -33,84 +32,23 @@ const MultiagentType20261001 = "multiagent_20261001"
 // stored one (nil PredefinedAgents keeps the stored list). Responses set
 // every field.
 type Multiagent20261001 struct {
-	Advisor   Advisor    `json:"advisor,omitempty"`
-	Subagents Delegation `json:"subagents,omitempty"`
-	Workflows Delegation `json:"workflows,omitempty"`
+	Advisor   Advisor    `json:"advisor,omitzero"`
+	Subagents Delegation `json:"subagents,omitzero"`
+	Workflows Delegation `json:"workflows,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// UnknownMultiagent is a multiagent type this SDK does not know.
-type UnknownMultiagent struct{ union.Raw }
+// UnknownMultiagent is a multiagent type this SDK does not know, kept as received.
+type UnknownMultiagent struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (Coordinator) isMultiagent()        {}
 func (Multiagent20261001) isMultiagent() {}
 func (UnknownMultiagent) isMultiagent()  {}
-
-func (m Coordinator) MarshalJSON() ([]byte, error) {
-	agents := m.Agents
-	if agents == nil {
-		agents = []RosterEntry{}
-	}
-	return union.Marshal("coordinator", struct {
-		Agents []RosterEntry `json:"agents"`
-	}{agents})
-}
-
-func (m *Coordinator) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Agents json.RawMessage `json:"agents"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	agents, err := decodeList(w.Agents, decodeRosterEntry)
-	m.Agents = agents
-	return err
-}
-
-func (m Multiagent20261001) MarshalJSON() ([]byte, error) {
-	type plain Multiagent20261001
-	return union.Marshal(MultiagentType20261001, plain(m))
-}
-
-func (m *Multiagent20261001) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Advisor   json.RawMessage `json:"advisor"`
-		Subagents json.RawMessage `json:"subagents"`
-		Workflows json.RawMessage `json:"workflows"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	var err error
-	*m = Multiagent20261001{}
-	if m.Advisor, err = decodeAdvisor(w.Advisor); err != nil {
-		return err
-	}
-	if m.Subagents, err = decodeDelegation(w.Subagents); err != nil {
-		return err
-	}
-	m.Workflows, err = decodeDelegation(w.Workflows)
-	return err
-}
-
-func decodeMultiagent(data []byte) (Multiagent, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "coordinator":
-		var m Coordinator
-		return m, json.Unmarshal(data, &m)
-	case MultiagentType20261001:
-		var m Multiagent20261001
-		return m, json.Unmarshal(data, &m)
-	}
-	return UnknownMultiagent{union.NewRaw(typ, data)}, nil
-}
 
 // RosterEntry is an entry of Coordinator.Agents or of PredefinedAgents:
 // AgentID, AgentReference, SelfEntry, AdvisorEntry (coordinator only), or
@@ -119,51 +57,32 @@ type RosterEntry interface{ isRosterEntry() }
 
 // SelfEntry names the agent that owns the configuration (type "self"); it
 // resolves to the version being written.
-type SelfEntry struct{}
+type SelfEntry struct {
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // AdvisorEntry adds an advisor model to a coordinator roster (type
 // "advisor").
 type AdvisorEntry struct {
 	Model string `json:"model"` // 1 to 256 characters
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// UnknownRosterEntry is a roster entry type this SDK does not know.
-type UnknownRosterEntry struct{ union.Raw }
+// UnknownRosterEntry is a roster entry type this SDK does not know, kept as received.
+type UnknownRosterEntry struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (AgentID) isRosterEntry()            {}
 func (AgentReference) isRosterEntry()     {}
 func (SelfEntry) isRosterEntry()          {}
 func (AdvisorEntry) isRosterEntry()       {}
 func (UnknownRosterEntry) isRosterEntry() {}
-
-func (SelfEntry) MarshalJSON() ([]byte, error) { return union.Marshal("self", struct{}{}) }
-
-func (a AdvisorEntry) MarshalJSON() ([]byte, error) {
-	type plain AdvisorEntry
-	return union.Marshal("advisor", plain(a))
-}
-
-func decodeRosterEntry(data []byte) (RosterEntry, error) {
-	if len(data) > 0 && data[0] == '"' {
-		var id string
-		err := json.Unmarshal(data, &id)
-		return AgentID(id), err
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "agent":
-		return decodeAgentReference(data)
-	case "self":
-		return SelfEntry{}, nil
-	case "advisor":
-		var a AdvisorEntry
-		return a, json.Unmarshal(data, &a)
-	}
-	return UnknownRosterEntry{union.NewRaw(typ, data)}, nil
-}
 
 // Advisor is Multiagent20261001.Advisor: AdvisorEnabled, AdvisorDisabled or
 // UnknownAdvisor.
@@ -175,42 +94,27 @@ type AdvisorEnabled struct {
 	// Model is 1 to 256 characters. On update "" keeps the stored model
 	// of an enabled advisor; on create it is required.
 	Model string `json:"model,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AdvisorDisabled turns the advisor off (type "disabled"), the default.
-type AdvisorDisabled struct{}
+type AdvisorDisabled struct {
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
-// UnknownAdvisor is an advisor type this SDK does not know.
-type UnknownAdvisor struct{ union.Raw }
+// UnknownAdvisor is an advisor type this SDK does not know, kept as received.
+type UnknownAdvisor struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (AdvisorEnabled) isAdvisor()  {}
 func (AdvisorDisabled) isAdvisor() {}
 func (UnknownAdvisor) isAdvisor()  {}
-
-func (a AdvisorEnabled) MarshalJSON() ([]byte, error) {
-	type plain AdvisorEnabled
-	return union.Marshal("enabled", plain(a))
-}
-
-func (AdvisorDisabled) MarshalJSON() ([]byte, error) { return union.Marshal("disabled", struct{}{}) }
-
-func decodeAdvisor(data []byte) (Advisor, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "enabled":
-		var a AdvisorEnabled
-		return a, json.Unmarshal(data, &a)
-	case "disabled":
-		return AdvisorDisabled{}, nil
-	}
-	return UnknownAdvisor{union.NewRaw(typ, data)}, nil
-}
 
 // Delegation is Multiagent20261001.Subagents or .Workflows:
 // DelegationEnabled, DelegationDisabled or UnknownDelegation.
@@ -220,68 +124,41 @@ type Delegation interface{ isDelegation() }
 type DelegationEnabled struct {
 	// InlineAgents says whether the agent may define unsaved agents
 	// itself; nil means enabled (on update: keep the stored value).
-	InlineAgents *InlineAgents `json:"inline_agents,omitempty"`
+	InlineAgents *InlineAgents `json:"inline_agents,omitzero"`
 	// PredefinedAgents lists saved agents it may use (at most 20): AgentID,
 	// AgentReference or SelfEntry; responses hold AgentReference. nil is
 	// not sent (on update: keep the stored list); an empty non-nil slice
 	// clears it. With inline agents disabled it must name at least one.
 	PredefinedAgents []RosterEntry `json:"predefined_agents,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // DelegationDisabled forbids subagents or workflows (type "disabled").
-type DelegationDisabled struct{}
+type DelegationDisabled struct {
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
-// UnknownDelegation is a type this SDK does not know.
-type UnknownDelegation struct{ union.Raw }
+// UnknownDelegation is a delegation type this SDK does not know, kept as received.
+type UnknownDelegation struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (DelegationEnabled) isDelegation()  {}
 func (DelegationDisabled) isDelegation() {}
 func (UnknownDelegation) isDelegation()  {}
 
-func (d DelegationEnabled) MarshalJSON() ([]byte, error) {
-	type plain DelegationEnabled
-	return union.Marshal("enabled", plain(d))
-}
-
-func (DelegationDisabled) MarshalJSON() ([]byte, error) {
-	return union.Marshal("disabled", struct{}{})
-}
-
-func (d *DelegationEnabled) UnmarshalJSON(data []byte) error {
-	var w struct {
-		InlineAgents     *InlineAgents   `json:"inline_agents"`
-		PredefinedAgents json.RawMessage `json:"predefined_agents"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	agents, err := decodeList(w.PredefinedAgents, decodeRosterEntry) // nil when not sent
-	*d = DelegationEnabled{InlineAgents: w.InlineAgents, PredefinedAgents: agents}
-	return err
-}
-
-func decodeDelegation(data []byte) (Delegation, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "enabled":
-		var d DelegationEnabled
-		return d, json.Unmarshal(data, &d)
-	case "disabled":
-		return DelegationDisabled{}, nil
-	}
-	return UnknownDelegation{union.NewRaw(typ, data)}, nil
-}
-
 // InlineAgents is DelegationEnabled.InlineAgents. Like PermissionPolicy it
 // is {"type": …} with no other fields, so a struct covers every variant.
 type InlineAgents struct {
 	Type Toggle `json:"type"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Toggle is "enabled" or "disabled"; unknown values are kept.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
 // AgentRef is a request-side reference to an agent, as sessions and
@@ -23,15 +22,13 @@ type AgentID string
 type AgentReference struct {
 	ID      string `json:"id"`               // 1 to 128 characters
 	Version int    `json:"version,omitzero"` // at least 1; 0 means latest in requests
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 func (AgentID) isAgentRef()        {}
 func (AgentReference) isAgentRef() {}
-
-func (r AgentReference) MarshalJSON() ([]byte, error) {
-	type plain AgentReference
-	return union.Marshal("agent", plain(r))
-}
 
 // validateAgentRef checks ref locally, reporting problems at field (the
 // wire path of the reference, such as "agent"). Sessions and deployments
@@ -60,11 +57,4 @@ func checkVersion(field string, v int) error {
 		return apierror.Invalid(field, "must be between 1 and 2147483647")
 	}
 	return nil
-}
-
-// decodeAgentReference reads a resolved reference {type: agent, id, version}.
-func decodeAgentReference(data []byte) (AgentReference, error) {
-	var r AgentReference
-	err := json.Unmarshal(data, &r)
-	return r, err
 }

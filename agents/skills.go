@@ -1,10 +1,6 @@
 package agents
 
-import (
-	"encoding/json"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
-)
+import "encoding/json"
 
 // Skill is one skill of an agent: VendorSkill, CustomSkill or UnknownSkill
 // (a type newer than this SDK, kept intact). Switch on the
@@ -23,44 +19,26 @@ type VendorSkill struct {
 	// means the latest; responses always carry a version ("latest" when
 	// none was pinned).
 	Version string `json:"version,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CustomSkill is a skill uploaded by the organization (type "custom").
 type CustomSkill struct {
 	SkillID string `json:"skill_id"`         // a skill_… id
 	Version string `json:"version,omitzero"` // as VendorSkill.Version
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// UnknownSkill is a skill type this SDK does not know. It marshals back
-// exactly as received.
-type UnknownSkill struct{ union.Raw }
+// UnknownSkill is a skill type this SDK does not know, kept as received.
+type UnknownSkill struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (VendorSkill) isSkill()  {}
 func (CustomSkill) isSkill()  {}
 func (UnknownSkill) isSkill() {}
-
-func (s VendorSkill) MarshalJSON() ([]byte, error) {
-	type plain VendorSkill
-	return union.Marshal("vendor", plain(s))
-}
-
-func (s CustomSkill) MarshalJSON() ([]byte, error) {
-	type plain CustomSkill
-	return union.Marshal("custom", plain(s))
-}
-
-func decodeSkill(data []byte) (Skill, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "vendor":
-		var s VendorSkill
-		return s, json.Unmarshal(data, &s)
-	case "custom":
-		var s CustomSkill
-		return s, json.Unmarshal(data, &s)
-	}
-	return UnknownSkill{union.NewRaw(typ, data)}, nil
-}

@@ -33,6 +33,9 @@ type BashInput struct {
 	// TimeoutMS bounds the command in milliseconds; 0 means the runner's
 	// default timeout.
 	TimeoutMS int64 `json:"timeout_ms,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // EditInput replaces text in a file.
@@ -43,24 +46,36 @@ type EditInput struct {
 	// ReplaceAll replaces every occurrence; otherwise OldString must occur
 	// exactly once.
 	ReplaceAll bool `json:"replace_all,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // GlobInput lists files matching a doublestar pattern.
 type GlobInput struct {
 	Pattern string `json:"pattern"`
 	Path    string `json:"path,omitzero"` // "" means the working directory
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // GrepInput searches file contents with a regular expression.
 type GrepInput struct {
 	Pattern string `json:"pattern"`
 	Path    string `json:"path,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ReadInput reads a file, optionally a range of lines.
 type ReadInput struct {
 	FilePath  string     `json:"file_path"`
-	ViewRange *LineRange `json:"view_range,omitempty"` // nil: the whole file
+	ViewRange *LineRange `json:"view_range,omitzero"` // nil: the whole file
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // LineRange is a 1-indexed inclusive [start_line, end_line] pair, a JSON
@@ -87,6 +102,9 @@ func (r *LineRange) UnmarshalJSON(data []byte) error {
 type WriteInput struct {
 	FilePath string `json:"file_path"`
 	Content  string `json:"content"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownToolInput is the input of a tool without a typed input here

@@ -1,19 +1,14 @@
 package agents
 
-import (
-	"encoding/json"
-	"maps"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
-)
+import "encoding/json"
 
 // Tool is one entry of an agent's tools: AgentToolset (the built-in tools),
 // MCPToolset (the tools of one MCP server), CustomTool (run by the API
 // client), or UnknownTool (a type newer than this SDK, kept intact).
 type Tool interface{ isTool() }
 
-// AgentToolsetType is the type of AgentToolset; it embeds its version date.
-const AgentToolsetType = "agent_toolset_20260401"
+// agentToolsetType is the type of AgentToolset; it embeds its version date.
+const agentToolsetType = "agent_toolset_20260401"
 
 // AgentToolset enables the built-in tools (type "agent_toolset_20260401").
 // An agent has at most one.
@@ -23,14 +18,20 @@ type AgentToolset struct {
 	Configs []ToolConfig `json:"configs,omitzero"`
 	// DefaultConfig applies to every tool without an override. In requests
 	// nil means enabled with policy always_allow; responses always set it.
-	DefaultConfig *ToolDefaults `json:"default_config,omitempty"`
+	DefaultConfig *ToolDefaults `json:"default_config,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolDefaults is a toolset's default_config. In a request nil fields take
 // the toolset's defaults; a response sets both.
 type ToolDefaults struct {
-	Enabled          *bool             `json:"enabled,omitempty"`
-	PermissionPolicy *PermissionPolicy `json:"permission_policy,omitempty"`
+	Enabled          *bool             `json:"enabled,omitzero"`
+	PermissionPolicy *PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolName names a built-in tool of the agent toolset. Unknown names are
@@ -56,8 +57,8 @@ type ToolConfig struct {
 	Name ToolName `json:"name"`
 	// Enabled and PermissionPolicy override DefaultConfig when set; a
 	// response always sets them.
-	Enabled          *bool             `json:"enabled,omitempty"`
-	PermissionPolicy *PermissionPolicy `json:"permission_policy,omitempty"`
+	Enabled          *bool             `json:"enabled,omitzero"`
+	PermissionPolicy *PermissionPolicy `json:"permission_policy,omitzero"`
 
 	// AllowedDomains and BlockedDomains (web_fetch, web_search; exclusive)
 	// list 1 to 64 plain hostnames. nil means unset (null in responses).
@@ -66,7 +67,10 @@ type ToolConfig struct {
 	// MaxContentTokens (web_fetch) caps fetched content; 0 means unset.
 	MaxContentTokens int `json:"max_content_tokens,omitzero"`
 	// UserLocation (web_search) localizes results; nil means unset.
-	UserLocation *UserLocation `json:"user_location,omitempty"`
+	UserLocation *UserLocation `json:"user_location,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UserLocation is an approximate location for web search (type
@@ -76,11 +80,9 @@ type UserLocation struct {
 	Country  string `json:"country,omitzero"`  // 2 uppercase letters, ISO 3166-1
 	Region   string `json:"region,omitzero"`   // 1 to 255 characters
 	Timezone string `json:"timezone,omitzero"` // 1 to 255 characters, IANA
-}
-
-func (l UserLocation) MarshalJSON() ([]byte, error) {
-	type plain UserLocation
-	return union.Marshal("approximate", plain(l))
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // PermissionPolicy decides whether a tool call needs confirmation. It is a
@@ -88,6 +90,9 @@ func (l UserLocation) MarshalJSON() ([]byte, error) {
 // struct with a string type covers every variant, future ones included.
 type PermissionPolicy struct {
 	Type PermissionPolicyType `json:"type"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // PermissionPolicyType is a permission policy. Unknown values are kept.
@@ -113,14 +118,20 @@ type MCPToolset struct {
 	MCPServerName string          `json:"mcp_server_name"`
 	Configs       []MCPToolConfig `json:"configs,omitzero"`
 	// DefaultConfig: nil means enabled with policy always_ask in requests.
-	DefaultConfig *ToolDefaults `json:"default_config,omitempty"`
+	DefaultConfig *ToolDefaults `json:"default_config,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MCPToolConfig overrides one tool of an MCP server.
 type MCPToolConfig struct {
 	Name             string            `json:"name"` // 1 to 128 characters
-	Enabled          *bool             `json:"enabled,omitempty"`
-	PermissionPolicy *PermissionPolicy `json:"permission_policy,omitempty"`
+	Enabled          *bool             `json:"enabled,omitzero"`
+	PermissionPolicy *PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CustomTool is a tool the API client runs (type "custom"): the session
@@ -129,107 +140,39 @@ type CustomTool struct {
 	Name        string      `json:"name"`        // 1 to 128 of A-Z a-z 0-9 _ -
 	Description string      `json:"description"` // 1 to 1024 characters
 	InputSchema InputSchema `json:"input_schema"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // InputSchema is the JSON Schema of a custom tool's input; its type is
-// always "object". Extra holds any other schema keys, which are sent and
-// returned unchanged.
+// always "object". Extra holds any other schema keywords, which are sent
+// and returned unchanged.
 type InputSchema struct {
-	Properties map[string]any             // nil: not sent
-	Required   []string                   // nil: not sent
-	Extra      map[string]json.RawMessage // other keywords, e.g. "additionalProperties"
-}
-
-func (s InputSchema) MarshalJSON() ([]byte, error) {
-	m := make(map[string]any, len(s.Extra)+3)
-	for k, v := range s.Extra {
-		m[k] = v
-	}
-	m["type"] = "object"
-	if s.Properties != nil {
-		m["properties"] = s.Properties
-	}
-	if s.Required != nil {
-		m["required"] = s.Required
-	}
-	return json.Marshal(m)
-}
-
-func (s *InputSchema) UnmarshalJSON(data []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return err
-	}
-	*s = InputSchema{}
-	if raw, ok := m["properties"]; ok {
-		if err := json.Unmarshal(raw, &s.Properties); err != nil {
-			return err
-		}
-	}
-	if raw, ok := m["required"]; ok {
-		if err := json.Unmarshal(raw, &s.Required); err != nil {
-			return err
-		}
-	}
-	maps.DeleteFunc(m, func(k string, _ json.RawMessage) bool {
-		return k == "type" || k == "properties" || k == "required"
-	})
-	if len(m) > 0 {
-		s.Extra = m
-	}
-	return nil
+	Properties map[string]any `json:"properties,omitzero"` // nil: not sent
+	Required   []string       `json:"required,omitzero"`   // nil: not sent
+	// Extra holds the other keywords (e.g. "additionalProperties",
+	// "$defs"), kept as received and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownTool is a tool type this SDK does not know, kept as received.
-type UnknownTool struct{ union.Raw }
+type UnknownTool struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
 
 func (AgentToolset) isTool() {}
 func (MCPToolset) isTool()   {}
 func (CustomTool) isTool()   {}
 func (UnknownTool) isTool()  {}
 
-func (t AgentToolset) MarshalJSON() ([]byte, error) {
-	type plain AgentToolset
-	return union.Marshal(AgentToolsetType, plain(t))
-}
-
-func (t MCPToolset) MarshalJSON() ([]byte, error) {
-	type plain MCPToolset
-	return union.Marshal("mcp_toolset", plain(t))
-}
-
-func (t CustomTool) MarshalJSON() ([]byte, error) {
-	type plain CustomTool
-	return union.Marshal("custom", plain(t))
-}
-
-func decodeTool(data []byte) (Tool, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case AgentToolsetType:
-		var t AgentToolset
-		return t, json.Unmarshal(data, &t)
-	case "mcp_toolset":
-		var t MCPToolset
-		return t, json.Unmarshal(data, &t)
-	case "custom":
-		var t CustomTool
-		return t, json.Unmarshal(data, &t)
-	}
-	return UnknownTool{union.NewRaw(typ, data)}, nil
-}
-
 // MCPServer is an MCP server the agent connects to (type "url", the only
 // type). Every server must be used by an MCPToolset.
 type MCPServer struct {
 	Name string `json:"name"` // 1 to 255 characters, unique per agent
 	URL  string `json:"url"`  // absolute http or https URL, up to 2048 characters
-}
-
-func (s MCPServer) MarshalJSON() ([]byte, error) {
-	type plain MCPServer
-	return union.Marshal("url", plain(s))
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }

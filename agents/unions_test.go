@@ -29,7 +29,7 @@ func TestRequestEncoding(t *testing.T) {
 			Configs: []agents.ToolConfig{{Name: agents.ToolWebSearch, Enabled: new(true), PermissionPolicy: agents.Policy(agents.PolicyAuto),
 				AllowedDomains: []string{"a.com"}, UserLocation: &agents.UserLocation{Country: "US"}}},
 			DefaultConfig: &agents.ToolDefaults{Enabled: new(false)},
-		}, `{"type":"agent_toolset_20260401","configs":[{"name":"web_search","enabled":true,"permission_policy":{"type":"auto"},
+		}, `{"type":"agent_toolset_20260401","configs":[{"type":"web_search","name":"web_search","enabled":true,"permission_policy":{"type":"auto"},
 			"allowed_domains":["a.com"],"user_location":{"type":"approximate","country":"US"}}],"default_config":{"enabled":false}}`},
 		{"mcp toolset", agents.MCPToolset{MCPServerName: "s", Configs: []agents.MCPToolConfig{{Name: "t", PermissionPolicy: agents.Policy(agents.PolicyAlwaysAsk)}}},
 			`{"type":"mcp_toolset","mcp_server_name":"s","configs":[{"name":"t","permission_policy":{"type":"always_ask"}}]}`},

@@ -148,10 +148,10 @@ func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills 
 		}
 		switch t := t.(type) {
 		case AgentToolset:
-			if seen[AgentToolsetType] {
-				return apierror.Invalid(p+".type", "duplicate toolset `"+AgentToolsetType+"`")
+			if seen[agentToolsetType] {
+				return apierror.Invalid(p+".type", "duplicate toolset `"+agentToolsetType+"`")
 			}
-			seen[AgentToolsetType] = true
+			seen[agentToolsetType] = true
 		case MCPToolset:
 			if seen["mcp:"+t.MCPServerName] {
 				return apierror.Invalid(p+".mcp_server_name", "duplicate mcp_toolset `"+t.MCPServerName+"`")

@@ -1,6 +1,11 @@
 package apikeys
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
+)
 
 // APIKey is an API key of the organization (type "api_key"). It never
 // holds the secret: only PartialKeyHint.
@@ -10,7 +15,7 @@ type APIKey struct {
 	Name string `json:"name"`
 	// WorkspaceID is the workspace the key is scoped to, or "" for a key
 	// that is not scoped to a workspace (null on the wire).
-	WorkspaceID string    `json:"workspace_id"`
+	WorkspaceID string    `json:"workspace_id,omitzero"`
 	CreatedAt   time.Time `json:"created_at"`
 	CreatedBy   Actor     `json:"created_by"`
 	// Principal is whom the key acts as: a user (personal key) or a
@@ -24,6 +29,9 @@ type APIKey struct {
 	// ExpiresAt is when the key stops working, fixed at creation; zero for
 	// a key that never expires (null on the wire).
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Expired reports whether the key has expired at now. An expired key keeps
@@ -46,6 +54,9 @@ const (
 type Actor struct {
 	ID   string    `json:"id"`
 	Type ActorType `json:"type"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ActorType tells users from service accounts. Values not listed here are
@@ -56,3 +67,20 @@ const (
 	ActorUser           ActorType = "user"
 	ActorServiceAccount ActorType = "service_account"
 )
+
+type (
+	plainAPIKey APIKey
+	plainActor  Actor
+)
+
+// MarshalJSON writes the key as the API sends it, Extra included.
+func (k APIKey) MarshalJSON() ([]byte, error) { return wire.Marshal(plainAPIKey(k)) }
+
+// UnmarshalJSON reads a key, keeping unknown members in Extra.
+func (k *APIKey) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainAPIKey)(k)) }
+
+// MarshalJSON writes the actor as the API sends it, Extra included.
+func (a Actor) MarshalJSON() ([]byte, error) { return wire.Marshal(plainActor(a)) }
+
+// UnmarshalJSON reads an actor, keeping unknown members in Extra.
+func (a *Actor) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainActor)(a)) }

@@ -2,14 +2,22 @@ package deployments
 
 import (
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/check"
+	"github.com/agentplatform/agentplatform-go/internal/hooks"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
-// Rules borrowed through internal/check: a deployment names an agent, and
+// Rules borrowed through internal/hooks: a deployment names an agent, and
 // carries a session's initial events and resources.
-var (
-	validateAgentRef         = check.Shared[func(field string, ref agents.AgentRef) error]()
-	validateSessionEvents    = check.Shared[func(field string, events []sessions.EventParam) error]()
-	validateSessionResources = check.Shared[func(field string, resources []sessions.ResourceParam) error]()
-)
+
+// validateAgentRef is the agents package's rule for an agent reference.
+func validateAgentRef(field string, ref agents.AgentRef) error { return hooks.AgentRef(field, ref) }
+
+// validateSessionEvents is the sessions package's rule for initial events.
+func validateSessionEvents(field string, events []sessions.EventParam) error {
+	return hooks.SessionEvents(field, events)
+}
+
+// validateSessionResources is the sessions package's rule for resources.
+func validateSessionResources(field string, resources []sessions.ResourceParam) error {
+	return hooks.SessionResources(field, resources)
+}

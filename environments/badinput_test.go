@@ -9,7 +9,6 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
@@ -53,15 +52,13 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	pip := func(specs ...string) *environments.Packages { return &environments.Packages{Pip: specs} }
-	raw := func(typ string) union.Raw {
-		return union.Raw{Type: typ, JSON: json.RawMessage(`{"type":"` + typ + `"}`)}
-	}
+	raw := func(typ string) json.RawMessage { return json.RawMessage(`{"type":"` + typ + `"}`) }
 	reftest.RunBadInput(t, env, client, []badInput{
 		{"create name empty", createWith(func(p *environments.CreateParams) { p.Name = "" }), "name", "between 1 and 256 characters", true},
 		{"create name 257", createWith(func(p *environments.CreateParams) { p.Name = rep("n", 257) }), "name", "between 1 and 256 characters", true},
 		{"create description 1025", createWith(func(p *environments.CreateParams) { p.Description = rep("d", 1025) }), "description", "at most 1024 characters", true},
-		{"create config type unknown", createWith(config(environments.UnknownConfig{Raw: raw("docker")})), "config.type", "must be one of `cloud`, `self_hosted`", false},
-		{"create networking type unknown", createWith(config(environments.CloudConfig{Networking: environments.UnknownNetworking{Raw: raw("open")}})),
+		{"create config type unknown", createWith(config(environments.UnknownConfig{Type: "docker", JSON: raw("docker")})), "config.type", "must be one of `cloud`, `self_hosted`", false},
+		{"create networking type unknown", createWith(config(environments.CloudConfig{Networking: environments.UnknownNetworking{Type: "open", JSON: raw("open")}})),
 			"config.networking.type", "must be one of `unrestricted`, `limited`", false},
 		{"create packages 101", createWith(config(environments.CloudConfig{Packages: pip(make([]string, 101)...)})), "config.packages.pip", "at most 100 items", true},
 		{"create package spec empty", createWith(config(environments.CloudConfig{Packages: &environments.Packages{Npm: []string{""}}})),
@@ -102,8 +99,7 @@ func TestBadInput(t *testing.T) {
 		}),
 			"environment_id", "must not be empty", true},
 		{"delete empty id", byID(func(ctx context.Context, c *agentplatform.Client, id string) error {
-			_, err := c.Environments.Delete(ctx, id)
-			return err
+			return c.Environments.Delete(ctx, id)
 		}),
 			"environment_id", "must not be empty", true},
 		{"update empty id", update("", environments.UpdateParams{Name: "x"}), "environment_id", "must not be empty", true},

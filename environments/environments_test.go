@@ -189,15 +189,11 @@ func TestArchiveAndDelete(t *testing.T) {
 	require.Equal(t, []string{"keep"}, names(environments.ListParams{}))
 	require.Equal(t, []string{"gone", "keep"}, names(environments.ListParams{IncludeArchived: true}))
 
-	del, err := client.Environments.Delete(ctx, gone.ID)
-	require.NoError(t, err)
-	require.Equal(t, &environments.Deleted{ID: gone.ID, Type: "environment_deleted"}, del)
+	require.NoError(t, client.Environments.Delete(ctx, gone.ID))
 	_, err = client.Environments.Get(ctx, gone.ID)
 	requireStatus(t, err, http.StatusNotFound, "Environment `"+gone.ID+"` not found.")
-	_, err = client.Environments.Delete(ctx, gone.ID)
-	require.ErrorIs(t, err, apierror.ErrNotFound)
-	_, err = client.Environments.Delete(ctx, keep.ID)
-	require.NoError(t, err, "active environments can be deleted too")
+	require.ErrorIs(t, client.Environments.Delete(ctx, gone.ID), apierror.ErrNotFound)
+	require.NoError(t, client.Environments.Delete(ctx, keep.ID), "active environments can be deleted too")
 	require.Empty(t, names(environments.ListParams{IncludeArchived: true}))
 }
 
@@ -286,7 +282,7 @@ func TestLocalValidation(t *testing.T) {
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	_, err = client.Environments.List(ctx, environments.ListParams{Limit: 1001})
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
-	_, err = client.Environments.Delete(ctx, "")
+	err = client.Environments.Delete(ctx, "")
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	require.Len(t, env.Server.Requests(), before)
 	_, err = client.Environments.List(ctx, environments.ListParams{Limit: 1000})

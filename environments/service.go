@@ -67,10 +67,12 @@ func (s *Service) Archive(ctx context.Context, environmentID string, opts ...opt
 
 // Delete deletes an environment permanently, archived or not: DELETE
 // /v1/environments/{environment_id}. Sessions that used it keep its id.
-func (s *Service) Delete(ctx context.Context, environmentID string, opts ...option.Option) (*Deleted, error) {
+// The answer only echoes the id, so only the error is returned.
+func (s *Service) Delete(ctx context.Context, environmentID string, opts ...option.Option) error {
 	req := pipeline.NewRequest(http.MethodDelete, "/v1/environments/{environment_id}", environmentID)
 	req.Beta = Beta
-	return pipeline.Do[Deleted](ctx, s.p, req, opts)
+	_, err := pipeline.Do[struct{}](ctx, s.p, req, opts)
+	return err
 }
 
 // List returns one page of environments, newest first: GET /v1/environments.

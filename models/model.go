@@ -42,15 +42,21 @@ type Model struct {
 	MaxInputTokens int          `json:"max_input_tokens"` // context window
 	MaxTokens      int          `json:"max_tokens"`       // largest allowed max_tokens
 	Capabilities   Capabilities `json:"capabilities"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Capability says whether one feature is supported.
 type Capability struct {
 	Supported bool `json:"supported"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// Capabilities lists what a model supports. Raw keeps the whole object as
-// received, so capabilities newer than this SDK are still readable.
+// Capabilities lists what a model supports. Capabilities newer than this
+// SDK are kept in Extra, as received.
 type Capabilities struct {
 	Batch             Capability                  `json:"batch"`
 	Citations         Capability                  `json:"citations"`
@@ -62,27 +68,9 @@ type Capabilities struct {
 	ServerTools       ServerToolsCapability       `json:"server_tools"`
 	StructuredOutputs Capability                  `json:"structured_outputs"`
 	Thinking          ThinkingCapability          `json:"thinking"`
-
-	Raw json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes the known capabilities and keeps the raw object.
-func (c *Capabilities) UnmarshalJSON(data []byte) error {
-	type known Capabilities // without this method
-	if err := json.Unmarshal(data, (*known)(c)); err != nil {
-		return err
-	}
-	c.Raw = append(c.Raw[:0], data...)
-	return nil
-}
-
-// MarshalJSON writes the raw object when there is one, so nothing is lost.
-func (c Capabilities) MarshalJSON() ([]byte, error) {
-	if len(c.Raw) > 0 {
-		return c.Raw, nil
-	}
-	type known Capabilities
-	return json.Marshal(known(c))
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContextManagementCapability lists the context-management strategies.
@@ -91,6 +79,9 @@ type ContextManagementCapability struct {
 	ClearThinking20251015 Capability `json:"clear_thinking_20251015"`
 	ClearToolUses20250919 Capability `json:"clear_tool_uses_20250919"`
 	Compact20260112       Capability `json:"compact_20260112"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // EffortCapability lists the effort levels. XHigh is not accepted by every model.
@@ -101,6 +92,9 @@ type EffortCapability struct {
 	High      Capability `json:"high"`
 	Max       Capability `json:"max"`
 	XHigh     Capability `json:"xhigh"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ServerToolsCapability lists the server-side tools.
@@ -108,12 +102,18 @@ type ServerToolsCapability struct {
 	Supported     bool       `json:"supported"`
 	CodeExecution Capability `json:"code_execution"`
 	WebSearch     Capability `json:"web_search"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ThinkingCapability lists the thinking modes.
 type ThinkingCapability struct {
 	Supported bool          `json:"supported"`
 	Types     ThinkingTypes `json:"types"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ThinkingTypes are the thinking modes a request may choose.
@@ -121,4 +121,7 @@ type ThinkingTypes struct {
 	Adaptive Capability `json:"adaptive"`
 	Disabled Capability `json:"disabled"`
 	Enabled  Capability `json:"enabled"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }

@@ -3,6 +3,8 @@ package workspaces
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Workspace is a workspace of the organization (type "workspace").
@@ -18,12 +20,36 @@ type Workspace struct {
 	DisplayColor  string        `json:"display_color"` // "#RRGGBB"
 	// ExternalKeyID is the customer-managed encryption key configuration, or
 	// "" when none is attached. Once attached it cannot be detached or replaced.
-	ExternalKeyID string            `json:"external_key_id"`
+	ExternalKeyID string            `json:"external_key_id,omitzero"`
 	Tags          map[string]string `json:"tags"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Archived reports whether the workspace has been archived.
 func (w *Workspace) Archived() bool { return !w.ArchivedAt.IsZero() }
+
+type (
+	plainWorkspace     Workspace
+	plainDataResidency DataResidency
+)
+
+// MarshalJSON writes the workspace as the API sends it, Extra included.
+func (w Workspace) MarshalJSON() ([]byte, error) { return wire.Marshal(plainWorkspace(w)) }
+
+// UnmarshalJSON reads a workspace, keeping unknown members in Extra.
+func (w *Workspace) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainWorkspace)(w))
+}
+
+// MarshalJSON writes the data residency as the API sends it, Extra included.
+func (d DataResidency) MarshalJSON() ([]byte, error) { return wire.Marshal(plainDataResidency(d)) }
+
+// UnmarshalJSON reads a data residency, keeping unknown members in Extra.
+func (d *DataResidency) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainDataResidency)(d))
+}
 
 // Geo is a geography for inference or storage. Values not listed here are
 // kept as received.
@@ -39,6 +65,9 @@ type DataResidency struct {
 	AllowedInferenceGeos AllowedGeos `json:"allowed_inference_geos"`
 	DefaultInferenceGeo  Geo         `json:"default_inference_geo"`
 	WorkspaceGeo         Geo         `json:"workspace_geo"` // fixed at creation
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AllowedGeos is either "unrestricted" or a list of geos. The zero value means
