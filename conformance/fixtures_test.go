@@ -29,8 +29,7 @@ func newEnvironment(t *testing.T, tg *Target, params environments.CreateParams) 
 		t.Fatalf("create environment: %v", err)
 	}
 	cleanup(t, "delete environment "+env.ID, func(ctx context.Context) error {
-		_, err := tg.Client.Environments.Delete(ctx, env.ID)
-		return err
+		return tg.Client.Environments.Delete(ctx, env.ID)
 	})
 	return env
 }

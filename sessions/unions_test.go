@@ -160,7 +160,7 @@ func TestDecodeSession(t *testing.T) {
 		Agent: sessions.Agent{
 			ThreadAgent: sessions.ThreadAgent{Type: "agent", ID: "agent_1", Version: 2, Name: "lead", System: "s",
 				Model:      agents.ModelConfig{ID: "m", Effort: agents.EffortHigh, Speed: agents.SpeedStandard},
-				Tools:      []agents.Tool{agents.UnknownTool{Raw: rawJSON(`computer_20270101`, `{"type": "computer_20270101"}`)}},
+				Tools:      []agents.Tool{agents.UnknownTool{Type: "computer_20270101", JSON: json.RawMessage(`{"type": "computer_20270101"}`)}},
 				MCPServers: []agents.MCPServer{}, Skills: []agents.Skill{}, ExecutionIdentity: agents.ServiceAccount{}},
 			Multiagent: sessions.Coordinator{Agents: []sessions.RosterMember{
 				helper,
