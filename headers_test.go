@@ -37,7 +37,7 @@ func TestRequestHeaders(t *testing.T) {
 	require.NoError(t, err)
 	post := last(t, env, "POST", "/v1/tunnels")
 	require.Equal(t, "application/json", post.Header.Get("Content-Type"))
-	require.Equal(t, tunnels.Beta, post.Header.Get("vendor-beta"))
+	require.Equal(t, "mcp-tunnels-2026-06-22", post.Header.Get("vendor-beta"))
 	require.Len(t, post.Header.Get("Idempotency-Key"), 26)
 	require.JSONEq(t, `{"display_name":"h"}`, string(post.Body))
 

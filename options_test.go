@@ -154,7 +154,7 @@ func TestVersionBetaWorkspaceAndHeaderOptions(t *testing.T) {
 
 	// Per call: more betas (the required one is not repeated), a header override.
 	_, err = client.Tunnels.List(ctx, tunnels.ListParams{},
-		option.WithBeta(tunnels.Beta, "skills-2025-10-02"), option.WithHeader("X-Trace-Tag", "call"))
+		option.WithBeta("mcp-tunnels-2026-06-22", "skills-2025-10-02"), option.WithHeader("X-Trace-Tag", "call"))
 	require.NoError(t, err)
 	got = last(t, env, "GET", "/v1/tunnels")
 	require.Equal(t, "mcp-tunnels-2026-06-22,context-1m-2025-08-07,skills-2025-10-02", got.Header.Get("vendor-beta"))

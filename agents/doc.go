@@ -42,5 +42,5 @@
 // Agents run in sessions (package sessions), in an environment (package
 // environments), started by hand or by a deployment (package deployments).
 //
-// Every call sends the vendor-beta value these endpoints require (Beta).
+// Every call sends the vendor-beta value these endpoints require.
 package agents

@@ -65,7 +65,7 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 	_, err = client.Agents.Archive(ctx, full.ID)
 	require.NoError(t, err)
 
-	beta := option.WithBeta(agents.Beta)
+	beta := option.WithBeta("managed-agents-2026-04-01")
 	var page struct{ Data []json.RawMessage }
 	require.NoError(t, client.Execute(ctx, http.MethodGet, "/v1/agents", nil, &page, beta, option.WithQuery("include_archived", "true")))
 	require.Len(t, page.Data, 3)

@@ -10,8 +10,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/pagination"
 )
 
-// Beta is the vendor-beta value these endpoints require; the SDK sends it.
-const Beta = "managed-agents-2026-04-01"
+// beta is the vendor-beta value these endpoints require; the SDK sends it.
+const beta = "managed-agents-2026-04-01"
 
 // Service calls the agents endpoints. Get one from agentplatform.Client.Agents.
 type Service struct{ p *pipeline.Pipeline }
@@ -32,7 +32,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 		return nil, err
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/agents")
-	req.Beta = Beta
+	req.Beta = beta
 	req.Body = &params
 	return pipeline.Do[Agent](ctx, s.p, req, opts)
 }
@@ -45,7 +45,7 @@ func (s *Service) Get(ctx context.Context, agentID string, params GetParams, opt
 		return nil, err
 	}
 	req := pipeline.NewRequest(http.MethodGet, "/v1/agents/{agent_id}", agentID)
-	req.Beta = Beta
+	req.Beta = beta
 	req.Query.Int("version", params.Version)
 	return pipeline.Do[Agent](ctx, s.p, req, opts)
 }
@@ -58,7 +58,7 @@ func (s *Service) Update(ctx context.Context, agentID string, params UpdateParam
 		return nil, err
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/agents/{agent_id}", agentID)
-	req.Beta = Beta
+	req.Beta = beta
 	req.Body = &params
 	return pipeline.Do[Agent](ctx, s.p, req, opts)
 }
@@ -68,7 +68,7 @@ func (s *Service) Update(ctx context.Context, agentID string, params UpdateParam
 // unchanged. Existing sessions keep running on their snapshot.
 func (s *Service) Archive(ctx context.Context, agentID string, opts ...option.Option) (*Agent, error) {
 	req := pipeline.NewRequest(http.MethodPost, "/v1/agents/{agent_id}/archive", agentID)
-	req.Beta = Beta
+	req.Beta = beta
 	return pipeline.Do[Agent](ctx, s.p, req, opts)
 }
 
@@ -76,7 +76,7 @@ func (s *Service) Archive(ctx context.Context, agentID string, opts ...option.Op
 // /v1/agents.
 func (s *Service) List(ctx context.Context, params ListParams, opts ...option.Option) (*pagination.CursorPage[Agent], error) {
 	req := pipeline.NewRequest(http.MethodGet, "/v1/agents")
-	req.Beta = Beta
+	req.Beta = beta
 	if err := req.Query.CursorPage(params.Page, params.Limit, maxListLimit); err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (s *Service) All(ctx context.Context, params ListParams, opts ...option.Opt
 // /v1/agents/{agent_id}/versions. It works on archived agents.
 func (s *Service) ListVersions(ctx context.Context, agentID string, params ListVersionsParams, opts ...option.Option) (*pagination.CursorPage[Agent], error) {
 	req := pipeline.NewRequest(http.MethodGet, "/v1/agents/{agent_id}/versions", agentID)
-	req.Beta = Beta
+	req.Beta = beta
 	if err := req.Query.CursorPage(params.Page, params.Limit, maxListLimit); err != nil {
 		return nil, err
 	}

@@ -25,5 +25,5 @@
 //
 // Config and Networking are sealed unions with Unknown variants that keep
 // types newer than this SDK intact. Every call sends the vendor-beta value
-// these endpoints require (Beta).
+// these endpoints require.
 package environments

@@ -37,14 +37,14 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 
 	var page struct{ Data []json.RawMessage }
 	require.NoError(t, client.Execute(ctx, http.MethodGet, "/v1/environments", nil, &page,
-		option.WithBeta(environments.Beta), option.WithQuery("include_archived", "true")))
+		option.WithBeta("managed-agents-2026-04-01"), option.WithQuery("include_archived", "true")))
 	require.Len(t, page.Data, 3)
 	seen := map[string]bool{}
 	for _, raw := range page.Data {
 		var one []byte
 		var e environments.Environment
 		require.NoError(t, json.Unmarshal(raw, &e))
-		require.NoError(t, client.Execute(ctx, http.MethodGet, "/v1/environments/"+e.ID, nil, &one, option.WithBeta(environments.Beta)))
+		require.NoError(t, client.Execute(ctx, http.MethodGet, "/v1/environments/"+e.ID, nil, &one, option.WithBeta("managed-agents-2026-04-01")))
 		for _, data := range [][]byte{raw, one} {
 			e, ok := wiretest.RoundTrip(t, data, decodeEnvironment, true)
 			require.True(t, ok, "%s", data)

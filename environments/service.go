@@ -10,8 +10,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/pagination"
 )
 
-// Beta is the vendor-beta value these endpoints require; the SDK sends it.
-const Beta = "managed-agents-2026-04-01"
+// beta is the vendor-beta value these endpoints require; the SDK sends it.
+const beta = "managed-agents-2026-04-01"
 
 // Service calls the environments endpoints. Get one from agentplatform.Client.Environments.
 type Service struct{ p *pipeline.Pipeline }
@@ -31,7 +31,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 		return nil, err
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/environments")
-	req.Beta = Beta
+	req.Beta = beta
 	req.Body = &params
 	return pipeline.Do[Environment](ctx, s.p, req, opts)
 }
@@ -40,7 +40,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 // /v1/environments/{environment_id}.
 func (s *Service) Get(ctx context.Context, environmentID string, opts ...option.Option) (*Environment, error) {
 	req := pipeline.NewRequest(http.MethodGet, "/v1/environments/{environment_id}", environmentID)
-	req.Beta = Beta
+	req.Beta = beta
 	return pipeline.Do[Environment](ctx, s.p, req, opts)
 }
 
@@ -51,7 +51,7 @@ func (s *Service) Update(ctx context.Context, environmentID string, params Updat
 		return nil, err
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/environments/{environment_id}", environmentID)
-	req.Beta = Beta
+	req.Beta = beta
 	req.Body = &params
 	return pipeline.Do[Environment](ctx, s.p, req, opts)
 }
@@ -61,7 +61,7 @@ func (s *Service) Update(ctx context.Context, environmentID string, params Updat
 // environment returns it unchanged. Running sessions continue.
 func (s *Service) Archive(ctx context.Context, environmentID string, opts ...option.Option) (*Environment, error) {
 	req := pipeline.NewRequest(http.MethodPost, "/v1/environments/{environment_id}/archive", environmentID)
-	req.Beta = Beta
+	req.Beta = beta
 	return pipeline.Do[Environment](ctx, s.p, req, opts)
 }
 
@@ -70,7 +70,7 @@ func (s *Service) Archive(ctx context.Context, environmentID string, opts ...opt
 // The answer only echoes the id, so only the error is returned.
 func (s *Service) Delete(ctx context.Context, environmentID string, opts ...option.Option) error {
 	req := pipeline.NewRequest(http.MethodDelete, "/v1/environments/{environment_id}", environmentID)
-	req.Beta = Beta
+	req.Beta = beta
 	_, err := pipeline.Do[struct{}](ctx, s.p, req, opts)
 	return err
 }
@@ -78,7 +78,7 @@ func (s *Service) Delete(ctx context.Context, environmentID string, opts ...opti
 // List returns one page of environments, newest first: GET /v1/environments.
 func (s *Service) List(ctx context.Context, params ListParams, opts ...option.Option) (*pagination.CursorPage[Environment], error) {
 	req := pipeline.NewRequest(http.MethodGet, "/v1/environments")
-	req.Beta = Beta
+	req.Beta = beta
 	if err := req.Query.CursorPage(params.Page, params.Limit, maxListLimit); err != nil {
 		return nil, err
 	}

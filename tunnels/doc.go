@@ -5,6 +5,6 @@
 //	t, err := client.Tunnels.Create(ctx, tunnels.CreateParams{DisplayName: "build farm"})
 //	for t, err := range client.Tunnels.All(ctx, tunnels.ListParams{}) { … } // newest first
 //
-// Every call sends the beta value the preview requires (Beta). The API may
+// Every call sends the beta value the preview requires. The API may
 // change without a deprecation period.
 package tunnels

@@ -33,7 +33,7 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 	_, err = client.Tunnels.Archive(ctx, gone.ID)
 	require.NoError(t, err)
 
-	beta := option.WithBeta(tunnels.Beta)
+	beta := option.WithBeta("mcp-tunnels-2026-06-22")
 	var page struct{ Data []json.RawMessage }
 	require.NoError(t, client.Execute(ctx, http.MethodGet, "/v1/tunnels", nil, &page, beta, option.WithQuery("include_archived", "true")))
 	require.Len(t, page.Data, 2)

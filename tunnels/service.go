@@ -36,7 +36,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 		return nil, err
 	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/tunnels")
-	req.Beta = Beta
+	req.Beta = beta
 	req.Body = &params
 	return pipeline.Do[Tunnel](ctx, s.p, req, opts)
 }
@@ -44,7 +44,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 // Get returns one tunnel: GET /v1/tunnels/{tunnel_id}.
 func (s *Service) Get(ctx context.Context, tunnelID string, opts ...option.Option) (*Tunnel, error) {
 	req := pipeline.NewRequest(http.MethodGet, "/v1/tunnels/{tunnel_id}", tunnelID)
-	req.Beta = Beta
+	req.Beta = beta
 	return pipeline.Do[Tunnel](ctx, s.p, req, opts)
 }
 
@@ -52,7 +52,7 @@ func (s *Service) Get(ctx context.Context, tunnelID string, opts ...option.Optio
 // /v1/tunnels/{tunnel_id}/archive.
 func (s *Service) Archive(ctx context.Context, tunnelID string, opts ...option.Option) (*Tunnel, error) {
 	req := pipeline.NewRequest(http.MethodPost, "/v1/tunnels/{tunnel_id}/archive", tunnelID)
-	req.Beta = Beta
+	req.Beta = beta
 	return pipeline.Do[Tunnel](ctx, s.p, req, opts)
 }
 
@@ -66,7 +66,7 @@ type ListParams struct {
 // List returns one page of tunnels, newest first: GET /v1/tunnels.
 func (s *Service) List(ctx context.Context, params ListParams, opts ...option.Option) (*pagination.CursorPage[Tunnel], error) {
 	req := pipeline.NewRequest(http.MethodGet, "/v1/tunnels")
-	req.Beta = Beta
+	req.Beta = beta
 	if err := req.Query.CursorPage(params.Page, params.Limit, maxListLimit); err != nil {
 		return nil, err
 	}

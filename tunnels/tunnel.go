@@ -7,8 +7,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
-// Beta is the vendor-beta value the tunnels endpoints require; the SDK sends it.
-const Beta = "mcp-tunnels-2026-06-22"
+// beta is the vendor-beta value the tunnels endpoints require; the SDK sends it.
+const beta = "mcp-tunnels-2026-06-22"
 
 // Tunnel is a routed hostname (type "tunnel").
 type Tunnel struct {

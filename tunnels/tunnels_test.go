@@ -63,7 +63,7 @@ func TestTunnelsRequireTheirBeta(t *testing.T) {
 	// Overriding the header without it is refused by the server, naming the value.
 	_, err = client.Tunnels.List(context.Background(), tunnels.ListParams{}, option.WithHeader("vendor-beta", "skills-2025-10-02"))
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
-	require.ErrorContains(t, err, tunnels.Beta)
+	require.ErrorContains(t, err, "mcp-tunnels-2026-06-22")
 }
 
 func TestTunnelLimits(t *testing.T) {
