@@ -10,8 +10,10 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -31,6 +33,13 @@ func TestSpanOfEveryFamily(t *testing.T) {
 	env := reftest.New(t)
 	tp, rec := recorder(t)
 	c := env.Client(t, option.WithTracerProvider(tp), option.WithMaxRetries(0))
+	// The chat service, built as the client builds it until the client has
+	// its own field for it.
+	chatPipeline, err := pipeline.New([]option.Option{option.WithBaseURL(env.URL), option.WithAPIKey(env.Seed.APIKey),
+		option.WithWorkspaceID(env.Seed.DefaultWorkspaceID), option.WithTracerProvider(tp), option.WithMaxRetries(0)})
+	require.NoError(t, err)
+	defer chatPipeline.Close()
+	chats := chat.NewService(chatPipeline)
 	ctx := context.Background()
 
 	var (
@@ -149,8 +158,8 @@ func TestSpanOfEveryFamily(t *testing.T) {
 		}},
 		{"vendor.messages.count_tokens", func() error { _, err := c.Messages.CountTokens(ctx, prompt.CountTokensParams()); return err }},
 		{"vendor.chat.completions.create", func() error {
-			_, err := c.Messages.ChatCompletions.Create(ctx, messages.ChatCompletionParams{Model: models.VendorSonnet55,
-				Messages: []messages.ChatMessage{messages.ChatUserMessage("Hello there")}})
+			_, err := chats.Create(ctx, chat.CompletionParams{Model: models.VendorSonnet55,
+				Messages: []chat.Message{chat.UserMessage("Hello there")}})
 			return err
 		}},
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/chat"
+	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -378,7 +380,14 @@ func TestNonMessagesCallsAreRefusedLocally(t *testing.T) {
 	e := newDevEnv(t)
 	att := newRecordingAttestor(appID)
 	var rec statusRecorder
-	c := client(t, e.URL, deviceAttestation(t, e.config(att, nil)), rec.middleware())
+	creds := deviceAttestation(t, e.config(att, nil))
+	c := client(t, e.URL, creds, rec.middleware())
+	// The chat service on the same credentials, built as the client builds
+	// it until the client has its own field for it.
+	p, err := pipeline.New([]option.Option{option.WithCredentials(creds), option.WithBaseURL(e.URL), rec.middleware()})
+	require.NoError(t, err)
+	defer p.Close()
+	chats := chat.NewService(p)
 
 	calls := []struct {
 		method, path string
@@ -387,8 +396,8 @@ func TestNonMessagesCallsAreRefusedLocally(t *testing.T) {
 		{"GET", "/v1/models", func() error { _, err := c.Models.List(ctx, models.ListParams{}); return err }},
 		{"GET", "/v1/agents", func() error { _, err := c.Agents.List(ctx, agents.ListParams{}); return err }},
 		{"POST", "/v1/chat/completions", func() error {
-			_, err := c.Messages.ChatCompletions.Create(ctx, messages.ChatCompletionParams{Model: models.VendorSonnet55,
-				Messages: []messages.ChatMessage{{Role: "user", Content: "hello"}}})
+			_, err := chats.Create(ctx, chat.CompletionParams{Model: models.VendorSonnet55,
+				Messages: []chat.Message{{Role: "user", Content: "hello"}}})
 			return err
 		}},
 	}
@@ -410,7 +419,7 @@ func TestNonMessagesCallsAreRefusedLocally(t *testing.T) {
 
 	// Both Messages routes are allowed.
 	require.NoError(t, sayHello(c))
-	_, err := c.Messages.CountTokens(ctx, messages.CountTokensParams{Model: models.VendorSonnet55,
+	_, err = c.Messages.CountTokens(ctx, messages.CountTokensParams{Model: models.VendorSonnet55,
 		Messages: []messages.MessageParam{messages.UserText("hello")}})
 	require.NoError(t, err)
 	require.Equal(t, 1, e.Count("POST", "/v1/messages/count_tokens"))
