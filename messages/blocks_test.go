@@ -114,7 +114,7 @@ func TestBlocksBothWays(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, tc.wire, string(got))
 
-			decoded, err := messages.DecodeContentBlock([]byte(tc.wire))
+			decoded, err := decodeBlock([]byte(tc.wire))
 			require.NoError(t, err)
 			if diff := cmp.Diff(tc.block, decoded, sameMessage); diff != "" {
 				t.Fatalf("decoded (-want +got):\n%s", diff)
@@ -125,7 +125,7 @@ func TestBlocksBothWays(t *testing.T) {
 		})
 	}
 	raw := `{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`
-	b, err := messages.DecodeContentBlock([]byte(raw))
+	b, err := decodeBlock([]byte(raw))
 	require.NoError(t, err)
 	out, err := json.Marshal(b)
 	require.NoError(t, err)
@@ -162,7 +162,7 @@ func TestMessageDecodesUnknownsAndKeepsThem(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, content, string(back))
 
-	src, err := messages.DecodeContentBlock([]byte(`{"type":"image","source":{"type":"future_source","ref":"x"}}`))
+	src, err := decodeBlock([]byte(`{"type":"image","source":{"type":"future_source","ref":"x"}}`))
 	require.NoError(t, err)
 	require.IsType(t, messages.UnknownSource{}, src.(messages.ImageBlock).Source)
 }
