@@ -135,7 +135,7 @@ type ToolUseBlock struct {
 type ToolResultBlock struct {
 	ToolUseID    string        `json:"tool_use_id"`
 	Content      Content       `json:"content,omitzero"`
-	IsError      bool          `json:"is_error,omitzero"`
+	IsError      bool          `json:"is_error"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received
 	// and written back by MarshalJSON.
@@ -259,7 +259,7 @@ func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
 }
 func (b *ToolUseBlock) UnmarshalJSON(data []byte) error {
 	err := unmarshalVariant(data, (*plainToolUseBlock)(b), &b.Extra)
-	b.Input = normalize(b.Input, false)
+	b.Input = decodedInput(b.Input)
 	return err
 }
 
@@ -305,6 +305,15 @@ func objectOrEmpty(in json.RawMessage) json.RawMessage {
 }
 
 var emptyObject = json.RawMessage(`{}`)
+
+// decodedInput is a decoded tool input: normalized, and {} when absent, as
+// MarshalJSON sends it.
+func decodedInput(in json.RawMessage) json.RawMessage {
+	if len(in) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return normalize(in, false)
+}
 
 // decodeBlock is the decoder of ContentBlock. An unknown type gives an
 // UnknownBlock.

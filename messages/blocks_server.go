@@ -218,7 +218,7 @@ func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) {
 }
 func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
 	err := unmarshalVariant(data, (*plainServerToolUseBlock)(b), &b.Extra)
-	b.Input = normalize(b.Input, false)
+	b.Input = decodedInput(b.Input)
 	return err
 }
 
@@ -328,7 +328,7 @@ func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) {
 }
 func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error {
 	err := unmarshalVariant(data, (*plainMCPToolUseBlock)(b), &b.Extra)
-	b.Input = normalize(b.Input, false)
+	b.Input = decodedInput(b.Input)
 	return err
 }
 

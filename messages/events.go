@@ -299,7 +299,7 @@ func decodeDelta(typ string, obj []byte) (Delta, error) {
 func decodeEvent(typ string, data []byte) (StreamEvent, error) {
 	switch typ {
 	case "content_block_delta":
-		return decodeAs[ContentBlockDeltaEvent](data)
+		return decodeDeltaEvent(data)
 	case "message_start":
 		return decodeAs[MessageStartEvent](data)
 	case "content_block_start":

@@ -141,6 +141,11 @@ var eventSeeds = []struct{ typ, data string }{
 	{"content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"citations_delta","citation":{"type":"char_location","cited_text":"c","document_index":0,"document_title":null,"start_char_index":0,"end_char_index":1,"file_id":null}}}`},
 	{"content_block_delta", `{"type":"content_block_delta","index":3,"delta":{"type":"compaction_delta","content":"…"}}`},
 	{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_3","content":{}}}`},
+	{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","thinking":"b"}}`},
+	{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text\u005fdelta","text":"a\u00e9"}}`},
+	{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","text":5}}`},
+	{"content_block_delta", `{"index":0,"delta":{"text":"a","type":"text_delta"},"type":"content_block_delta","future":{"x" : 1}}`},
+	{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":null}`},
 	{"message_progress", `{"type":"message_progress","done":0.5}`},
 	{"message_stop", `not json`},
 	{"future", `{"type":"future",`},
@@ -190,6 +195,15 @@ func FuzzStreamEventRoundTrip(f *testing.F) {
 		}
 		if ev == nil {
 			t.Fatal("no event and no error")
+		}
+		if typ == "content_block_delta" { // the one-pass decoder agrees with the general one
+			general, err := decodeAs[ContentBlockDeltaEvent](data)
+			if err != nil {
+				t.Fatalf("only the one-pass decoder reads %q: %v", data, err)
+			}
+			if diff := cmp.Diff(general, ev); diff != "" {
+				t.Fatalf("the decoders differ on %q (-general +one-pass):\n%s", data, diff)
+			}
 		}
 		out, err := json.Marshal(ev)
 		if err != nil {
