@@ -5,6 +5,9 @@ import (
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -217,7 +220,18 @@ func (d *StopDetails) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, (*plainStopDetails)(d), &d.Extra)
 }
 
-func (c Container) MarshalJSON() ([]byte, error) { return wire.Marshal(plainContainer(c)) }
+func (c Container) MarshalJSON() ([]byte, error) { return wire.Marshal(plainContainer(c), apiTimes) }
+
+// apiTimes writes times as the API does, with microseconds, unless they
+// are more precise: a time read from the API is written back as it was read.
+var apiTimes = jsonv2.WithMarshalers(jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, t time.Time) error {
+	layout := "2006-01-02T15:04:05.000000Z07:00"
+	if t.Nanosecond()%1000 != 0 {
+		layout = time.RFC3339Nano
+	}
+	return enc.WriteToken(jsontext.String(t.Format(layout)))
+}))
+
 func (c *Container) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, (*plainContainer)(c), &c.Extra)
 }
