@@ -1,10 +1,13 @@
 package chat
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
@@ -35,8 +38,12 @@ type Message struct {
 	ToolCalls []ToolCall
 	// ToolCallID names the call a tool message answers.
 	ToolCallID string
-	// Refusal is set on a refused response; it is never sent.
+	// Refusal is set on a refused response. It is written back when set,
+	// as received; the platform ignores it in requests.
 	Refusal string
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SystemMessage returns a system message.
@@ -52,49 +59,6 @@ func ToolMessage(id, text string) Message {
 	return Message{Role: RoleTool, ToolCallID: id, Content: text}
 }
 
-func (m Message) MarshalJSON() ([]byte, error) {
-	var content any = m.Content
-	switch {
-	case m.Parts != nil:
-		content = m.Parts
-	case m.Content == "" && m.Role == RoleAssistant:
-		content = nil
-	}
-	return json.Marshal(struct {
-		Role       Role       `json:"role"`
-		Content    any        `json:"content"`
-		Name       string     `json:"name,omitzero"`
-		ToolCalls  []ToolCall `json:"tool_calls,omitzero"`
-		ToolCallID string     `json:"tool_call_id,omitzero"`
-	}{m.Role, content, m.Name, m.ToolCalls, m.ToolCallID})
-}
-
-func (m *Message) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Role       Role            `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		Name       string          `json:"name"`
-		ToolCalls  []ToolCall      `json:"tool_calls"`
-		ToolCallID string          `json:"tool_call_id"`
-		Refusal    string          `json:"refusal"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*m = Message{Role: w.Role, Name: w.Name, ToolCalls: w.ToolCalls, ToolCallID: w.ToolCallID, Refusal: w.Refusal}
-	c := bytes.TrimSpace(w.Content)
-	switch {
-	case len(c) == 0 || c[0] == 'n':
-	case c[0] == '"':
-		return json.Unmarshal(c, &m.Content)
-	default:
-		var err error
-		m.Parts, err = union.DecodeSlice(c, decodeChatPart)
-		return err
-	}
-	return nil
-}
-
 // ContentPart is a part of a user message: TextPart, ImagePart,
 // or UnknownPart.
 type ContentPart interface{ isChatPart() }
@@ -102,12 +66,18 @@ type ContentPart interface{ isChatPart() }
 // TextPart is text (type "text").
 type TextPart struct {
 	Text string `json:"text"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ImagePart is an image (type "image_url"): a data: URL or an https URL.
 type ImagePart struct {
 	URL    string
 	Detail string // ignored by the platform
+	// Extra holds the members of the part this SDK does not know, kept as
+	// received and written back by MarshalJSON.
+	Extra map[string]json.RawMessage
 }
 
 // UnknownPart is a part sent or received as is.
@@ -116,41 +86,6 @@ type UnknownPart struct{ union.Raw }
 func (TextPart) isChatPart()    {}
 func (ImagePart) isChatPart()   {}
 func (UnknownPart) isChatPart() {}
-
-func (p TextPart) MarshalJSON() ([]byte, error) {
-	type plain TextPart
-	return union.Marshal("text", plain(p))
-}
-
-type chatImageURL struct {
-	URL    string `json:"url"`
-	Detail string `json:"detail,omitzero"`
-}
-
-func (p ImagePart) MarshalJSON() ([]byte, error) {
-	return union.Marshal("image_url", struct {
-		ImageURL chatImageURL `json:"image_url"`
-	}{chatImageURL(p)})
-}
-
-func decodeChatPart(data []byte) (ContentPart, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "text":
-		var p TextPart
-		return p, json.Unmarshal(data, &p)
-	case "image_url":
-		var w struct {
-			ImageURL chatImageURL `json:"image_url"`
-		}
-		err := json.Unmarshal(data, &w)
-		return ImagePart{URL: w.ImageURL.URL, Detail: w.ImageURL.Detail}, err
-	}
-	return UnknownPart{union.NewRaw(typ, data)}, nil
-}
 
 // Tool is a function the model may call (type "function").
 type Tool struct {
@@ -211,18 +146,155 @@ type ToolCall struct {
 	ID       string       `json:"id"`
 	Type     string       `json:"type"` // "function"; "" is sent as "function"
 	Function FunctionCall `json:"function"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // FunctionCall names the function and carries its arguments.
 type FunctionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Name      string `json:"name,omitzero"`
+	Arguments string `json:"arguments,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
+// messageWire is a Message as the wire has it: the content is a string,
+// an array of parts, or null.
+type messageWire struct {
+	Role       Role                       `json:"role"`
+	Content    any                        `json:"content"`
+	Name       string                     `json:"name,omitzero"`
+	ToolCalls  []ToolCall                 `json:"tool_calls,omitzero"`
+	ToolCallID string                     `json:"tool_call_id,omitzero"`
+	Refusal    string                     `json:"refusal,omitzero"`
+	Extra      map[string]json.RawMessage `json:",embed"`
+}
+
+// MarshalJSON writes Parts as the content when set, else Content; an
+// assistant message without text has the content null.
+func (m Message) MarshalJSON() ([]byte, error) {
+	w := messageWire{Role: m.Role, Content: m.Content, Name: m.Name, ToolCalls: m.ToolCalls,
+		ToolCallID: m.ToolCallID, Refusal: m.Refusal, Extra: m.Extra}
+	switch {
+	case m.Parts != nil:
+		w.Content = m.Parts
+	case m.Content == "" && m.Role == RoleAssistant:
+		w.Content = nil
+	}
+	return wire.Marshal(w)
+}
+
+func (m *Message) UnmarshalJSON(data []byte) error {
+	var w struct {
+		messageWire
+		Content jsontext.Value `json:"content"`
+	}
+	if err := unmarshal(data, &w, &w.Extra, parts); err != nil {
+		return err
+	}
+	*m = Message{Role: w.Role, Name: w.Name, ToolCalls: w.ToolCalls, ToolCallID: w.ToolCallID, Refusal: w.Refusal, Extra: w.Extra}
+	switch w.Content.Kind() {
+	case '"':
+		return wire.Unmarshal(w.Content, &m.Content)
+	case '[':
+		return wire.Unmarshal(w.Content, &m.Parts, parts)
+	case 'n', 0:
+		return nil
+	}
+	return errors.New("content must be a string, an array of parts or null")
+}
+
+// parts decodes ContentPart values.
+var parts = wire.Join(wire.Union(decodePart))
+
+// decodePart is the decoder of ContentPart.
+func decodePart(typ string, obj []byte) (ContentPart, error) {
+	switch typ {
+	case "text":
+		var p TextPart
+		err := p.UnmarshalJSON(obj)
+		return p, err
+	case "image_url":
+		var p ImagePart
+		err := p.UnmarshalJSON(obj)
+		return p, err
+	}
+	raw := union.NewRaw(typ, obj)
+	raw.JSON = normalize(raw.JSON)
+	return UnknownPart{raw}, nil
+}
+
+type plainTextPart TextPart
+
+func (p TextPart) MarshalJSON() ([]byte, error) {
+	body, err := wire.Marshal(plainTextPart(p))
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithType("text", body)
+}
+
+func (p *TextPart) UnmarshalJSON(data []byte) error {
+	err := wire.Variant(data, (*plainTextPart)(p), &p.Extra)
+	normalizeAll(p.Extra)
+	return err
+}
+
+// imagePartWire is an ImagePart on the wire: the URL and the detail are
+// members of image_url.
+type imagePartWire struct {
+	ImageURL struct {
+		URL    string `json:"url"`
+		Detail string `json:"detail,omitzero"`
+	} `json:"image_url"`
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+func (p ImagePart) MarshalJSON() ([]byte, error) {
+	var w imagePartWire
+	w.ImageURL.URL, w.ImageURL.Detail, w.Extra = p.URL, p.Detail, p.Extra
+	body, err := wire.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithType("image_url", body)
+}
+
+func (p *ImagePart) UnmarshalJSON(data []byte) error {
+	var w imagePartWire
+	err := wire.Variant(data, &w, &w.Extra)
+	normalizeAll(w.Extra)
+	*p = ImagePart{URL: w.ImageURL.URL, Detail: w.ImageURL.Detail, Extra: w.Extra}
+	return err
+}
+
+type (
+	plainToolCall     ToolCall
+	plainFunctionCall FunctionCall
+)
+
+// MarshalJSON writes the type "function" when Type is "".
 func (c ToolCall) MarshalJSON() ([]byte, error) {
-	type plain ToolCall
 	if c.Type == "" {
 		c.Type = "function"
 	}
-	return json.Marshal(plain(c))
+	return wire.Marshal(plainToolCall(c))
+}
+
+// UnmarshalJSON reads a call without a type as a "function" call, as
+// MarshalJSON writes it.
+func (c *ToolCall) UnmarshalJSON(data []byte) error {
+	err := unmarshal(data, (*plainToolCall)(c), &c.Extra)
+	if c.Type == "" {
+		c.Type = "function"
+	}
+	return err
+}
+
+func (c FunctionCall) MarshalJSON() ([]byte, error) { return wire.Marshal(plainFunctionCall(c)) }
+
+func (c *FunctionCall) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainFunctionCall)(c), &c.Extra)
 }

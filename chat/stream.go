@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"net/http"
 	"sync/atomic"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
 )
@@ -51,31 +53,43 @@ type CompletionChunk struct {
 	Model   string        `json:"model"`
 	Choices []ChunkChoice `json:"choices"`
 	Usage   *Usage        `json:"usage"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ChunkChoice is the change a chunk makes to the answer.
 type ChunkChoice struct {
 	Index        int          `json:"index"`
 	Delta        Delta        `json:"delta"`
-	FinishReason FinishReason `json:"finish_reason"` // "" until the end
+	FinishReason FinishReason `json:"finish_reason,omitzero"` // "" until the end
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Delta is what a chunk adds: the role (first chunk), text, or tool
 // call pieces.
 type Delta struct {
-	Role      Role            `json:"role"`
-	Content   string          `json:"content"`
-	Refusal   string          `json:"refusal"`
-	ToolCalls []ToolCallDelta `json:"tool_calls"`
+	Role      Role            `json:"role,omitzero"`
+	Content   string          `json:"content,omitzero"`
+	Refusal   string          `json:"refusal,omitzero"`
+	ToolCalls []ToolCallDelta `json:"tool_calls,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolCallDelta is a piece of tool call Index: the first names it (ID,
 // Type, Function.Name), the following ones add to Function.Arguments.
 type ToolCallDelta struct {
 	Index    int          `json:"index"`
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
+	ID       string       `json:"id,omitzero"`
+	Type     string       `json:"type,omitzero"`
 	Function FunctionCall `json:"function"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CompletionStream is an open streamed completion. Range over Chunks
@@ -119,19 +133,15 @@ func (s *CompletionStream) Chunks() iter.Seq2[*CompletionChunk, error] {
 				s.fail(err, yield)
 				return
 			}
-			var w struct {
-				CompletionChunk
-				Error json.RawMessage `json:"error"`
-			}
-			if err := json.Unmarshal(data, &w); err != nil {
+			chunk := new(CompletionChunk)
+			if err := chunk.UnmarshalJSON(data); err != nil {
 				s.fail(&stream.DecodeError{Type: "chat.completion.chunk", Err: err}, yield)
 				return
 			}
-			if len(w.Error) > 0 && string(w.Error) != "null" {
+			if e, ok := chunk.Extra["error"]; ok && string(e) != "null" { // an error frame
 				s.fail(apierror.FromStreamEvent(chatSource.Method, chatSource.Path, data), yield)
 				return
 			}
-			chunk := &w.CompletionChunk
 			if err := s.acc.Add(chunk); err != nil {
 				s.fail(err, yield)
 				return
@@ -276,6 +286,12 @@ func (a *Accumulator) Add(chunk *CompletionChunk) error {
 		if ch.FinishReason != "" {
 			choice.FinishReason = ch.FinishReason
 		}
+		for k, v := range ch.Extra { // members this SDK does not know, such as logprobs
+			if choice.Extra == nil {
+				choice.Extra = make(map[string]json.RawMessage, len(ch.Extra))
+			}
+			choice.Extra[k] = v
+		}
 	}
 	return nil
 }
@@ -287,6 +303,7 @@ func (a *Accumulator) Completion() *Completion {
 	}
 	c := a.c
 	c.Choices = []Choice{a.c.Choices[0]}
+	c.Choices[0].Extra = maps.Clone(c.Choices[0].Extra)
 	msg := &c.Choices[0].Message
 	msg.Content = string(a.content)
 	if len(a.calls) > 0 {
@@ -297,4 +314,31 @@ func (a *Accumulator) Completion() *Completion {
 		}
 	}
 	return &c
+}
+
+type (
+	plainCompletionChunk CompletionChunk
+	plainChunkChoice     ChunkChoice
+	plainDelta           Delta
+	plainToolCallDelta   ToolCallDelta
+)
+
+func (c CompletionChunk) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCompletionChunk(c)) }
+func (c *CompletionChunk) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainCompletionChunk)(c), &c.Extra)
+}
+
+func (c ChunkChoice) MarshalJSON() ([]byte, error) { return wire.Marshal(plainChunkChoice(c)) }
+func (c *ChunkChoice) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainChunkChoice)(c), &c.Extra)
+}
+
+func (d Delta) MarshalJSON() ([]byte, error) { return wire.Marshal(plainDelta(d)) }
+func (d *Delta) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainDelta)(d), &d.Extra)
+}
+
+func (d ToolCallDelta) MarshalJSON() ([]byte, error) { return wire.Marshal(plainToolCallDelta(d)) }
+func (d *ToolCallDelta) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainToolCallDelta)(d), &d.Extra)
 }
