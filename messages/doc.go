@@ -45,6 +45,12 @@
 // can be sent back unchanged.
 // StopReason, ServiceTier and Effort keep unknown values.
 //
+// Every response type, block and event marshals to the JSON the API sends
+// and decodes from it, with encoding/json or any other decoder that calls
+// their methods: a member this SDK does not know is kept in the value's
+// Extra and written back, so that a message stored as JSON, or a block
+// sent back, loses nothing.
+//
 // Requests are checked locally first (max_tokens, sampling ranges, thinking
 // budget, empty messages and content, tool names, stop sequences, …): a
 // broken rule returns an *apierror.ValidationError naming the field by its
