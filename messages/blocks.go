@@ -318,6 +318,11 @@ func decodedInput(in json.RawMessage) json.RawMessage {
 // decodeBlock is the decoder of ContentBlock. An unknown type gives an
 // UnknownBlock.
 func decodeBlock(typ string, obj []byte) (ContentBlock, error) {
+	v, err := variantBlock(typ, obj)
+	return v, nested(err)
+}
+
+func variantBlock(typ string, obj []byte) (ContentBlock, error) {
 	switch typ {
 	case "text":
 		return decodeAs[TextBlock](obj)

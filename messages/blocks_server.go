@@ -341,6 +341,11 @@ func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
 
 // decodeCodeContent is the decoder of CodeExecutionContent.
 func decodeCodeContent(typ string, obj []byte) (CodeExecutionContent, error) {
+	v, err := variantCodeContent(typ, obj)
+	return v, nested(err)
+}
+
+func variantCodeContent(typ string, obj []byte) (CodeExecutionContent, error) {
 	switch typ {
 	case "code_execution_result":
 		return decodeAs[CodeExecutionResult](obj)

@@ -249,6 +249,11 @@ func (s *FileSource) UnmarshalJSON(data []byte) error {
 
 // decodeSource is the decoder of Source.
 func decodeSource(typ string, obj []byte) (Source, error) {
+	v, err := variantSource(typ, obj)
+	return v, nested(err)
+}
+
+func variantSource(typ string, obj []byte) (Source, error) {
 	switch typ {
 	case "base64":
 		return decodeAs[Base64Source](obj)
@@ -301,6 +306,11 @@ func (c *SearchResultLocation) UnmarshalJSON(data []byte) error {
 
 // decodeCitation is the decoder of Citation.
 func decodeCitation(typ string, obj []byte) (Citation, error) {
+	v, err := variantCitation(typ, obj)
+	return v, nested(err)
+}
+
+func variantCitation(typ string, obj []byte) (Citation, error) {
 	switch typ {
 	case "char_location":
 		return decodeAs[CharLocation](obj)

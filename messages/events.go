@@ -278,6 +278,11 @@ func (d *CitationsDelta) UnmarshalJSON(data []byte) error {
 // decodeDelta is the decoder of Delta. A delta of an unknown type is kept;
 // one without a type is malformed.
 func decodeDelta(typ string, obj []byte) (Delta, error) {
+	v, err := variantDelta(typ, obj)
+	return v, nested(err)
+}
+
+func variantDelta(typ string, obj []byte) (Delta, error) {
 	switch typ {
 	case "text_delta":
 		return decodeAs[TextDelta](obj)

@@ -121,6 +121,17 @@ func normalizeAll(extra map[string]json.RawMessage) {
 
 var errNotObject = errors.New("not a JSON object")
 
+// nested makes the error of a variant decoded on its own part of the
+// error of the document around it: the decoder then prefixes the
+// variant's path ("/citations/0/document_index") with the union's
+// ("/content/1"), instead of keeping the variant's alone.
+func nested(err error) error {
+	if serr, ok := err.(*jsonv2.SemanticError); ok {
+		return &jsonv2.SemanticError{Err: serr}
+	}
+	return err
+}
+
 // decodeContent reads Content: a string (Text), an array of blocks
 // (Blocks) or null (nil).
 func decodeContent(dec *jsontext.Decoder, v *Content) error {
@@ -180,7 +191,7 @@ func decodeWebSearchContent(dec *jsontext.Decoder, v *WebSearchContent) error {
 		}
 		e, err := decodeAs[WebSearchToolResultError](obj)
 		*v = e
-		return err
+		return nested(err)
 	}
 	if err := dec.SkipValue(); err != nil {
 		return err
