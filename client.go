@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apikeys"
+	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
@@ -33,7 +34,8 @@ type Client struct {
 	Workspaces   *workspaces.Service   // organization workspaces (admin API)
 	APIKeys      *apikeys.Service      // organization API keys (admin API)
 	Tunnels      *tunnels.Service      // tunnels (research preview)
-	Messages     *messages.Service     // Messages, token counting and chat completions
+	Messages     *messages.Service     // Messages and token counting
+	Chat         *chat.Service         // chat completions (the OpenAI-compatible endpoint)
 
 	pipeline *pipeline.Pipeline
 }
@@ -58,6 +60,7 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		APIKeys:      apikeys.NewService(shared),
 		Tunnels:      tunnels.NewService(shared),
 		Messages:     messages.NewService(shared),
+		Chat:         chat.NewService(shared),
 		pipeline:     p,
 	}, nil
 }

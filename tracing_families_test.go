@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
@@ -31,6 +32,7 @@ func TestSpanOfEveryFamily(t *testing.T) {
 	env := reftest.New(t)
 	tp, rec := recorder(t)
 	c := env.Client(t, option.WithTracerProvider(tp), option.WithMaxRetries(0))
+	chats := c.Chat
 	ctx := context.Background()
 
 	var (
@@ -149,8 +151,8 @@ func TestSpanOfEveryFamily(t *testing.T) {
 		}},
 		{"vendor.messages.count_tokens", func() error { _, err := c.Messages.CountTokens(ctx, prompt.CountTokensParams()); return err }},
 		{"vendor.chat.completions.create", func() error {
-			_, err := c.Messages.ChatCompletions.Create(ctx, messages.ChatCompletionParams{Model: models.VendorSonnet55,
-				Messages: []messages.ChatMessage{messages.ChatUserMessage("Hello there")}})
+			_, err := chats.Create(ctx, chat.CompletionParams{Model: models.VendorSonnet55,
+				Messages: []chat.Message{chat.UserMessage("Hello there")}})
 			return err
 		}},
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/auth/authtest"
+	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -379,7 +380,9 @@ func TestNonMessagesCallsAreRefusedLocally(t *testing.T) {
 	e := newDevEnv(t)
 	att := newRecordingAttestor(appID)
 	var rec statusRecorder
-	c := client(t, e.URL, deviceAttestation(t, e.config(att, nil)), rec.middleware())
+	creds := deviceAttestation(t, e.config(att, nil))
+	c := client(t, e.URL, creds, rec.middleware())
+	chats := c.Chat
 
 	calls := []struct {
 		method, path string
@@ -388,8 +391,8 @@ func TestNonMessagesCallsAreRefusedLocally(t *testing.T) {
 		{"GET", "/v1/models", func() error { _, err := c.Models.List(ctx, models.ListParams{}); return err }},
 		{"GET", "/v1/agents", func() error { _, err := c.Agents.List(ctx, agents.ListParams{}); return err }},
 		{"POST", "/v1/chat/completions", func() error {
-			_, err := c.Messages.ChatCompletions.Create(ctx, messages.ChatCompletionParams{Model: models.VendorSonnet55,
-				Messages: []messages.ChatMessage{{Role: "user", Content: "hello"}}})
+			_, err := chats.Create(ctx, chat.CompletionParams{Model: models.VendorSonnet55,
+				Messages: []chat.Message{{Role: "user", Content: "hello"}}})
 			return err
 		}},
 	}

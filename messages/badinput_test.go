@@ -171,26 +171,6 @@ func TestBadInput(t *testing.T) {
 			return err
 		}
 	}
-	chat := func(edit func(*messages.ChatCompletionParams)) reftest.Call {
-		return func(ctx context.Context, c *agentplatform.Client) error {
-			p := chatPrompt(messages.ChatMessage{Role: messages.ChatRoleUser, Content: "Hi"})
-			edit(&p)
-			_, err := c.Messages.ChatCompletions.Create(ctx, p)
-			return err
-		}
-	}
-	chatStream := func(edit func(*messages.ChatCompletionParams)) reftest.Call {
-		return func(ctx context.Context, c *agentplatform.Client) error {
-			p := chatPrompt(messages.ChatMessage{Role: messages.ChatRoleUser, Content: "Hi"})
-			edit(&p)
-			st, err := c.Messages.ChatCompletions.Stream(ctx, p)
-			if err == nil {
-				_, err = st.Completion()
-				_ = st.Close()
-			}
-			return err
-		}
-	}
 	lookup, err := tool.New("lookup", "Look something up.", func(context.Context, struct{}) (tool.Result, error) { return tool.Text("x"), nil })
 	require.NoError(t, err)
 	runTools := func(edit func(*messages.MessageParams), tools ...tool.Tool) reftest.Call {
@@ -248,33 +228,6 @@ func TestBadInput(t *testing.T) {
 			p.MCPServers = []messages.MCPServer{{Name: "s", URL: "https://mcp.example.com"}}
 		}), "mcp_servers.0", "must be referenced by exactly one mcp_toolset", true},
 
-		{"chat model empty", chat(func(p *messages.ChatCompletionParams) { p.Model = "" }), "model", "Field required", true},
-		{"chat messages empty", chat(func(p *messages.ChatCompletionParams) { p.Messages = nil }), "messages", "List should have at least 1 item", true},
-		{"chat role function", chat(func(p *messages.ChatCompletionParams) { p.Messages[0].Role = "function" }), "messages.0.role", "unsupported role `function`", true},
-		{"chat role unknown", chat(func(p *messages.ChatCompletionParams) { p.Messages[0].Role = "robot" }), "messages.0.role", "Input should be 'system'", true},
-		{"chat tool message without id", chat(func(p *messages.ChatCompletionParams) {
-			p.Messages = append(p.Messages, messages.ChatMessage{Role: messages.ChatRoleTool, Content: "42"})
-		}), "messages.1.tool_call_id", "Field required", true},
-		{"chat arguments not an object", chat(func(p *messages.ChatCompletionParams) {
-			p.Messages = append(p.Messages, messages.ChatMessage{Role: messages.ChatRoleAssistant,
-				ToolCalls: []messages.ChatToolCall{{ID: "c1", Function: messages.ChatFunctionCall{Name: "f", Arguments: "[1]"}}}})
-		}), "messages.1.tool_calls.0.function.arguments", "must be a JSON object", true},
-		{"chat max_tokens negative", chat(func(p *messages.ChatCompletionParams) { p.MaxTokens = -1 }), "max_tokens", "Input should be greater than or equal to 0", true},
-		{"chat max_completion_tokens negative", chat(func(p *messages.ChatCompletionParams) { p.MaxCompletionTokens = -5 }),
-			"max_completion_tokens", "Input should be greater than or equal to 0", true},
-		{"chat temperature 2.5", chat(func(p *messages.ChatCompletionParams) { p.Temperature = new(2.5) }), "temperature", "Input should be less than or equal to 2", true},
-		{"chat top_p 1.1", chat(func(p *messages.ChatCompletionParams) { p.TopP = new(1.1) }), "top_p", "Input should be less than or equal to 1", true},
-		{"chat function name", chat(func(p *messages.ChatCompletionParams) {
-			p.Tools = []messages.ChatTool{{Function: messages.ChatFunction{Name: "get weather"}}}
-		}), "tools.0.function.name", "String should match pattern", true},
-		{"chat n 2", chat(func(p *messages.ChatCompletionParams) {
-			p.Extra = map[string]json.RawMessage{"n": json.RawMessage(`2`)}
-		}), "n", "must be 1", false},
-		{"chat stream role", chatStream(func(p *messages.ChatCompletionParams) { p.Messages[0].Role = "function" }), "messages.0.role", "unsupported role `function`", true},
-		{"chat stream n 3", chatStream(func(p *messages.ChatCompletionParams) {
-			p.Extra = map[string]json.RawMessage{"n": json.RawMessage(`3`)}
-		}), "n", "must be 1", false},
-
 		{"run tools repeated", runTools(func(*messages.MessageParams) {}, lookup, lookup), "tools", "tool names must be unique", true},
 		{"run tools bad params", runTools(func(p *messages.MessageParams) { p.TopK = new(-3) }, lookup), "top_k", "Input should be greater than or equal to 0", true},
 		{"run tools max_tokens above the model's", runTools(func(p *messages.MessageParams) { p.MaxTokens = 1 << 20 }, lookup),
@@ -304,7 +257,7 @@ func TestLocalRulesMatchServer(t *testing.T) {
 			req.Header.Set("x-api-key", env.Seed.APIKey)
 			req.Header.Set("vendor-workspace-id", env.Seed.DefaultWorkspaceID)
 			req.Header.Set("content-type", "application/json")
-			req.Header.Set("vendor-beta", messages.BetaMCPClient+","+messages.BetaFallback)
+			req.Header.Set("vendor-beta", "mcp-client-2025-11-20,server-side-fallback-2026-07-01")
 			resp, err := http.DefaultClient.Do(req)
 			require.NoError(t, err)
 			raw, err := io.ReadAll(resp.Body)

@@ -3,9 +3,9 @@ package messages
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // ContentBlock is one block of a message's content, in a request or in a
@@ -29,6 +29,9 @@ type ContentBlock interface{ isContentBlock() }
 // CacheTTL1h.
 type CacheControl struct {
 	TTL string `json:"ttl,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Cache lifetimes.
@@ -40,18 +43,16 @@ const (
 // Ephemeral returns a breakpoint with the given ttl ("" for the default).
 func Ephemeral(ttl string) *CacheControl { return &CacheControl{TTL: ttl} }
 
-func (c CacheControl) MarshalJSON() ([]byte, error) {
-	type plain CacheControl
-	return union.Marshal("ephemeral", plain(c))
-}
-
 // TextBlock is text (type "text"). Citations is nil when the text cites
 // nothing (null in responses); in requests it is sent only to replay a
 // received block.
 type TextBlock struct {
 	Text         string        `json:"text"`
-	Citations    []Citation    `json:"citations,omitempty"`
-	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	Citations    []Citation    `json:"citations,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ImageBlock is an image, in user messages and tool results (type
@@ -60,7 +61,10 @@ type TextBlock struct {
 // FileSource.
 type ImageBlock struct {
 	Source       Source        `json:"source"`
-	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // DocumentBlock is a document, in user messages and tool results (type
@@ -72,13 +76,19 @@ type DocumentBlock struct {
 	Source       Source           `json:"source"`
 	Title        string           `json:"title,omitzero"`
 	Context      string           `json:"context,omitzero"`
-	Citations    *CitationsConfig `json:"citations,omitempty"`
-	CacheControl *CacheControl    `json:"cache_control,omitempty"`
+	Citations    *CitationsConfig `json:"citations,omitzero"`
+	CacheControl *CacheControl    `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CitationsConfig turns citations of a document or search result on.
 type CitationsConfig struct {
 	Enabled bool `json:"enabled"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SearchResultBlock is a search result the client supplies, in user
@@ -87,8 +97,11 @@ type SearchResultBlock struct {
 	Source       string           `json:"source"`
 	Title        string           `json:"title"`
 	Content      []TextBlock      `json:"content"`
-	Citations    *CitationsConfig `json:"citations,omitempty"`
-	CacheControl *CacheControl    `json:"cache_control,omitempty"`
+	Citations    *CitationsConfig `json:"citations,omitzero"`
+	CacheControl *CacheControl    `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Caller says who made a tool call: {"type": "direct"} for a call the model
@@ -97,6 +110,9 @@ type SearchResultBlock struct {
 type Caller struct {
 	Type   string `json:"type"`
 	ToolID string `json:"tool_id,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolUseBlock is a call of a client tool (type "tool_use"). Input is the
@@ -105,8 +121,11 @@ type ToolUseBlock struct {
 	ID           string          `json:"id"`
 	Name         string          `json:"name"`
 	Input        json.RawMessage `json:"input"`
-	Caller       *Caller         `json:"caller,omitempty"`
-	CacheControl *CacheControl   `json:"cache_control,omitempty"`
+	Caller       *Caller         `json:"caller,omitzero"`
+	CacheControl *CacheControl   `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolResultBlock answers a ToolUseBlock of the previous assistant message
@@ -115,9 +134,12 @@ type ToolUseBlock struct {
 // content (an empty result).
 type ToolResultBlock struct {
 	ToolUseID    string        `json:"tool_use_id"`
-	Content      Content       `json:"content,omitempty"`
-	IsError      bool          `json:"is_error,omitzero"`
-	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	Content      Content       `json:"content,omitzero"`
+	IsError      bool          `json:"is_error"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ThinkingBlock is the model's reasoning (type "thinking"). Send it back
@@ -126,12 +148,18 @@ type ToolResultBlock struct {
 type ThinkingBlock struct {
 	Thinking  string `json:"thinking"`
 	Signature string `json:"signature"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // RedactedThinkingBlock is reasoning withheld by the safety systems (type
 // "redacted_thinking"); send it back unchanged.
 type RedactedThinkingBlock struct {
 	Data string `json:"data"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // FallbackBlock marks a handoff to a fallback model after a refusal (type
@@ -139,11 +167,17 @@ type RedactedThinkingBlock struct {
 type FallbackBlock struct {
 	From FallbackModel `json:"from"`
 	To   FallbackModel `json:"to"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // FallbackModel names a model of a FallbackBlock.
 type FallbackModel struct {
 	Model string `json:"model"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownBlock is a block kind this SDK does not model, kept as received
@@ -161,50 +195,105 @@ func (RedactedThinkingBlock) isContentBlock() {}
 func (FallbackBlock) isContentBlock()         {}
 func (UnknownBlock) isContentBlock()          {}
 
-func (b TextBlock) MarshalJSON() ([]byte, error) {
-	type plain TextBlock
-	return union.Marshal("text", plain(b))
+// The plain copies of the types above, and their JSON.
+type (
+	plainCacheControl          CacheControl
+	plainTextBlock             TextBlock
+	plainImageBlock            ImageBlock
+	plainDocumentBlock         DocumentBlock
+	plainCitationsConfig       CitationsConfig
+	plainSearchResultBlock     SearchResultBlock
+	plainCaller                Caller
+	plainToolUseBlock          ToolUseBlock
+	plainToolResultBlock       ToolResultBlock
+	plainThinkingBlock         ThinkingBlock
+	plainRedactedThinkingBlock RedactedThinkingBlock
+	plainFallbackBlock         FallbackBlock
+	plainFallbackModel         FallbackModel
+)
+
+func (c CacheControl) MarshalJSON() ([]byte, error) {
+	return marshalVariant("ephemeral", plainCacheControl(c))
+}
+func (c *CacheControl) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCacheControl)(c), &c.Extra)
 }
 
-func (b ImageBlock) MarshalJSON() ([]byte, error) {
-	type plain ImageBlock
-	return union.Marshal("image", plain(b))
+func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalVariant("text", plainTextBlock(b)) }
+func (b *TextBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainTextBlock)(b), &b.Extra)
+}
+
+func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalVariant("image", plainImageBlock(b)) }
+func (b *ImageBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainImageBlock)(b), &b.Extra)
 }
 
 func (b DocumentBlock) MarshalJSON() ([]byte, error) {
-	type plain DocumentBlock
-	return union.Marshal("document", plain(b))
+	return marshalVariant("document", plainDocumentBlock(b))
+}
+func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainDocumentBlock)(b), &b.Extra)
+}
+
+func (c CitationsConfig) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCitationsConfig(c)) }
+func (c *CitationsConfig) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainCitationsConfig)(c), &c.Extra)
 }
 
 func (b SearchResultBlock) MarshalJSON() ([]byte, error) {
-	type plain SearchResultBlock
-	return union.Marshal("search_result", plain(b))
+	return marshalVariant("search_result", plainSearchResultBlock(b))
+}
+func (b *SearchResultBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainSearchResultBlock)(b), &b.Extra)
+}
+
+func (c Caller) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCaller(c)) }
+func (c *Caller) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainCaller)(c), &c.Extra)
 }
 
 func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolUseBlock
 	b.Input = objectOrEmpty(b.Input)
-	return union.Marshal("tool_use", plain(b))
+	return marshalVariant("tool_use", plainToolUseBlock(b))
+}
+func (b *ToolUseBlock) UnmarshalJSON(data []byte) error {
+	err := unmarshalVariant(data, (*plainToolUseBlock)(b), &b.Extra)
+	b.Input = decodedInput(b.Input)
+	return err
 }
 
 func (b ToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolResultBlock
-	return union.Marshal("tool_result", plain(b))
+	return marshalVariant("tool_result", plainToolResultBlock(b))
+}
+func (b *ToolResultBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainToolResultBlock)(b), &b.Extra)
 }
 
 func (b ThinkingBlock) MarshalJSON() ([]byte, error) {
-	type plain ThinkingBlock
-	return union.Marshal("thinking", plain(b))
+	return marshalVariant("thinking", plainThinkingBlock(b))
+}
+func (b *ThinkingBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainThinkingBlock)(b), &b.Extra)
 }
 
 func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) {
-	type plain RedactedThinkingBlock
-	return union.Marshal("redacted_thinking", plain(b))
+	return marshalVariant("redacted_thinking", plainRedactedThinkingBlock(b))
+}
+func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainRedactedThinkingBlock)(b), &b.Extra)
 }
 
 func (b FallbackBlock) MarshalJSON() ([]byte, error) {
-	type plain FallbackBlock
-	return union.Marshal("fallback", plain(b))
+	return marshalVariant("fallback", plainFallbackBlock(b))
+}
+func (b *FallbackBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainFallbackBlock)(b), &b.Extra)
+}
+
+func (m FallbackModel) MarshalJSON() ([]byte, error) { return wire.Marshal(plainFallbackModel(m)) }
+func (m *FallbackModel) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainFallbackModel)(m), &m.Extra)
 }
 
 // objectOrEmpty sends a missing tool input as the empty object.
@@ -217,120 +306,54 @@ func objectOrEmpty(in json.RawMessage) json.RawMessage {
 
 var emptyObject = json.RawMessage(`{}`)
 
-func (b *TextBlock) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Text         string          `json:"text"`
-		Citations    json.RawMessage `json:"citations"`
-		CacheControl *CacheControl   `json:"cache_control"`
+// decodedInput is a decoded tool input: normalized, and {} when absent, as
+// MarshalJSON sends it.
+func decodedInput(in json.RawMessage) json.RawMessage {
+	if len(in) == 0 {
+		return json.RawMessage(`{}`)
 	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	cites, err := union.DecodeSlice(nullAsEmpty(w.Citations), decodeCitation)
-	if err != nil {
-		return fmt.Errorf("citations: %w", err)
-	}
-	*b = TextBlock{Text: w.Text, Citations: cites, CacheControl: w.CacheControl}
-	return nil
+	return normalize(in, false)
 }
 
-func (b *ImageBlock) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Source       json.RawMessage `json:"source"`
-		CacheControl *CacheControl   `json:"cache_control"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	src, err := decodeSource(w.Source)
-	*b = ImageBlock{Source: src, CacheControl: w.CacheControl}
-	return err
+// decodeBlock is the decoder of ContentBlock. An unknown type gives an
+// UnknownBlock.
+func decodeBlock(typ string, obj []byte) (ContentBlock, error) {
+	v, err := variantBlock(typ, obj)
+	return v, nested(err)
 }
 
-func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
-	type plain DocumentBlock
-	var w struct {
-		plain
-		Source json.RawMessage `json:"source"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*b = DocumentBlock(w.plain)
-	var err error
-	b.Source, err = decodeSource(w.Source)
-	return err
-}
-
-func (b *ToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolResultBlock
-	var w struct {
-		plain
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*b = ToolResultBlock(w.plain)
-	var err error
-	b.Content, err = decodeContent(w.Content)
-	return err
-}
-
-// nullAsEmpty turns an absent value into null, which DecodeSlice reads as nil.
-func nullAsEmpty(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("null")
-	}
-	return raw
-}
-
-// DecodeContentBlock decodes one content block from its JSON. An unknown
-// type gives an UnknownBlock.
-func DecodeContentBlock(data []byte) (ContentBlock, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
+func variantBlock(typ string, obj []byte) (ContentBlock, error) {
 	switch typ {
 	case "text":
-		return decodeAs[TextBlock](data)
+		return decodeAs[TextBlock](obj)
 	case "image":
-		return decodeAs[ImageBlock](data)
+		return decodeAs[ImageBlock](obj)
 	case "document":
-		return decodeAs[DocumentBlock](data)
+		return decodeAs[DocumentBlock](obj)
 	case "search_result":
-		return decodeAs[SearchResultBlock](data)
+		return decodeAs[SearchResultBlock](obj)
 	case "tool_use":
-		return decodeAs[ToolUseBlock](data)
+		return decodeAs[ToolUseBlock](obj)
 	case "tool_result":
-		return decodeAs[ToolResultBlock](data)
+		return decodeAs[ToolResultBlock](obj)
 	case "thinking":
-		return decodeAs[ThinkingBlock](data)
+		return decodeAs[ThinkingBlock](obj)
 	case "redacted_thinking":
-		return decodeAs[RedactedThinkingBlock](data)
+		return decodeAs[RedactedThinkingBlock](obj)
 	case "server_tool_use":
-		return decodeAs[ServerToolUseBlock](data)
+		return decodeAs[ServerToolUseBlock](obj)
 	case "web_search_tool_result":
-		return decodeAs[WebSearchToolResultBlock](data)
+		return decodeAs[WebSearchToolResultBlock](obj)
 	case "code_execution_tool_result":
-		return decodeAs[CodeExecutionToolResultBlock](data)
+		return decodeAs[CodeExecutionToolResultBlock](obj)
 	case "bash_code_execution_tool_result":
-		return decodeAs[BashCodeExecutionToolResultBlock](data)
+		return decodeAs[BashCodeExecutionToolResultBlock](obj)
 	case "mcp_tool_use":
-		return decodeAs[MCPToolUseBlock](data)
+		return decodeAs[MCPToolUseBlock](obj)
 	case "mcp_tool_result":
-		return decodeAs[MCPToolResultBlock](data)
+		return decodeAs[MCPToolResultBlock](obj)
 	case "fallback":
-		return decodeAs[FallbackBlock](data)
+		return decodeAs[FallbackBlock](obj)
 	}
-	return UnknownBlock{union.NewRaw(typ, data)}, nil
-}
-
-func decodeAs[T ContentBlock](data []byte) (ContentBlock, error) {
-	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return UnknownBlock{unknown(typ, obj)}, nil
 }

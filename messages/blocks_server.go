@@ -1,10 +1,10 @@
 package messages
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // ServerToolUseBlock is a call of a server tool that the platform ran
@@ -16,8 +16,11 @@ type ServerToolUseBlock struct {
 	ID           string          `json:"id"`
 	Name         string          `json:"name"`
 	Input        json.RawMessage `json:"input"`
-	Caller       *Caller         `json:"caller,omitempty"`
-	CacheControl *CacheControl   `json:"cache_control,omitempty"`
+	Caller       *Caller         `json:"caller,omitzero"`
+	CacheControl *CacheControl   `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // WebSearchToolResultBlock is the result of a web search (type
@@ -26,8 +29,11 @@ type ServerToolUseBlock struct {
 type WebSearchToolResultBlock struct {
 	ToolUseID    string           `json:"tool_use_id"`
 	Content      WebSearchContent `json:"content"`
-	Caller       *Caller          `json:"caller,omitempty"`
-	CacheControl *CacheControl    `json:"cache_control,omitempty"`
+	Caller       *Caller          `json:"caller,omitzero"`
+	CacheControl *CacheControl    `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // WebSearchContent is WebSearchResults, WebSearchToolResultError, or
@@ -44,6 +50,9 @@ type WebSearchResult struct {
 	Title            string  `json:"title"`
 	EncryptedContent string  `json:"encrypted_content"`
 	PageAge          *string `json:"page_age"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // WebSearchToolResultError is a failed search (type
@@ -52,6 +61,9 @@ type WebSearchResult struct {
 // request_too_large; unknown codes are kept.
 type WebSearchToolResultError struct {
 	ErrorCode string `json:"error_code"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownWebSearchContent is content of a kind this SDK does not know.
@@ -61,60 +73,16 @@ func (WebSearchResults) isWebSearchContent()         {}
 func (WebSearchToolResultError) isWebSearchContent() {}
 func (UnknownWebSearchContent) isWebSearchContent()  {}
 
-func (r WebSearchResult) MarshalJSON() ([]byte, error) {
-	type plain WebSearchResult
-	return union.Marshal("web_search_result", plain(r))
-}
-
-func (e WebSearchToolResultError) MarshalJSON() ([]byte, error) {
-	type plain WebSearchToolResultError
-	return union.Marshal("web_search_tool_result_error", plain(e))
-}
-
-func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain WebSearchToolResultBlock
-	var w struct {
-		plain
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*b = WebSearchToolResultBlock(w.plain)
-	c := bytes.TrimSpace(w.Content)
-	switch {
-	case len(c) == 0 || string(c) == "null":
-	case c[0] == '[':
-		var rs WebSearchResults
-		if err := json.Unmarshal(c, &rs); err != nil {
-			return err
-		}
-		b.Content = rs
-	default:
-		typ, err := union.Type(c)
-		if err != nil {
-			return err
-		}
-		if typ != "web_search_tool_result_error" {
-			b.Content = UnknownWebSearchContent{union.NewRaw(typ, c)}
-			return nil
-		}
-		var e WebSearchToolResultError
-		if err := json.Unmarshal(c, &e); err != nil {
-			return err
-		}
-		b.Content = e
-	}
-	return nil
-}
-
 // CodeExecutionToolResultBlock is the result of code execution (type
 // "code_execution_tool_result"). Content is a CodeExecutionResult or a
 // CodeExecutionToolResultError.
 type CodeExecutionToolResultBlock struct {
 	ToolUseID    string               `json:"tool_use_id"`
 	Content      CodeExecutionContent `json:"content"`
-	CacheControl *CacheControl        `json:"cache_control,omitempty"`
+	CacheControl *CacheControl        `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // BashCodeExecutionToolResultBlock is the result of a bash command of the
@@ -123,7 +91,10 @@ type CodeExecutionToolResultBlock struct {
 type BashCodeExecutionToolResultBlock struct {
 	ToolUseID    string               `json:"tool_use_id"`
 	Content      CodeExecutionContent `json:"content"`
-	CacheControl *CacheControl        `json:"cache_control,omitempty"`
+	CacheControl *CacheControl        `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CodeExecutionContent is CodeExecutionResult, CodeExecutionToolResultError,
@@ -137,12 +108,18 @@ type CodeExecutionResult struct {
 	Stderr     string                `json:"stderr"`
 	ReturnCode int                   `json:"return_code"`
 	Content    []CodeExecutionOutput `json:"content"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CodeExecutionOutput is a file a run wrote (type "code_execution_output"
 // or "bash_code_execution_output", as its result).
 type CodeExecutionOutput struct {
 	FileID string `json:"file_id"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CodeExecutionToolResultError is a failed run (type
@@ -151,6 +128,9 @@ type CodeExecutionOutput struct {
 // are kept.
 type CodeExecutionToolResultError struct {
 	ErrorCode string `json:"error_code"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // BashCodeExecutionResult is a finished bash command (type
@@ -160,12 +140,18 @@ type BashCodeExecutionResult struct {
 	Stderr     string                `json:"stderr"`
 	ReturnCode int                   `json:"return_code"`
 	Content    []CodeExecutionOutput `json:"content"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // BashCodeExecutionToolResultError is a failed bash command (type
 // "bash_code_execution_tool_result_error").
 type BashCodeExecutionToolResultError struct {
 	ErrorCode string `json:"error_code"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownCodeExecutionContent is content of a kind this SDK does not know.
@@ -177,92 +163,6 @@ func (BashCodeExecutionResult) isCodeExecutionContent()          {}
 func (BashCodeExecutionToolResultError) isCodeExecutionContent() {}
 func (UnknownCodeExecutionContent) isCodeExecutionContent()      {}
 
-// codeOutputs marshals outputs with their type, which depends on the result.
-func codeOutputs(typ string, outs []CodeExecutionOutput) []json.RawMessage {
-	raws := make([]json.RawMessage, len(outs))
-	for i, o := range outs {
-		raws[i], _ = union.Marshal(typ, struct {
-			FileID string `json:"file_id"`
-		}{o.FileID})
-	}
-	return raws
-}
-
-type codeResultWire struct {
-	Stdout     string            `json:"stdout"`
-	Stderr     string            `json:"stderr"`
-	ReturnCode int               `json:"return_code"`
-	Content    []json.RawMessage `json:"content"`
-}
-
-func (r CodeExecutionResult) MarshalJSON() ([]byte, error) {
-	return union.Marshal("code_execution_result",
-		codeResultWire{r.Stdout, r.Stderr, r.ReturnCode, codeOutputs("code_execution_output", r.Content)})
-}
-
-func (r BashCodeExecutionResult) MarshalJSON() ([]byte, error) {
-	return union.Marshal("bash_code_execution_result",
-		codeResultWire{r.Stdout, r.Stderr, r.ReturnCode, codeOutputs("bash_code_execution_output", r.Content)})
-}
-
-func (e CodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionToolResultError
-	return union.Marshal("code_execution_tool_result_error", plain(e))
-}
-
-func (e BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	type plain BashCodeExecutionToolResultError
-	return union.Marshal("bash_code_execution_tool_result_error", plain(e))
-}
-
-func decodeCodeContent(raw json.RawMessage) (CodeExecutionContent, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(raw)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "code_execution_result":
-		var r CodeExecutionResult
-		return r, json.Unmarshal(raw, &r)
-	case "bash_code_execution_result":
-		var r CodeExecutionResult
-		err := json.Unmarshal(raw, &r)
-		return BashCodeExecutionResult(r), err
-	case "code_execution_tool_result_error":
-		var e CodeExecutionToolResultError
-		return e, json.Unmarshal(raw, &e)
-	case "bash_code_execution_tool_result_error":
-		var e BashCodeExecutionToolResultError
-		return e, json.Unmarshal(raw, &e)
-	}
-	return UnknownCodeExecutionContent{union.NewRaw(typ, raw)}, nil
-}
-
-func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain CodeExecutionToolResultBlock
-	var w struct {
-		plain
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*b = CodeExecutionToolResultBlock(w.plain)
-	var err error
-	b.Content, err = decodeCodeContent(w.Content)
-	return err
-}
-
-func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	var c CodeExecutionToolResultBlock
-	err := c.UnmarshalJSON(data)
-	*b = BashCodeExecutionToolResultBlock(c)
-	return err
-}
-
 // MCPToolUseBlock is a call of a tool of an MCP server that the platform
 // made (type "mcp_tool_use", beta mcp-client-2025-11-20).
 type MCPToolUseBlock struct {
@@ -270,7 +170,10 @@ type MCPToolUseBlock struct {
 	Name         string          `json:"name"`
 	ServerName   string          `json:"server_name"`
 	Input        json.RawMessage `json:"input"`
-	CacheControl *CacheControl   `json:"cache_control,omitempty"`
+	CacheControl *CacheControl   `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MCPToolResultBlock is the MCP server's answer (type "mcp_tool_result").
@@ -279,7 +182,10 @@ type MCPToolResultBlock struct {
 	ToolUseID    string        `json:"tool_use_id"`
 	IsError      bool          `json:"is_error"`
 	Content      Content       `json:"content"`
-	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 func (ServerToolUseBlock) isContentBlock()               {}
@@ -289,49 +195,166 @@ func (BashCodeExecutionToolResultBlock) isContentBlock() {}
 func (MCPToolUseBlock) isContentBlock()                  {}
 func (MCPToolResultBlock) isContentBlock()               {}
 
+// The plain copies of the types above, and their JSON.
+type (
+	plainServerToolUseBlock               ServerToolUseBlock
+	plainWebSearchToolResultBlock         WebSearchToolResultBlock
+	plainWebSearchResult                  WebSearchResult
+	plainWebSearchToolResultError         WebSearchToolResultError
+	plainCodeExecutionToolResultBlock     CodeExecutionToolResultBlock
+	plainBashCodeExecutionToolResultBlock BashCodeExecutionToolResultBlock
+	plainCodeExecutionResult              CodeExecutionResult
+	plainCodeExecutionOutput              CodeExecutionOutput
+	plainCodeExecutionToolResultError     CodeExecutionToolResultError
+	plainBashCodeExecutionResult          BashCodeExecutionResult
+	plainBashCodeExecutionToolResultError BashCodeExecutionToolResultError
+	plainMCPToolUseBlock                  MCPToolUseBlock
+	plainMCPToolResultBlock               MCPToolResultBlock
+)
+
 func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) {
-	type plain ServerToolUseBlock
 	b.Input = objectOrEmpty(b.Input)
-	return union.Marshal("server_tool_use", plain(b))
+	return marshalVariant("server_tool_use", plainServerToolUseBlock(b))
+}
+func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
+	err := unmarshalVariant(data, (*plainServerToolUseBlock)(b), &b.Extra)
+	b.Input = decodedInput(b.Input)
+	return err
 }
 
 func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain WebSearchToolResultBlock
-	return union.Marshal("web_search_tool_result", plain(b))
+	return marshalVariant("web_search_tool_result", plainWebSearchToolResultBlock(b))
+}
+func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainWebSearchToolResultBlock)(b), &b.Extra)
+}
+
+func (r WebSearchResult) MarshalJSON() ([]byte, error) {
+	return marshalVariant("web_search_result", plainWebSearchResult(r))
+}
+func (r *WebSearchResult) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainWebSearchResult)(r), &r.Extra)
+}
+
+func (e WebSearchToolResultError) MarshalJSON() ([]byte, error) {
+	return marshalVariant("web_search_tool_result_error", plainWebSearchToolResultError(e))
+}
+func (e *WebSearchToolResultError) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainWebSearchToolResultError)(e), &e.Extra)
 }
 
 func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionToolResultBlock
-	return union.Marshal("code_execution_tool_result", plain(b))
+	return marshalVariant("code_execution_tool_result", plainCodeExecutionToolResultBlock(b))
+}
+func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCodeExecutionToolResultBlock)(b), &b.Extra)
 }
 
 func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain BashCodeExecutionToolResultBlock
-	return union.Marshal("bash_code_execution_tool_result", plain(b))
+	return marshalVariant("bash_code_execution_tool_result", plainBashCodeExecutionToolResultBlock(b))
+}
+func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainBashCodeExecutionToolResultBlock)(b), &b.Extra)
+}
+
+// codeResultWire is a run's result with its outputs typed as the result
+// says (code_execution_output or bash_code_execution_output): an output
+// does not write its own type.
+type codeResultWire struct {
+	Stdout     string                     `json:"stdout"`
+	Stderr     string                     `json:"stderr"`
+	ReturnCode int                        `json:"return_code"`
+	Content    []json.RawMessage          `json:"content"`
+	Extra      map[string]json.RawMessage `json:",embed"`
+}
+
+func marshalCodeResult(typ, outputType string, r plainCodeExecutionResult) ([]byte, error) {
+	w := codeResultWire{Stdout: r.Stdout, Stderr: r.Stderr, ReturnCode: r.ReturnCode, Extra: r.Extra}
+	if r.Content != nil {
+		w.Content = make([]json.RawMessage, len(r.Content))
+		for i, o := range r.Content {
+			body, err := wire.Marshal(plainCodeExecutionOutput(o))
+			if err == nil {
+				w.Content[i], err = wire.WithType(outputType, body)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return marshalVariant(typ, w)
+}
+
+func (r CodeExecutionResult) MarshalJSON() ([]byte, error) {
+	return marshalCodeResult("code_execution_result", "code_execution_output", plainCodeExecutionResult(r))
+}
+func (r *CodeExecutionResult) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCodeExecutionResult)(r), &r.Extra)
+}
+
+func (r BashCodeExecutionResult) MarshalJSON() ([]byte, error) {
+	return marshalCodeResult("bash_code_execution_result", "bash_code_execution_output", plainCodeExecutionResult(r))
+}
+func (r *BashCodeExecutionResult) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainBashCodeExecutionResult)(r), &r.Extra)
+}
+
+// MarshalJSON writes the output without its type, which the result that
+// holds it writes.
+func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(plainCodeExecutionOutput(o))
+}
+func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCodeExecutionOutput)(o), &o.Extra)
+}
+
+func (e CodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
+	return marshalVariant("code_execution_tool_result_error", plainCodeExecutionToolResultError(e))
+}
+func (e *CodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCodeExecutionToolResultError)(e), &e.Extra)
+}
+
+func (e BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
+	return marshalVariant("bash_code_execution_tool_result_error", plainBashCodeExecutionToolResultError(e))
+}
+func (e *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainBashCodeExecutionToolResultError)(e), &e.Extra)
 }
 
 func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) {
-	type plain MCPToolUseBlock
 	b.Input = objectOrEmpty(b.Input)
-	return union.Marshal("mcp_tool_use", plain(b))
+	return marshalVariant("mcp_tool_use", plainMCPToolUseBlock(b))
+}
+func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error {
+	err := unmarshalVariant(data, (*plainMCPToolUseBlock)(b), &b.Extra)
+	b.Input = decodedInput(b.Input)
+	return err
 }
 
 func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain MCPToolResultBlock
-	return union.Marshal("mcp_tool_result", plain(b))
+	return marshalVariant("mcp_tool_result", plainMCPToolResultBlock(b))
+}
+func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainMCPToolResultBlock)(b), &b.Extra)
 }
 
-func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain MCPToolResultBlock
-	var w struct {
-		plain
-		Content json.RawMessage `json:"content"`
+// decodeCodeContent is the decoder of CodeExecutionContent.
+func decodeCodeContent(typ string, obj []byte) (CodeExecutionContent, error) {
+	v, err := variantCodeContent(typ, obj)
+	return v, nested(err)
+}
+
+func variantCodeContent(typ string, obj []byte) (CodeExecutionContent, error) {
+	switch typ {
+	case "code_execution_result":
+		return decodeAs[CodeExecutionResult](obj)
+	case "bash_code_execution_result":
+		return decodeAs[BashCodeExecutionResult](obj)
+	case "code_execution_tool_result_error":
+		return decodeAs[CodeExecutionToolResultError](obj)
+	case "bash_code_execution_tool_result_error":
+		return decodeAs[BashCodeExecutionToolResultError](obj)
 	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*b = MCPToolResultBlock(w.plain)
-	var err error
-	b.Content, err = decodeContent(w.Content)
-	return err
+	return UnknownCodeExecutionContent{unknown(typ, obj)}, nil
 }

@@ -62,10 +62,10 @@ var blockCases = []struct {
 	{"tool use", messages.ToolUseBlock{ID: "toolu_01FbXcfAkW7TGhzDtCCcxfAh", Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`), Caller: &messages.Caller{Type: "direct"}},
 		`{"type":"tool_use","id":"toolu_01FbXcfAkW7TGhzDtCCcxfAh","name":"get_weather","input":{"location":"Paris"},"caller":{"type":"direct"}}`},
 	{"tool result blocks", messages.ToolResultBlock{ToolUseID: "toolu_1", Content: messages.Blocks{messages.TextBlock{Text: "15 degrees, sunny"}}},
-		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"15 degrees, sunny"}]}`},
+		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"15 degrees, sunny"}],"is_error":false}`},
 	{"tool result text error", messages.ToolResultBlock{ToolUseID: "toolu_1", Content: messages.Text("boom"), IsError: true},
 		`{"type":"tool_result","tool_use_id":"toolu_1","content":"boom","is_error":true}`},
-	{"tool result empty", messages.ToolResultBlock{ToolUseID: "toolu_1"}, `{"type":"tool_result","tool_use_id":"toolu_1"}`},
+	{"tool result empty", messages.ToolResultBlock{ToolUseID: "toolu_1"}, `{"type":"tool_result","tool_use_id":"toolu_1","is_error":false}`},
 	{"thinking", messages.ThinkingBlock{Thinking: "The user asked: …", Signature: "EqQB"},
 		`{"type":"thinking","thinking":"The user asked: …","signature":"EqQB"}`},
 	{"thinking omitted", messages.ThinkingBlock{Signature: "EqQB"}, `{"type":"thinking","thinking":"","signature":"EqQB"}`},
@@ -114,7 +114,7 @@ func TestBlocksBothWays(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, tc.wire, string(got))
 
-			decoded, err := messages.DecodeContentBlock([]byte(tc.wire))
+			decoded, err := decodeBlock([]byte(tc.wire))
 			require.NoError(t, err)
 			if diff := cmp.Diff(tc.block, decoded, sameMessage); diff != "" {
 				t.Fatalf("decoded (-want +got):\n%s", diff)
@@ -125,7 +125,7 @@ func TestBlocksBothWays(t *testing.T) {
 		})
 	}
 	raw := `{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`
-	b, err := messages.DecodeContentBlock([]byte(raw))
+	b, err := decodeBlock([]byte(raw))
 	require.NoError(t, err)
 	out, err := json.Marshal(b)
 	require.NoError(t, err)
@@ -162,7 +162,7 @@ func TestMessageDecodesUnknownsAndKeepsThem(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, content, string(back))
 
-	src, err := messages.DecodeContentBlock([]byte(`{"type":"image","source":{"type":"future_source","ref":"x"}}`))
+	src, err := decodeBlock([]byte(`{"type":"image","source":{"type":"future_source","ref":"x"}}`))
 	require.NoError(t, err)
 	require.IsType(t, messages.UnknownSource{}, src.(messages.ImageBlock).Source)
 }

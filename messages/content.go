@@ -1,12 +1,10 @@
 package messages
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Content is the content of a message, a tool result or an MCP tool
@@ -23,28 +21,10 @@ type Blocks []ContentBlock
 func (Text) isContent()   {}
 func (Blocks) isContent() {}
 
+// UnmarshalJSON decodes an array of blocks; a block of a kind this SDK does
+// not know becomes an UnknownBlock.
 func (b *Blocks) UnmarshalJSON(data []byte) error {
-	v, err := union.DecodeSlice(data, DecodeContentBlock)
-	*b = v
-	return err
-}
-
-// decodeContent reads a string or an array of blocks; null or absent is nil.
-func decodeContent(raw json.RawMessage) (Content, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	if raw[0] == '"' {
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return Text(s), err
-	}
-	var b Blocks
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return nil, fmt.Errorf("content: %w", err)
-	}
-	return b, nil
+	return wire.Unmarshal(data, (*[]ContentBlock)(b), unions)
 }
 
 // System is the system prompt: Text, or SystemBlocks when the prompt needs
@@ -67,29 +47,44 @@ type Source interface{ isSource() }
 type Base64Source struct {
 	MediaType string `json:"media_type"`
 	Data      string `json:"data"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // PlainTextSource is an inline plain-text document (type "text"); the media
 // type is always text/plain.
 type PlainTextSource struct {
 	Data string `json:"data"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContentSource is a document made of content (type "content"): Text, or
 // Blocks of text and image blocks.
 type ContentSource struct {
 	Content Content `json:"content"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // URLSource is fetched from an https URL (type "url"): an image or a PDF.
 type URLSource struct {
 	URL string `json:"url"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // FileSource is a file uploaded with the Files API (type "file"; needs the
 // files-api-2025-04-14 beta, which the SDK then sends).
 type FileSource struct {
 	FileID string `json:"file_id"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownSource is a source kind this SDK does not know, as received.
@@ -101,67 +96,6 @@ func (ContentSource) isSource()   {}
 func (URLSource) isSource()       {}
 func (FileSource) isSource()      {}
 func (UnknownSource) isSource()   {}
-
-func (s Base64Source) MarshalJSON() ([]byte, error) {
-	type plain Base64Source
-	return union.Marshal("base64", plain(s))
-}
-
-func (s PlainTextSource) MarshalJSON() ([]byte, error) {
-	return union.Marshal("text", struct {
-		MediaType string `json:"media_type"`
-		Data      string `json:"data"`
-	}{"text/plain", s.Data})
-}
-
-func (s ContentSource) MarshalJSON() ([]byte, error) {
-	type plain ContentSource
-	return union.Marshal("content", plain(s))
-}
-
-func (s URLSource) MarshalJSON() ([]byte, error) {
-	type plain URLSource
-	return union.Marshal("url", plain(s))
-}
-
-func (s FileSource) MarshalJSON() ([]byte, error) {
-	type plain FileSource
-	return union.Marshal("file", plain(s))
-}
-
-func decodeSource(raw json.RawMessage) (Source, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(raw)
-	if err != nil {
-		return nil, fmt.Errorf("source: %w", err)
-	}
-	switch typ {
-	case "base64":
-		var s Base64Source
-		return s, json.Unmarshal(raw, &s)
-	case "text":
-		var s PlainTextSource
-		return s, json.Unmarshal(raw, &s)
-	case "content":
-		var w struct {
-			Content json.RawMessage `json:"content"`
-		}
-		if err := json.Unmarshal(raw, &w); err != nil {
-			return nil, err
-		}
-		c, err := decodeContent(w.Content)
-		return ContentSource{Content: c}, err
-	case "url":
-		var s URLSource
-		return s, json.Unmarshal(raw, &s)
-	case "file":
-		var s FileSource
-		return s, json.Unmarshal(raw, &s)
-	}
-	return UnknownSource{union.NewRaw(typ, raw)}, nil
-}
 
 // Citation points at the source of a piece of text: CharLocation,
 // PageLocation, ContentBlockLocation, WebSearchResultLocation,
@@ -178,6 +112,9 @@ type CharLocation struct {
 	StartCharIndex int     `json:"start_char_index"`
 	EndCharIndex   int     `json:"end_char_index"`
 	FileID         *string `json:"file_id"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // PageLocation cites pages of a PDF (type "page_location"); page numbers
@@ -189,6 +126,9 @@ type PageLocation struct {
 	StartPageNumber int     `json:"start_page_number"`
 	EndPageNumber   int     `json:"end_page_number"`
 	FileID          *string `json:"file_id"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContentBlockLocation cites blocks of a content document (type
@@ -200,6 +140,9 @@ type ContentBlockLocation struct {
 	StartBlockIndex int     `json:"start_block_index"`
 	EndBlockIndex   int     `json:"end_block_index"`
 	FileID          *string `json:"file_id"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // WebSearchResultLocation cites a web search result (type
@@ -209,6 +152,9 @@ type WebSearchResultLocation struct {
 	URL            string  `json:"url"`
 	Title          *string `json:"title"`
 	EncryptedIndex string  `json:"encrypted_index"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SearchResultLocation cites a client-supplied search result (type
@@ -220,6 +166,9 @@ type SearchResultLocation struct {
 	Title             *string `json:"title"`
 	StartBlockIndex   int     `json:"start_block_index"`
 	EndBlockIndex     int     `json:"end_block_index"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownCitation is a citation kind this SDK does not know, as received.
@@ -232,54 +181,147 @@ func (WebSearchResultLocation) isCitation() {}
 func (SearchResultLocation) isCitation()    {}
 func (UnknownCitation) isCitation()         {}
 
+// The plain copies of the types above, and their JSON.
+type (
+	plainBase64Source            Base64Source
+	plainPlainTextSource         PlainTextSource
+	plainContentSource           ContentSource
+	plainURLSource               URLSource
+	plainFileSource              FileSource
+	plainCharLocation            CharLocation
+	plainPageLocation            PageLocation
+	plainContentBlockLocation    ContentBlockLocation
+	plainWebSearchResultLocation WebSearchResultLocation
+	plainSearchResultLocation    SearchResultLocation
+)
+
+func (s Base64Source) MarshalJSON() ([]byte, error) {
+	return marshalVariant("base64", plainBase64Source(s))
+}
+func (s *Base64Source) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainBase64Source)(s), &s.Extra)
+}
+
+// plainTextMediaType is the media type of every PlainTextSource, written
+// by MarshalJSON and not kept in Extra when decoded.
+const plainTextMediaType = `"text/plain"`
+
+func (s PlainTextSource) MarshalJSON() ([]byte, error) {
+	if _, ok := s.Extra["media_type"]; !ok {
+		extra := make(map[string]json.RawMessage, len(s.Extra)+1)
+		for k, v := range s.Extra {
+			extra[k] = v
+		}
+		extra["media_type"] = json.RawMessage(plainTextMediaType)
+		s.Extra = extra
+	}
+	return marshalVariant("text", plainPlainTextSource(s))
+}
+func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
+	if err := unmarshalVariant(data, (*plainPlainTextSource)(s), &s.Extra); err != nil {
+		return err
+	}
+	if string(s.Extra["media_type"]) == plainTextMediaType {
+		delete(s.Extra, "media_type")
+		if len(s.Extra) == 0 {
+			s.Extra = nil
+		}
+	}
+	return nil
+}
+
+func (s ContentSource) MarshalJSON() ([]byte, error) {
+	return marshalVariant("content", plainContentSource(s))
+}
+func (s *ContentSource) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainContentSource)(s), &s.Extra)
+}
+
+func (s URLSource) MarshalJSON() ([]byte, error) { return marshalVariant("url", plainURLSource(s)) }
+func (s *URLSource) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainURLSource)(s), &s.Extra)
+}
+
+func (s FileSource) MarshalJSON() ([]byte, error) { return marshalVariant("file", plainFileSource(s)) }
+func (s *FileSource) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainFileSource)(s), &s.Extra)
+}
+
+// decodeSource is the decoder of Source.
+func decodeSource(typ string, obj []byte) (Source, error) {
+	v, err := variantSource(typ, obj)
+	return v, nested(err)
+}
+
+func variantSource(typ string, obj []byte) (Source, error) {
+	switch typ {
+	case "base64":
+		return decodeAs[Base64Source](obj)
+	case "text":
+		return decodeAs[PlainTextSource](obj)
+	case "content":
+		return decodeAs[ContentSource](obj)
+	case "url":
+		return decodeAs[URLSource](obj)
+	case "file":
+		return decodeAs[FileSource](obj)
+	}
+	return UnknownSource{unknown(typ, obj)}, nil
+}
+
 func (c CharLocation) MarshalJSON() ([]byte, error) {
-	type plain CharLocation
-	return union.Marshal("char_location", plain(c))
+	return marshalVariant("char_location", plainCharLocation(c))
+}
+func (c *CharLocation) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCharLocation)(c), &c.Extra)
 }
 
 func (c PageLocation) MarshalJSON() ([]byte, error) {
-	type plain PageLocation
-	return union.Marshal("page_location", plain(c))
+	return marshalVariant("page_location", plainPageLocation(c))
+}
+func (c *PageLocation) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainPageLocation)(c), &c.Extra)
 }
 
 func (c ContentBlockLocation) MarshalJSON() ([]byte, error) {
-	type plain ContentBlockLocation
-	return union.Marshal("content_block_location", plain(c))
+	return marshalVariant("content_block_location", plainContentBlockLocation(c))
+}
+func (c *ContentBlockLocation) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainContentBlockLocation)(c), &c.Extra)
 }
 
 func (c WebSearchResultLocation) MarshalJSON() ([]byte, error) {
-	type plain WebSearchResultLocation
-	return union.Marshal("web_search_result_location", plain(c))
+	return marshalVariant("web_search_result_location", plainWebSearchResultLocation(c))
+}
+func (c *WebSearchResultLocation) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainWebSearchResultLocation)(c), &c.Extra)
 }
 
 func (c SearchResultLocation) MarshalJSON() ([]byte, error) {
-	type plain SearchResultLocation
-	return union.Marshal("search_result_location", plain(c))
+	return marshalVariant("search_result_location", plainSearchResultLocation(c))
+}
+func (c *SearchResultLocation) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainSearchResultLocation)(c), &c.Extra)
 }
 
-func decodeCitation(data []byte) (Citation, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
+// decodeCitation is the decoder of Citation.
+func decodeCitation(typ string, obj []byte) (Citation, error) {
+	v, err := variantCitation(typ, obj)
+	return v, nested(err)
+}
+
+func variantCitation(typ string, obj []byte) (Citation, error) {
 	switch typ {
 	case "char_location":
-		var c CharLocation
-		return c, json.Unmarshal(data, &c)
+		return decodeAs[CharLocation](obj)
 	case "page_location":
-		var c PageLocation
-		return c, json.Unmarshal(data, &c)
+		return decodeAs[PageLocation](obj)
 	case "content_block_location":
-		var c ContentBlockLocation
-		return c, json.Unmarshal(data, &c)
+		return decodeAs[ContentBlockLocation](obj)
 	case "web_search_result_location":
-		var c WebSearchResultLocation
-		return c, json.Unmarshal(data, &c)
+		return decodeAs[WebSearchResultLocation](obj)
 	case "search_result_location":
-		var c SearchResultLocation
-		return c, json.Unmarshal(data, &c)
+		return decodeAs[SearchResultLocation](obj)
 	}
-	return UnknownCitation{union.NewRaw(typ, data)}, nil
+	return UnknownCitation{unknown(typ, obj)}, nil
 }
-
-var errNotObject = errors.New("not a JSON object")

@@ -112,13 +112,13 @@ func TestFeatureBetasAreSent(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	reqs = env.Server.Requests()
-	require.Equal(t, messages.BetaFallback, reqs[len(reqs)-1].Header.Get("Vendor-Beta"))
+	require.Equal(t, "server-side-fallback-2026-07-01", reqs[len(reqs)-1].Header.Get("Vendor-Beta"))
 	require.JSONEq(t, `[{"model":"vendor-haiku-5-5"}]`, string(mustJSON(t, lastBody(t, env)["fallbacks"])))
 
 	_, err = client.Messages.CountTokens(ctx, messages.CountTokensParams{Model: models.VendorSonnet55, Messages: []messages.MessageParam{
 		messages.UserBlocks(messages.ImageBlock{Source: messages.FileSource{FileID: "file_011CNha8iCJcU1wXNR6q4V8w"}}, messages.TextBlock{Text: "x"})}})
 	reqs = env.Server.Requests()
-	require.Equal(t, messages.BetaFiles, reqs[len(reqs)-1].Header.Get("Vendor-Beta"))
+	require.Equal(t, "files-api-2025-04-14", reqs[len(reqs)-1].Header.Get("Vendor-Beta"))
 	_ = err // the file may not exist; the header is what counts
 }
 

@@ -1,7 +1,7 @@
 // Package messages runs the model (docs/messages-wire.md): Create, Stream
-// and CountTokens on POST /v1/messages and /v1/messages/count_tokens, the
-// OpenAI-compatible ChatCompletions, and RunTools, a loop that runs client
-// tools for the model.
+// and CountTokens on POST /v1/messages and /v1/messages/count_tokens, and
+// RunTools, a loop that runs client tools for the model. The
+// OpenAI-compatible chat-completions endpoint is package chat.
 //
 //	msg, err := client.Messages.Create(ctx, messages.MessageParams{
 //		Model:     models.VendorSonnet55,
@@ -37,23 +37,19 @@
 //	res, err := client.Messages.RunTools(ctx, params, []tool.Tool{weather}, messages.ToolLoop{MaxIterations: 5})
 //	fmt.Println(res.Message.Text()) // res.Messages is the whole conversation
 //
-//	// OpenAI-compatible shape.
-//	cc, err := client.Messages.ChatCompletions.Create(ctx, messages.ChatCompletionParams{
-//		Model:    models.VendorSonnet55,
-//		Messages: []messages.ChatMessage{messages.ChatUserMessage("Hello there")},
-//		Tools:    []messages.ChatTool{messages.ChatToolFrom(weather)},
-//	})
-//	cs, err := client.Messages.ChatCompletions.Stream(ctx, chatParams)
-//	for chunk, err := range cs.Chunks() { … }
-//	cc, err = cs.Completion()
-//
 // Unions (ContentBlock, Content, System, Tool, ToolChoice, Thinking,
 // Fallbacks, Source, Citation, StreamEvent, Delta, the server tool result
-// contents, ChatContentPart, ChatToolChoice) are sealed interfaces: switch on the
-// concrete type. Every union decoded from a response has an Unknown
-// variant that keeps the raw JSON of a kind newer than this SDK, so it is
-// never dropped, and a block received can be sent back unchanged.
-// StopReason, ServiceTier, Effort and FinishReason keep unknown values.
+// contents) are sealed interfaces: switch on the concrete type. Every union
+// decoded from a response has an Unknown variant that keeps the raw JSON of
+// a kind newer than this SDK, so it is never dropped, and a block received
+// can be sent back unchanged.
+// StopReason, ServiceTier and Effort keep unknown values.
+//
+// Every response type, block and event marshals to the JSON the API sends
+// and decodes from it, with encoding/json or any other decoder that calls
+// their methods: a member this SDK does not know is kept in the value's
+// Extra and written back, so that a message stored as JSON, or a block
+// sent back, loses nothing.
 //
 // Requests are checked locally first (max_tokens, sampling ranges, thinking
 // budget, empty messages and content, tool names, stop sequences, …): a
@@ -64,6 +60,5 @@
 // sources) to those of option.WithBeta.
 //
 // A stream is never retried once the server has answered 200; Message
-// keeps what arrived before an error. The chat-completions endpoint's
-// OpenAI-shaped errors are *apierror.Error too.
+// keeps what arrived before an error.
 package messages

@@ -3,9 +3,11 @@ package messages
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // StreamEvent is one event of a message stream (docs/messages-wire.md 5.2):
@@ -20,6 +22,9 @@ type StreamEvent interface{ isStreamEvent() }
 // OutputTokens is a placeholder.
 type MessageStartEvent struct {
 	Message Message `json:"message"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContentBlockStartEvent opens block Index of the content, in its empty
@@ -28,17 +33,26 @@ type MessageStartEvent struct {
 type ContentBlockStartEvent struct {
 	Index        int          `json:"index"`
 	ContentBlock ContentBlock `json:"content_block"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContentBlockDeltaEvent extends block Index.
 type ContentBlockDeltaEvent struct {
 	Index int   `json:"index"`
 	Delta Delta `json:"delta"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContentBlockStopEvent closes block Index.
 type ContentBlockStopEvent struct {
 	Index int `json:"index"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MessageDeltaEvent carries the final stop reason and the usage, which is
@@ -46,10 +60,17 @@ type ContentBlockStopEvent struct {
 type MessageDeltaEvent struct {
 	Delta MessageDelta      `json:"delta"`
 	Usage MessageDeltaUsage `json:"usage"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MessageStopEvent ends a successful stream.
-type MessageStopEvent struct{}
+type MessageStopEvent struct {
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownStreamEvent is an event type this SDK does not know, kept raw. It
 // never ends the stream.
@@ -66,10 +87,13 @@ func (UnknownStreamEvent) isStreamEvent()     {}
 // MessageDelta is the end of the message: these four fields overwrite
 // the message's.
 type MessageDelta struct {
-	StopReason   StopReason   `json:"stop_reason"`
-	StopSequence string       `json:"stop_sequence"` // "" when null
+	StopReason   StopReason   `json:"stop_reason,omitzero"`
+	StopSequence string       `json:"stop_sequence,omitzero"` // "" when null
 	StopDetails  *StopDetails `json:"stop_details"`
 	Container    *Container   `json:"container"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MessageDeltaUsage is the usage of a message_delta. A nil field was absent
@@ -81,7 +105,10 @@ type MessageDeltaUsage struct {
 	OutputTokens             *int                 `json:"output_tokens"`
 	OutputTokensDetails      *OutputTokensDetails `json:"output_tokens_details"`
 	ServerToolUse            *ServerToolUsage     `json:"server_tool_use"`
-	Iterations               []UsageIteration     `json:"iterations"`
+	Iterations               []UsageIteration     `json:"iterations,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Delta is the change a ContentBlockDeltaEvent makes: TextDelta,
@@ -92,6 +119,9 @@ type Delta interface{ isDelta() }
 // TextDelta appends to a text block (type "text_delta").
 type TextDelta struct {
 	Text string `json:"text"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // InputJSONDelta is a fragment of a tool call's input (type
@@ -99,22 +129,34 @@ type TextDelta struct {
 // concatenation, at the block's stop, is JSON.
 type InputJSONDelta struct {
 	PartialJSON string `json:"partial_json"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ThinkingDelta appends to a thinking block (type "thinking_delta").
 type ThinkingDelta struct {
 	Thinking string `json:"thinking"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SignatureDelta sets a thinking block's signature (type
 // "signature_delta").
 type SignatureDelta struct {
 	Signature string `json:"signature"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CitationsDelta adds a citation to a text block (type "citations_delta").
 type CitationsDelta struct {
 	Citation Citation `json:"citation"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownDelta is a delta type this SDK does not know, kept raw.
@@ -127,99 +169,157 @@ func (SignatureDelta) isDelta() {}
 func (CitationsDelta) isDelta() {}
 func (UnknownDelta) isDelta()   {}
 
+// The plain copies of the types above, and their JSON.
+type (
+	plainMessageStartEvent      MessageStartEvent
+	plainContentBlockStartEvent ContentBlockStartEvent
+	plainContentBlockDeltaEvent ContentBlockDeltaEvent
+	plainContentBlockStopEvent  ContentBlockStopEvent
+	plainMessageDeltaEvent      MessageDeltaEvent
+	plainMessageStopEvent       MessageStopEvent
+	plainMessageDelta           MessageDelta
+	plainMessageDeltaUsage      MessageDeltaUsage
+	plainTextDelta              TextDelta
+	plainInputJSONDelta         InputJSONDelta
+	plainThinkingDelta          ThinkingDelta
+	plainSignatureDelta         SignatureDelta
+	plainCitationsDelta         CitationsDelta
+)
+
+func (e MessageStartEvent) MarshalJSON() ([]byte, error) {
+	return marshalVariant("message_start", plainMessageStartEvent(e))
+}
+func (e *MessageStartEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainMessageStartEvent)(e), &e.Extra)
+}
+
+func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) {
+	return marshalVariant("content_block_start", plainContentBlockStartEvent(e))
+}
+func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainContentBlockStartEvent)(e), &e.Extra)
+}
+
+func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) {
+	return marshalVariant("content_block_delta", plainContentBlockDeltaEvent(e))
+}
+func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainContentBlockDeltaEvent)(e), &e.Extra)
+}
+
+func (e ContentBlockStopEvent) MarshalJSON() ([]byte, error) {
+	return marshalVariant("content_block_stop", plainContentBlockStopEvent(e))
+}
+func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainContentBlockStopEvent)(e), &e.Extra)
+}
+
+func (e MessageDeltaEvent) MarshalJSON() ([]byte, error) {
+	return marshalVariant("message_delta", plainMessageDeltaEvent(e))
+}
+func (e *MessageDeltaEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainMessageDeltaEvent)(e), &e.Extra)
+}
+
+func (e MessageStopEvent) MarshalJSON() ([]byte, error) {
+	return marshalVariant("message_stop", plainMessageStopEvent(e))
+}
+func (e *MessageStopEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainMessageStopEvent)(e), &e.Extra)
+}
+
+func (d MessageDelta) MarshalJSON() ([]byte, error) { return wire.Marshal(plainMessageDelta(d)) }
+func (d *MessageDelta) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainMessageDelta)(d), &d.Extra)
+}
+
+func (u MessageDeltaUsage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(plainMessageDeltaUsage(u))
+}
+func (u *MessageDeltaUsage) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainMessageDeltaUsage)(u), &u.Extra)
+}
+
+func (d TextDelta) MarshalJSON() ([]byte, error) {
+	return marshalVariant("text_delta", plainTextDelta(d))
+}
+func (d *TextDelta) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainTextDelta)(d), &d.Extra)
+}
+
+func (d InputJSONDelta) MarshalJSON() ([]byte, error) {
+	return marshalVariant("input_json_delta", plainInputJSONDelta(d))
+}
+func (d *InputJSONDelta) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainInputJSONDelta)(d), &d.Extra)
+}
+
+func (d ThinkingDelta) MarshalJSON() ([]byte, error) {
+	return marshalVariant("thinking_delta", plainThinkingDelta(d))
+}
+func (d *ThinkingDelta) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainThinkingDelta)(d), &d.Extra)
+}
+
+func (d SignatureDelta) MarshalJSON() ([]byte, error) {
+	return marshalVariant("signature_delta", plainSignatureDelta(d))
+}
+func (d *SignatureDelta) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainSignatureDelta)(d), &d.Extra)
+}
+
+func (d CitationsDelta) MarshalJSON() ([]byte, error) {
+	return marshalVariant("citations_delta", plainCitationsDelta(d))
+}
+func (d *CitationsDelta) UnmarshalJSON(data []byte) error {
+	return unmarshalVariant(data, (*plainCitationsDelta)(d), &d.Extra)
+}
+
+// decodeDelta is the decoder of Delta. A delta of an unknown type is kept;
+// one without a type is malformed.
+func decodeDelta(typ string, obj []byte) (Delta, error) {
+	v, err := variantDelta(typ, obj)
+	return v, nested(err)
+}
+
+func variantDelta(typ string, obj []byte) (Delta, error) {
+	switch typ {
+	case "text_delta":
+		return decodeAs[TextDelta](obj)
+	case "input_json_delta":
+		return decodeAs[InputJSONDelta](obj)
+	case "thinking_delta":
+		return decodeAs[ThinkingDelta](obj)
+	case "signature_delta":
+		return decodeAs[SignatureDelta](obj)
+	case "citations_delta":
+		return decodeAs[CitationsDelta](obj)
+	}
+	return UnknownDelta{unknown(typ, obj)}, nil
+}
+
 // decodeEvent is the stream.Decoder of message streams: it dispatches on
 // the SSE event name, which equals the JSON type (docs/messages-wire.md
-// 5.1).
+// 5.1). An event of an unknown type is kept, provided it is JSON.
 func decodeEvent(typ string, data []byte) (StreamEvent, error) {
 	switch typ {
 	case "content_block_delta":
 		return decodeDeltaEvent(data)
 	case "message_start":
-		var e MessageStartEvent
-		return e, json.Unmarshal(data, &e)
+		return decodeAs[MessageStartEvent](data)
 	case "content_block_start":
-		var w struct {
-			Index        int             `json:"index"`
-			ContentBlock json.RawMessage `json:"content_block"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
-			return nil, err
-		}
-		b, err := DecodeContentBlock(w.ContentBlock)
-		if err != nil {
-			return nil, fmt.Errorf("content_block: %w", err)
-		}
-		return ContentBlockStartEvent{Index: w.Index, ContentBlock: b}, nil
+		return decodeAs[ContentBlockStartEvent](data)
 	case "content_block_stop":
-		var e ContentBlockStopEvent
-		return e, json.Unmarshal(data, &e)
+		return decodeAs[ContentBlockStopEvent](data)
 	case "message_delta":
-		var e MessageDeltaEvent
-		return e, json.Unmarshal(data, &e)
+		return decodeAs[MessageDeltaEvent](data)
 	case "message_stop":
-		if !json.Valid(data) {
-			return nil, errNotJSON
-		}
-		return MessageStopEvent{}, nil
+		return decodeAs[MessageStopEvent](data)
 	}
-	if !json.Valid(data) { // kept raw, so checked here: only JSON is kept
+	if !jsontext.Value(data).IsValid() { // kept raw, so checked here: only JSON is kept
 		return nil, errNotJSON
 	}
-	return UnknownStreamEvent{union.NewRaw(typ, data)}, nil
+	return UnknownStreamEvent{unknown(typ, data)}, nil
 }
 
 var errNotJSON = errors.New("event data is not JSON")
-
-// deltaWire is every delta's fields at once, so that the frequent event is
-// decoded in one pass, without probing the delta's type first.
-type deltaWire struct {
-	Index int `json:"index"`
-	Delta struct {
-		Type        string          `json:"type"`
-		Text        string          `json:"text"`
-		PartialJSON string          `json:"partial_json"`
-		Thinking    string          `json:"thinking"`
-		Signature   string          `json:"signature"`
-		Citation    json.RawMessage `json:"citation"`
-	} `json:"delta"`
-}
-
-func decodeDeltaEvent(data []byte) (StreamEvent, error) {
-	if ev, ok := fastDelta(data); ok {
-		return ev, nil
-	}
-	var w deltaWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, err
-	}
-	var d Delta
-	switch w.Delta.Type {
-	case "text_delta":
-		d = TextDelta{Text: w.Delta.Text}
-	case "input_json_delta":
-		d = InputJSONDelta{PartialJSON: w.Delta.PartialJSON}
-	case "thinking_delta":
-		d = ThinkingDelta{Thinking: w.Delta.Thinking}
-	case "signature_delta":
-		d = SignatureDelta{Signature: w.Delta.Signature}
-	case "citations_delta":
-		c, err := decodeCitation(w.Delta.Citation)
-		if err != nil {
-			return nil, fmt.Errorf("citation: %w", err)
-		}
-		d = CitationsDelta{Citation: c}
-	default:
-		var raw struct {
-			Delta json.RawMessage `json:"delta"`
-		}
-		if err := json.Unmarshal(data, &raw); err != nil {
-			return nil, err
-		}
-		typ, err := union.Type(raw.Delta) // a delta without a type is malformed, not unknown
-		if err != nil {
-			return nil, fmt.Errorf("delta: %w", err)
-		}
-		d = UnknownDelta{union.NewRaw(typ, raw.Delta)}
-	}
-	return ContentBlockDeltaEvent{Index: w.Index, Delta: d}, nil
-}

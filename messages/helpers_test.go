@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -60,4 +61,16 @@ func lastBody(t *testing.T, env *reftest.Env) map[string]any {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(reqs[len(reqs)-1].Body, &m))
 	return m
+}
+
+// decodeBlock decodes one content block as a message's content does.
+func decodeBlock(data []byte) (messages.ContentBlock, error) {
+	var b messages.Blocks
+	if err := json.Unmarshal(append(append([]byte("["), data...), ']'), &b); err != nil {
+		return nil, err
+	}
+	if len(b) != 1 {
+		return nil, fmt.Errorf("%d blocks", len(b))
+	}
+	return b[0], nil
 }

@@ -4,6 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Role is the author of a message.
@@ -24,25 +29,14 @@ type Message struct {
 	// Model is the model that produced the message: the fallback model
 	// when a fallback served the request.
 	Content      []ContentBlock `json:"content"`
-	StopReason   StopReason     `json:"stop_reason"`   // "" only while streaming
-	StopSequence string         `json:"stop_sequence"` // the stop sequence matched; "" when null
-	StopDetails  *StopDetails   `json:"stop_details"`  // set on a refusal, otherwise nil
-	Container    *Container     `json:"container"`     // set when code execution ran
+	StopReason   StopReason     `json:"stop_reason,omitzero"`   // "" only while streaming
+	StopSequence string         `json:"stop_sequence,omitzero"` // the stop sequence matched; "" when null
+	StopDetails  *StopDetails   `json:"stop_details"`           // set on a refusal, otherwise nil
+	Container    *Container     `json:"container"`              // set when code execution ran
 	Usage        Usage          `json:"usage"`
-}
-
-func (m *Message) UnmarshalJSON(data []byte) error {
-	type plain Message
-	var w struct {
-		plain
-		Content Blocks `json:"content"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*m = Message(w.plain)
-	m.Content = w.Content
-	return nil
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Param returns the message as an assistant message of a request, to carry
@@ -91,18 +85,24 @@ type StopDetails struct {
 	Type string `json:"type"`
 	// Category is cyber, bio, frontier_llm, reasoning_extraction,
 	// general_harms, or "" when null; unknown values are kept.
-	Category string `json:"category"`
+	Category string `json:"category,omitzero"`
 	// Explanation is for humans and not stable; "" when null.
-	Explanation string `json:"explanation"`
+	Explanation string `json:"explanation,omitzero"`
 	// RecommendedModel is sent only when the request set Fallbacks: a
 	// model to retry directly, or "" when null.
 	RecommendedModel string `json:"recommended_model,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Container is the code-execution container a request used.
 type Container struct {
 	ID        string    `json:"id"`
 	ExpiresAt time.Time `json:"expires_at"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Usage is the token usage of a request (docs/messages-wire.md 4.3). The
@@ -117,12 +117,15 @@ type Usage struct {
 	CacheCreation            CacheCreation `json:"cache_creation"`
 	// OutputTokens counts all output, thinking included.
 	OutputTokens        int                  `json:"output_tokens"`
-	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details"` // nil unless thinking was on
-	ServerToolUse       *ServerToolUsage     `json:"server_tool_use"`       // nil unless a server tool was declared
-	ServiceTier         ServiceTier          `json:"service_tier"`          // the tier that served the request
-	InferenceGeo        string               `json:"inference_geo"`         // where inference ran
+	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details"`  // nil unless thinking was on
+	ServerToolUse       *ServerToolUsage     `json:"server_tool_use"`        // nil unless a server tool was declared
+	ServiceTier         ServiceTier          `json:"service_tier"`           // the tier that served the request
+	InferenceGeo        string               `json:"inference_geo,omitzero"` // where inference ran
 	// Iterations lists each attempt, when the request set Fallbacks.
-	Iterations []UsageIteration `json:"iterations,omitempty"`
+	Iterations []UsageIteration `json:"iterations,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // TotalInputTokens is the whole input: uncached, written and read.
@@ -134,17 +137,26 @@ func (u Usage) TotalInputTokens() int {
 type CacheCreation struct {
 	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // OutputTokensDetails details the output tokens.
 type OutputTokensDetails struct {
 	ThinkingTokens int `json:"thinking_tokens"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ServerToolUsage counts server tool requests.
 type ServerToolUsage struct {
 	WebSearchRequests int `json:"web_search_requests"`
 	WebFetchRequests  int `json:"web_fetch_requests"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UsageIteration is one attempt of a request with fallbacks: Type is
@@ -158,6 +170,9 @@ type UsageIteration struct {
 	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
 	CacheCreation            *CacheCreation `json:"cache_creation"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ServiceTier is a service tier. Requests choose ServiceTierAuto or
@@ -177,4 +192,78 @@ const (
 // would report for the same input.
 type TokenCount struct {
 	InputTokens int `json:"input_tokens"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// The plain copies of the types above, and their JSON.
+type (
+	plainMessage             Message
+	plainStopDetails         StopDetails
+	plainContainer           Container
+	plainUsage               Usage
+	plainCacheCreation       CacheCreation
+	plainOutputTokensDetails OutputTokensDetails
+	plainServerToolUsage     ServerToolUsage
+	plainUsageIteration      UsageIteration
+	plainTokenCount          TokenCount
+)
+
+func (m Message) MarshalJSON() ([]byte, error) { return wire.Marshal(plainMessage(m)) }
+func (m *Message) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainMessage)(m), &m.Extra)
+}
+
+func (d StopDetails) MarshalJSON() ([]byte, error) { return wire.Marshal(plainStopDetails(d)) }
+func (d *StopDetails) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainStopDetails)(d), &d.Extra)
+}
+
+func (c Container) MarshalJSON() ([]byte, error) { return wire.Marshal(plainContainer(c), apiTimes) }
+
+// apiTimes writes times as the API does, with microseconds, unless they
+// are more precise: a time read from the API is written back as it was read.
+var apiTimes = jsonv2.WithMarshalers(jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, t time.Time) error {
+	layout := "2006-01-02T15:04:05.000000Z07:00"
+	if t.Nanosecond()%1000 != 0 {
+		layout = time.RFC3339Nano
+	}
+	return enc.WriteToken(jsontext.String(t.Format(layout)))
+}))
+
+func (c *Container) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainContainer)(c), &c.Extra)
+}
+
+func (u Usage) MarshalJSON() ([]byte, error) { return wire.Marshal(plainUsage(u)) }
+func (u *Usage) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainUsage)(u), &u.Extra)
+}
+
+func (c CacheCreation) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCacheCreation(c)) }
+func (c *CacheCreation) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainCacheCreation)(c), &c.Extra)
+}
+
+func (d OutputTokensDetails) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(plainOutputTokensDetails(d))
+}
+func (d *OutputTokensDetails) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainOutputTokensDetails)(d), &d.Extra)
+}
+
+func (u ServerToolUsage) MarshalJSON() ([]byte, error) { return wire.Marshal(plainServerToolUsage(u)) }
+func (u *ServerToolUsage) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainServerToolUsage)(u), &u.Extra)
+}
+
+func (it UsageIteration) MarshalJSON() ([]byte, error) { return wire.Marshal(plainUsageIteration(it)) }
+func (it *UsageIteration) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainUsageIteration)(it), &it.Extra)
+}
+
+func (n TokenCount) MarshalJSON() ([]byte, error) { return wire.Marshal(plainTokenCount(n)) }
+func (n *TokenCount) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainTokenCount)(n), &n.Extra)
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
@@ -63,17 +64,13 @@ type MessageParam struct {
 	Content Content `json:"content"`
 }
 
+type plainMessageParam MessageParam
+
+func (m MessageParam) MarshalJSON() ([]byte, error) { return wire.Marshal(plainMessageParam(m)) }
+
+// UnmarshalJSON reads a message back, as stored after a conversation.
 func (m *MessageParam) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Role    Role            `json:"role"`
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	c, err := decodeContent(w.Content)
-	*m = MessageParam{Role: w.Role, Content: c}
-	return err
+	return wire.Unmarshal(data, (*plainMessageParam)(m), unions)
 }
 
 // UserText returns a user message of plain text.

@@ -10,21 +10,18 @@ import (
 )
 
 // Beta values the SDK sends by itself when a request uses their feature
-// (docs/messages-wire.md 7); they are merged with the caller's
-// option.WithBeta values.
+// (docs/messages-wire.md 7), merged with the caller's option.WithBeta
+// values: nobody needs to name them.
 const (
-	BetaMCPClient = "mcp-client-2025-11-20"
-	BetaFallback  = "server-side-fallback-2026-07-01"
-	BetaFiles     = "files-api-2025-04-14"
+	betaMCPClient = "mcp-client-2025-11-20"
+	betaFallback  = "server-side-fallback-2026-07-01"
+	betaFiles     = "files-api-2025-04-14"
 )
 
 // Service calls the Messages endpoints. Get one from
 // agentplatform.Client.Messages.
 type Service struct {
 	p *pipeline.Pipeline
-
-	// ChatCompletions is the OpenAI-compatible endpoint.
-	ChatCompletions *ChatCompletionsService
 }
 
 // NewService returns a service configured from the environment and opts,
@@ -33,8 +30,7 @@ type Service struct {
 // their error. A service made on its own has no Close: give it
 // option.WithHTTPClient to manage its connections.
 func NewService(opts ...option.Option) *Service {
-	p := pipeline.ForService(opts)
-	return &Service{p: p, ChatCompletions: &ChatCompletionsService{p: p}}
+	return &Service{p: pipeline.ForService(opts)}
 }
 
 // Create runs the model and returns its message: POST /v1/messages.
@@ -70,13 +66,13 @@ func (s *Service) CountTokens(ctx context.Context, params CountTokensParams, opt
 func betas(msgs []MessageParam, servers []MCPServer, fallbacks Fallbacks) string {
 	var vals []string
 	if len(servers) > 0 {
-		vals = append(vals, BetaMCPClient)
+		vals = append(vals, betaMCPClient)
 	}
 	if fallbacks != nil {
-		vals = append(vals, BetaFallback)
+		vals = append(vals, betaFallback)
 	}
 	if usesFiles(msgs) {
-		vals = append(vals, BetaFiles)
+		vals = append(vals, betaFiles)
 	}
 	return strings.Join(vals, ",")
 }

@@ -20,7 +20,8 @@ import (
 var createSource = stream.Source{Method: http.MethodPost, Path: "/v1/messages"}
 
 // ErrIncomplete is returned by MessageStream.Message when the stream was
-// closed, or its loop left, before message_stop.
+// closed, or its loop left, before message_stop; and by the Completion of
+// a chat completion stream (package chat) closed or left before its end.
 var ErrIncomplete = errors.New("agentplatform: message stream was not read to its end")
 
 // Stream runs the model and streams its message: POST /v1/messages with

@@ -12,12 +12,11 @@ import (
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
-	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
-// TestUnreadStreamEndsWithItsContext: a Messages or chat-completions
+// TestUnreadStreamEndsWithItsContext: a Messages
 // stream that is never read nor closed ends its span, unset, when its
 // context ends (with a cause or not), and lets its connection go. Reading
 // it afterwards yields the context's error and changes nothing.
@@ -32,13 +31,6 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 				return nil, err
 			}
 			return func() error { _, err := st.Message(); return err }, nil
-		}},
-		{"chat", "vendor.chat.completions.create", func(ctx context.Context, c *agentplatform.Client) (func() error, error) {
-			st, err := c.Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("Hello there")))
-			if err != nil {
-				return nil, err
-			}
-			return func() error { _, err := st.Completion(); return err }, nil
 		}},
 	}
 	for _, kind := range kinds {

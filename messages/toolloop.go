@@ -31,10 +31,10 @@ type ToolLoop struct {
 	MaxParallel int
 }
 
-// Defaults of ToolLoop.
+// Defaults of ToolLoop, as its fields document them.
 const (
-	DefaultMaxIterations = 10
-	DefaultMaxParallel   = 8
+	defaultMaxIterations = 10
+	defaultMaxParallel   = 8
 )
 
 // ErrMaxIterations is returned, wrapped, with the result when the model
@@ -79,11 +79,11 @@ type ToolLoopResult struct {
 func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []tool.Tool, loop ToolLoop, opts ...option.Option) (*ToolLoopResult, error) {
 	maxIter := loop.MaxIterations
 	if maxIter <= 0 {
-		maxIter = DefaultMaxIterations
+		maxIter = defaultMaxIterations
 	}
 	parallel := loop.MaxParallel
 	if parallel <= 0 {
-		parallel = DefaultMaxParallel
+		parallel = defaultMaxParallel
 	}
 	byName := make(map[string]tool.Tool, len(tools))
 	params.Tools = slices.Clip(params.Tools)

@@ -186,7 +186,7 @@ func TestCreateSpan(t *testing.T) {
 	requireString(t, a, tracing.ThinkingType, "disabled")
 	require.NotContains(t, a, tracing.ThinkingBudgetTokens)
 	require.NotContains(t, a, tracing.GenAIRequestReasoningLevel)
-	require.Equal(t, []string{messages.BetaFallback}, a[tracing.Beta].AsStringSlice())
+	require.Equal(t, []string{"server-side-fallback-2026-07-01"}, a[tracing.Beta].AsStringSlice())
 	require.NotEmpty(t, env.Server.Requests())
 }
 
@@ -590,55 +590,6 @@ func TestCountTokensSpan(t *testing.T) {
 	for k := range a {
 		require.False(t, strings.HasPrefix(string(k), "gen_ai.usage."), "%s: a count is not usage", k)
 	}
-}
-
-func TestChatCompletionSpans(t *testing.T) {
-	_, client, rec := tracedEnv(t)
-	p := chatPrompt(messages.ChatUserMessage("Hello there"))
-	p.MaxCompletionTokens = 512
-	p.Temperature = new(0.3)
-	c, err := client.Messages.ChatCompletions.Create(ctx, p)
-	require.NoError(t, err)
-	span := oneSpan(t, rec, "vendor.chat.completions.create")
-	require.Equal(t, trace.SpanKindClient, span.SpanKind())
-	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
-	requireString(t, a, tracing.GenAIProviderName, "vendor")
-	requireString(t, a, tracing.GenAIOperationName, "chat")
-	requireString(t, a, tracing.GenAIRequestModel, models.VendorSonnet55)
-	requireInt(t, a, tracing.GenAIRequestMaxTokens, 512)
-	require.Equal(t, 0.3, a[tracing.GenAIRequestTemperature].AsFloat64())
-	requireString(t, a, tracing.GenAIResponseID, c.ID)
-	requireString(t, a, tracing.GenAIResponseModel, c.Model)
-	requireInt(t, a, tracing.UsageInputTokens, c.Usage.PromptTokens)
-	requireInt(t, a, tracing.UsageOutputTokens, c.Usage.CompletionTokens)
-	require.Empty(t, spansNamed(rec, "vendor.messages.create"), "one span, not a messages span")
-
-	rec.Reset()
-	st, err := client.Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("Hello there")))
-	require.NoError(t, err)
-	c, err = st.Completion()
-	require.NoError(t, err)
-	require.NoError(t, st.Close())
-	span = oneSpan(t, rec, "vendor.chat.completions.create")
-	require.Equal(t, codes.Ok, span.Status().Code, "read to [DONE]")
-	a = attrs(span)
-	require.True(t, a[tracing.GenAIRequestStream].AsBool())
-	requireString(t, a, tracing.GenAIResponseID, c.ID)
-	requireInt(t, a, tracing.UsageOutputTokens, c.Usage.CompletionTokens)
-
-	rec.Reset()
-	st, err = client.Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("Hello there")))
-	require.NoError(t, err)
-	require.NoError(t, st.Close())
-	require.Equal(t, codes.Unset, oneSpan(t, rec, "vendor.chat.completions.create").Status().Code)
-
-	rec.Reset()
-	_, err = client.Messages.ChatCompletions.Create(ctx, chatPrompt(messages.ChatUserMessage("Hi [[refserver:error overloaded_error]]")))
-	require.Error(t, err)
-	span = oneSpan(t, rec, "vendor.chat.completions.create")
-	require.Equal(t, codes.Error, span.Status().Code)
-	requireString(t, attrs(span), tracing.ErrorType, "overloaded_error")
 }
 
 // TestNoCredentialReachesASpan: the API key and an MCP server's token

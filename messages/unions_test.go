@@ -101,18 +101,3 @@ func TestSecretsDoNotPrint(t *testing.T) {
 	require.NotContains(t, buf.String(), "tok_live_123")
 	require.Equal(t, "", param.Secret("").String())
 }
-
-func TestChatMessageJSON(t *testing.T) {
-	var m messages.ChatMessage
-	require.NoError(t, json.Unmarshal([]byte(`{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"https://e.com/a.png","detail":"high"}},{"type":"input_audio","input_audio":{}}]}`), &m))
-	require.Equal(t, messages.ChatTextPart{Text: "a"}, m.Parts[0])
-	require.Equal(t, messages.ChatImagePart{URL: "https://e.com/a.png", Detail: "high"}, m.Parts[1])
-	require.IsType(t, messages.UnknownChatPart{}, m.Parts[2])
-	out, err := json.Marshal(m)
-	require.NoError(t, err)
-	require.JSONEq(t, `{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"https://e.com/a.png","detail":"high"}},{"type":"input_audio","input_audio":{}}]}`, string(out))
-
-	out, err = json.Marshal(messages.ChatMessage{Role: messages.ChatRoleAssistant, ToolCalls: []messages.ChatToolCall{{ID: "c1", Function: messages.ChatFunctionCall{Name: "f", Arguments: "{}"}}}})
-	require.NoError(t, err)
-	require.JSONEq(t, `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}`, string(out))
-}

@@ -123,29 +123,6 @@ func TestLocalRefusalsOfOtherCalls(t *testing.T) {
 	require.ErrorAs(t, err, &v)
 	require.Equal(t, "thinking.enabled.budget_tokens", v.Field)
 
-	chat := messages.ChatCompletionParams{Model: models.VendorSonnet55, Messages: []messages.ChatMessage{messages.ChatUserMessage("x")}}
-	for field, edit := range map[string]func(p *messages.ChatCompletionParams){
-		"model":           func(p *messages.ChatCompletionParams) { p.Model = "" },
-		"messages":        func(p *messages.ChatCompletionParams) { p.Messages = nil },
-		"messages.0.role": func(p *messages.ChatCompletionParams) { p.Messages = []messages.ChatMessage{{Role: "function"}} },
-		"messages.0.tool_call_id": func(p *messages.ChatCompletionParams) {
-			p.Messages = []messages.ChatMessage{{Role: messages.ChatRoleTool, Content: "x"}}
-		},
-		"temperature":           func(p *messages.ChatCompletionParams) { p.Temperature = new(2.5) },
-		"tools.0.function.name": func(p *messages.ChatCompletionParams) { p.Tools = []messages.ChatTool{{}} },
-		"messages.0.tool_calls.0.function.arguments": func(p *messages.ChatCompletionParams) {
-			p.Messages = []messages.ChatMessage{{Role: messages.ChatRoleAssistant, ToolCalls: []messages.ChatToolCall{{ID: "c", Function: messages.ChatFunctionCall{Name: "f", Arguments: "[]"}}}}}
-		},
-	} {
-		p := chat
-		edit(&p)
-		_, err := client.Messages.ChatCompletions.Create(ctx, p)
-		require.ErrorAs(t, err, &v, field)
-		require.Equal(t, field, v.Field)
-		_, err = client.Messages.ChatCompletions.Stream(ctx, p)
-		require.ErrorAs(t, err, &v, field)
-	}
-
 	lookup := tool.Must(tool.New("lookup", "Look up.", func(context.Context, struct{}) (tool.Result, error) { return tool.Text("x"), nil }))
 	_, err = client.Messages.RunTools(ctx, prompt("x"), []tool.Tool{lookup, lookup}, messages.ToolLoop{})
 	require.ErrorAs(t, err, &v)

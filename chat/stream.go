@@ -1,4 +1,4 @@
-package messages
+package chat
 
 import (
 	"context"
@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"net/http"
 	"sync/atomic"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
+	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
@@ -22,10 +25,10 @@ var chatSource = stream.Source{Method: http.MethodPost, Path: "/v1/chat/completi
 // (docs/messages-wire.md 9.4): POST /v1/chat/completions with "stream":
 // true. Unless params.StreamOptions says otherwise it asks for the usage
 // chunk. Range over Chunks, or call Completion to read the whole stream;
-// Close it when done. As with Service.Stream, a stream whose ctx ends
+// Close it when done. As with messages.Service.Stream, a stream whose ctx ends
 // before it is read ends there: its span ends, unset, and its connection is
 // released.
-func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompletionParams, opts ...option.Option) (*ChatCompletionStream, error) {
+func (s *Service) Stream(ctx context.Context, params CompletionParams, opts ...option.Option) (*CompletionStream, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
@@ -38,56 +41,68 @@ func (s *ChatCompletionsService) Stream(ctx context.Context, params ChatCompleti
 		return nil, err
 	}
 	tb := pipeline.NewTracedBody(sctx, resp.Body, span)
-	return &ChatCompletionStream{ctx: ctx, cancel: cancel, body: tb, traced: tb, header: resp.Header}, nil
+	return &CompletionStream{ctx: ctx, cancel: cancel, body: tb, traced: tb, header: resp.Header}, nil
 }
 
-// ChatCompletionChunk is one chunk of a streamed completion (object
+// CompletionChunk is one chunk of a streamed completion (object
 // "chat.completion.chunk"). The usage chunk has no choices.
-type ChatCompletionChunk struct {
-	ID      string            `json:"id"`
-	Object  string            `json:"object"`
-	Created int64             `json:"created"`
-	Model   string            `json:"model"`
-	Choices []ChatChunkChoice `json:"choices"`
-	Usage   *ChatUsage        `json:"usage"`
+type CompletionChunk struct {
+	ID      string        `json:"id"`
+	Object  string        `json:"object"`
+	Created int64         `json:"created"`
+	Model   string        `json:"model"`
+	Choices []ChunkChoice `json:"choices"`
+	Usage   *Usage        `json:"usage"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// ChatChunkChoice is the change a chunk makes to the answer.
-type ChatChunkChoice struct {
+// ChunkChoice is the change a chunk makes to the answer.
+type ChunkChoice struct {
 	Index        int          `json:"index"`
-	Delta        ChatDelta    `json:"delta"`
-	FinishReason FinishReason `json:"finish_reason"` // "" until the end
+	Delta        Delta        `json:"delta"`
+	FinishReason FinishReason `json:"finish_reason,omitzero"` // "" until the end
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// ChatDelta is what a chunk adds: the role (first chunk), text, or tool
+// Delta is what a chunk adds: the role (first chunk), text, or tool
 // call pieces.
-type ChatDelta struct {
-	Role      ChatRole            `json:"role"`
-	Content   string              `json:"content"`
-	Refusal   string              `json:"refusal"`
-	ToolCalls []ChatToolCallDelta `json:"tool_calls"`
+type Delta struct {
+	Role      Role            `json:"role,omitzero"`
+	Content   string          `json:"content,omitzero"`
+	Refusal   string          `json:"refusal,omitzero"`
+	ToolCalls []ToolCallDelta `json:"tool_calls,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// ChatToolCallDelta is a piece of tool call Index: the first names it (ID,
+// ToolCallDelta is a piece of tool call Index: the first names it (ID,
 // Type, Function.Name), the following ones add to Function.Arguments.
-type ChatToolCallDelta struct {
-	Index    int              `json:"index"`
-	ID       string           `json:"id"`
-	Type     string           `json:"type"`
-	Function ChatFunctionCall `json:"function"`
+type ToolCallDelta struct {
+	Index    int          `json:"index"`
+	ID       string       `json:"id,omitzero"`
+	Type     string       `json:"type,omitzero"`
+	Function FunctionCall `json:"function"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// ChatCompletionStream is an open streamed completion. Range over Chunks
+// CompletionStream is an open streamed completion. Range over Chunks
 // once, or call Completion; Close it when done. Chunks and Completion are
 // for one goroutine; Close may be called from any.
-type ChatCompletionStream struct {
+type CompletionStream struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	body   io.ReadCloser
 	traced *pipeline.TracedBody // body, when it is traced
 	header http.Header
 
-	acc     ChatAccumulator
+	acc     Accumulator
 	err     error
 	done    bool // [DONE] arrived
 	started atomic.Bool
@@ -100,8 +115,8 @@ type ChatCompletionStream struct {
 // its request id is the response header's); with an error wrapping
 // io.ErrUnexpectedEOF when the body ends before [DONE]; with the context's
 // error when ctx ends; and quietly after Close.
-func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
-	return func(yield func(*ChatCompletionChunk, error) bool) {
+func (s *CompletionStream) Chunks() iter.Seq2[*CompletionChunk, error] {
+	return func(yield func(*CompletionChunk, error) bool) {
 		if !s.started.CompareAndSwap(false, true) {
 			if !s.closed.Load() {
 				yield(nil, errors.New("agentplatform: chat completion chunks were already read"))
@@ -118,19 +133,15 @@ func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
 				s.fail(err, yield)
 				return
 			}
-			var w struct {
-				ChatCompletionChunk
-				Error json.RawMessage `json:"error"`
-			}
-			if err := json.Unmarshal(data, &w); err != nil {
+			chunk := new(CompletionChunk)
+			if err := chunk.UnmarshalJSON(data); err != nil {
 				s.fail(&stream.DecodeError{Type: "chat.completion.chunk", Err: err}, yield)
 				return
 			}
-			if len(w.Error) > 0 && string(w.Error) != "null" {
+			if e, ok := chunk.Extra["error"]; ok && string(e) != "null" { // an error frame
 				s.fail(apierror.FromStreamEvent(chatSource.Method, chatSource.Path, data), yield)
 				return
 			}
-			chunk := &w.ChatCompletionChunk
 			if err := s.acc.Add(chunk); err != nil {
 				s.fail(err, yield)
 				return
@@ -145,7 +156,7 @@ func (s *ChatCompletionStream) Chunks() iter.Seq2[*ChatCompletionChunk, error] {
 
 // end records how the stream ended on its span, before the body's Close
 // ends the span: a stream that reached [DONE] is complete.
-func (s *ChatCompletionStream) end() {
+func (s *CompletionStream) end() {
 	if s.traced == nil {
 		return
 	}
@@ -162,7 +173,7 @@ func (s *ChatCompletionStream) end() {
 	}
 }
 
-func (s *ChatCompletionStream) fail(err error, yield func(*ChatCompletionChunk, error) bool) {
+func (s *CompletionStream) fail(err error, yield func(*CompletionChunk, error) bool) {
 	switch {
 	case s.closed.Load():
 		return
@@ -186,9 +197,9 @@ func (s *ChatCompletionStream) fail(err error, yield func(*ChatCompletionChunk, 
 // Completion reads what is left of the stream, if Chunks was not ranged
 // over, and returns the completion the chunks add up to, in the shape
 // Create returns. If the stream ended early it returns what was
-// accumulated together with the reason (ErrIncomplete when the stream was
+// accumulated together with the reason (messages.ErrIncomplete when the stream was
 // closed or the loop left before [DONE]).
-func (s *ChatCompletionStream) Completion() (*ChatCompletion, error) {
+func (s *CompletionStream) Completion() (*Completion, error) {
 	if !s.started.Load() {
 		for range s.Chunks() {
 		}
@@ -198,16 +209,18 @@ func (s *ChatCompletionStream) Completion() (*ChatCompletion, error) {
 	case s.err != nil:
 		return c, s.err
 	case !s.done:
-		return c, ErrIncomplete
+		return c, messages.ErrIncomplete
 	}
 	return c, nil
 }
 
 // Header is the stream response's headers.
-func (s *ChatCompletionStream) Header() http.Header { return s.header }
+func (s *CompletionStream) Header() http.Header { return s.header }
 
-// Close ends the stream; see MessageStream.Close.
-func (s *ChatCompletionStream) Close() error {
+// Close ends the stream: a range over Chunks, even one blocked in another
+// goroutine, ends promptly without an error, and the connection is
+// released. It is safe to call from any goroutine, more than once.
+func (s *CompletionStream) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
@@ -218,24 +231,24 @@ func (s *ChatCompletionStream) Close() error {
 	return nil
 }
 
-// ChatAccumulator adds chunks up to a ChatCompletion: text and tool call
+// Accumulator adds chunks up to a Completion: text and tool call
 // arguments are concatenated, tool calls gathered by index, and the usage
 // chunk's usage kept. The zero value is ready.
-type ChatAccumulator struct {
-	c       ChatCompletion
+type Accumulator struct {
+	c       Completion
 	started bool
 	content []byte
-	calls   []ChatToolCall
+	calls   []ToolCall
 	args    [][]byte
 }
 
 // Add applies a chunk. A tool call index that skips ahead of the calls
-// seen so far (or is negative) is an error wrapping ErrEventOrder.
-func (a *ChatAccumulator) Add(chunk *ChatCompletionChunk) error {
+// seen so far (or is negative) is an error wrapping messages.ErrEventOrder.
+func (a *Accumulator) Add(chunk *CompletionChunk) error {
 	if !a.started {
 		a.started = true
-		a.c = ChatCompletion{ID: chunk.ID, Object: "chat.completion", Created: chunk.Created, Model: chunk.Model,
-			Choices: []ChatChoice{{Message: ChatMessage{Role: ChatRoleAssistant}}}}
+		a.c = Completion{ID: chunk.ID, Object: "chat.completion", Created: chunk.Created, Model: chunk.Model,
+			Choices: []Choice{{Message: Message{Role: RoleAssistant}}}}
 	}
 	if chunk.Usage != nil {
 		a.c.Usage = chunk.Usage
@@ -252,10 +265,10 @@ func (a *ChatAccumulator) Add(chunk *ChatCompletionChunk) error {
 		choice.Message.Refusal += ch.Delta.Refusal
 		for _, tc := range ch.Delta.ToolCalls {
 			if tc.Index < 0 || tc.Index > len(a.calls) {
-				return orderError("tool call %d after %d calls", tc.Index, len(a.calls))
+				return fmt.Errorf("%w: tool call %d after %d calls", messages.ErrEventOrder, tc.Index, len(a.calls))
 			}
 			if tc.Index == len(a.calls) {
-				a.calls = append(a.calls, ChatToolCall{})
+				a.calls = append(a.calls, ToolCall{})
 				a.args = append(a.args, nil)
 			}
 			call := &a.calls[tc.Index]
@@ -273,25 +286,59 @@ func (a *ChatAccumulator) Add(chunk *ChatCompletionChunk) error {
 		if ch.FinishReason != "" {
 			choice.FinishReason = ch.FinishReason
 		}
+		for k, v := range ch.Extra { // members this SDK does not know, such as logprobs
+			if choice.Extra == nil {
+				choice.Extra = make(map[string]json.RawMessage, len(ch.Extra))
+			}
+			choice.Extra[k] = v
+		}
 	}
 	return nil
 }
 
 // Completion returns the completion so far, or nil before the first chunk.
-func (a *ChatAccumulator) Completion() *ChatCompletion {
+func (a *Accumulator) Completion() *Completion {
 	if !a.started {
 		return nil
 	}
 	c := a.c
-	c.Choices = []ChatChoice{a.c.Choices[0]}
+	c.Choices = []Choice{a.c.Choices[0]}
+	c.Choices[0].Extra = maps.Clone(c.Choices[0].Extra)
 	msg := &c.Choices[0].Message
 	msg.Content = string(a.content)
 	if len(a.calls) > 0 {
-		msg.ToolCalls = make([]ChatToolCall, len(a.calls))
+		msg.ToolCalls = make([]ToolCall, len(a.calls))
 		for i, call := range a.calls {
 			call.Function.Arguments = string(a.args[i])
 			msg.ToolCalls[i] = call
 		}
 	}
 	return &c
+}
+
+type (
+	plainCompletionChunk CompletionChunk
+	plainChunkChoice     ChunkChoice
+	plainDelta           Delta
+	plainToolCallDelta   ToolCallDelta
+)
+
+func (c CompletionChunk) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCompletionChunk(c)) }
+func (c *CompletionChunk) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainCompletionChunk)(c), &c.Extra)
+}
+
+func (c ChunkChoice) MarshalJSON() ([]byte, error) { return wire.Marshal(plainChunkChoice(c)) }
+func (c *ChunkChoice) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainChunkChoice)(c), &c.Extra)
+}
+
+func (d Delta) MarshalJSON() ([]byte, error) { return wire.Marshal(plainDelta(d)) }
+func (d *Delta) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainDelta)(d), &d.Extra)
+}
+
+func (d ToolCallDelta) MarshalJSON() ([]byte, error) { return wire.Marshal(plainToolCallDelta(d)) }
+func (d *ToolCallDelta) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainToolCallDelta)(d), &d.Extra)
 }

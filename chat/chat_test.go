@@ -1,4 +1,4 @@
-package messages_test
+package chat_test
 
 import (
 	"context"
@@ -11,41 +11,38 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
-func chatPrompt(msgs ...messages.ChatMessage) messages.ChatCompletionParams {
-	return messages.ChatCompletionParams{Model: models.VendorSonnet55, Messages: msgs}
-}
-
-var chatWeather = messages.ChatTool{Function: messages.ChatFunction{Name: "get_weather", Description: "Get the current weather",
+var chatWeather = chat.Tool{Function: chat.Function{Name: "get_weather", Description: "Get the current weather",
 	Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)}}
 
 // TestChatCreate is the example of docs/messages-wire.md 9.3, then a tool
 // call and its answer, in the OpenAI shape.
 func TestChatCreate(t *testing.T) {
 	env, client := newEnv(t)
-	c, err := client.Messages.ChatCompletions.Create(ctx, chatPrompt(messages.ChatSystemMessage("You are terse."), messages.ChatUserMessage("Hello there")))
+	c, err := client.Create(ctx, chatPrompt(chat.SystemMessage("You are terse."), chat.UserMessage("Hello there")))
 	require.NoError(t, err)
 	require.Equal(t, "chat.completion", c.Object)
 	require.Equal(t, models.VendorSonnet55, c.Model)
 	require.Len(t, c.Choices, 1)
-	require.Equal(t, messages.ChatMessage{Role: messages.ChatRoleAssistant, Content: "You said: Hello there"}, c.Choices[0].Message)
-	require.Equal(t, messages.FinishStop, c.Choices[0].FinishReason)
-	require.Equal(t, &messages.ChatUsage{PromptTokens: 14, CompletionTokens: 6, TotalTokens: 20}, c.Usage)
+	require.Equal(t, chat.Message{Role: chat.RoleAssistant, Content: "You said: Hello there"}, c.Choices[0].Message, "refusal null is left out")
+	require.Equal(t, chat.FinishStop, c.Choices[0].FinishReason)
+	require.Equal(t, [3]int{14, 6, 20}, [3]int{c.Usage.PromptTokens, c.Usage.CompletionTokens, c.Usage.TotalTokens})
 	reqs := env.Server.Requests()
 	require.NotEmpty(t, reqs[0].Header.Get("Idempotency-Key"), "a non-streamed call has its idempotency key")
 
-	conv := []messages.ChatMessage{messages.ChatUserMessage(`What is the weather in Paris? Use get_weather {"location": "Paris"}`)}
+	conv := []chat.Message{chat.UserMessage(`What is the weather in Paris? Use get_weather {"location": "Paris"}`)}
 	p := chatPrompt(conv...)
-	p.Tools = []messages.ChatTool{chatWeather}
-	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	p.Tools = []chat.Tool{chatWeather}
+	c, err = client.Create(ctx, p)
 	require.NoError(t, err)
 	msg := c.Choices[0].Message
-	require.Equal(t, messages.FinishToolCalls, c.Choices[0].FinishReason)
+	require.Equal(t, chat.FinishToolCalls, c.Choices[0].FinishReason)
 	require.Equal(t, "I'll use get_weather.", msg.Content)
 	require.Len(t, msg.ToolCalls, 1)
 	call := msg.ToolCalls[0]
@@ -53,20 +50,20 @@ func TestChatCreate(t *testing.T) {
 	require.Equal(t, "get_weather", call.Function.Name)
 	require.JSONEq(t, `{"location":"Paris"}`, call.Function.Arguments)
 
-	p.Messages = append(conv, msg, messages.ChatToolMessage(call.ID, "15 degrees, sunny"))
-	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	p.Messages = append(conv, msg, chat.ToolMessage(call.ID, "15 degrees, sunny"))
+	c, err = client.Create(ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, "Result of get_weather: 15 degrees, sunny", c.Choices[0].Message.Content)
-	require.Equal(t, messages.FinishStop, c.Choices[0].FinishReason)
+	require.Equal(t, chat.FinishStop, c.Choices[0].FinishReason)
 
 	// Parts, a forced function and parallel_tool_calls map as 9.1 says.
-	p = chatPrompt(messages.ChatMessage{Role: messages.ChatRoleUser, Parts: []messages.ChatContentPart{
-		messages.ChatImagePart{URL: "data:image/png;base64,iVBORw0KGgo=", Detail: "low"}, messages.ChatTextPart{Text: "Hello there"}}})
-	p.Tools = []messages.ChatTool{chatWeather, messages.ChatToolFrom(tool.Must(tool.New("get_time", "Current time.",
+	p = chatPrompt(chat.Message{Role: chat.RoleUser, Parts: []chat.ContentPart{
+		chat.ImagePart{URL: "data:image/png;base64,iVBORw0KGgo=", Detail: "low"}, chat.TextPart{Text: "Hello there"}}})
+	p.Tools = []chat.Tool{chatWeather, chat.FromTool(tool.Must(tool.New("get_time", "Current time.",
 		func(context.Context, struct{}) (tool.Result, error) { return tool.Text("noon"), nil })))}
-	p.ToolChoice = messages.ChatToolChoiceFunction{Name: "get_time"}
+	p.ToolChoice = chat.ToolChoiceFunction{Name: "get_time"}
 	p.ParallelToolCalls = new(false)
-	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	c, err = client.Create(ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, "", c.Choices[0].Message.Content, "no text before a forced call: content is null")
 	require.Equal(t, "get_time", c.Choices[0].Message.ToolCalls[0].Function.Name)
@@ -74,8 +71,8 @@ func TestChatCreate(t *testing.T) {
 	body := lastBody(t, env)
 	require.Equal(t, map[string]any{"type": "function", "function": map[string]any{"name": "get_time"}}, body["tool_choice"])
 
-	p.ToolChoice = messages.ChatToolChoiceNone
-	c, err = client.Messages.ChatCompletions.Create(ctx, p)
+	p.ToolChoice = chat.ToolChoiceNone
+	c, err = client.Create(ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, "You said: Hello there", c.Choices[0].Message.Content)
 	require.Equal(t, "none", lastBody(t, env)["tool_choice"])
@@ -86,20 +83,20 @@ func TestChatCreate(t *testing.T) {
 func TestChatStream(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		p    messages.ChatCompletionParams
+		p    chat.CompletionParams
 	}{
-		{"text", chatPrompt(messages.ChatSystemMessage("You are terse."), messages.ChatUserMessage("Hello there"))},
-		{"tools", func() messages.ChatCompletionParams {
-			p := chatPrompt(messages.ChatUserMessage(`Use get_weather {"location": "Paris"} and get_time`))
-			p.Tools = []messages.ChatTool{chatWeather, {Function: messages.ChatFunction{Name: "get_time"}}}
+		{"text", chatPrompt(chat.SystemMessage("You are terse."), chat.UserMessage("Hello there"))},
+		{"tools", func() chat.CompletionParams {
+			p := chatPrompt(chat.UserMessage(`Use get_weather {"location": "Paris"} and get_time`))
+			p.Tools = []chat.Tool{chatWeather, {Function: chat.Function{Name: "get_time"}}}
 			return p
 		}()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env, client := newEnv(t)
-			created, err := client.Messages.ChatCompletions.Create(ctx, tc.p)
+			created, err := client.Create(ctx, tc.p)
 			require.NoError(t, err)
-			st, err := client.Messages.ChatCompletions.Stream(ctx, tc.p)
+			st, err := client.Stream(ctx, tc.p)
 			require.NoError(t, err)
 			defer st.Close()
 			require.Equal(t, map[string]any{"include_usage": true}, lastBody(t, env)["stream_options"])
@@ -121,7 +118,7 @@ func TestChatStream(t *testing.T) {
 			require.Greater(t, chunks, 3)
 			got, err := st.Completion()
 			require.NoError(t, err)
-			if diff := cmp.Diff(created, got, cmpopts.IgnoreFields(messages.ChatCompletion{}, "ID", "Created")); diff != "" {
+			if diff := cmp.Diff(created, got, cmpopts.IgnoreFields(chat.Completion{}, "ID", "Created")); diff != "" {
 				t.Fatalf("(-create +stream):\n%s", diff)
 			}
 			if tc.name == "tools" {
@@ -134,9 +131,9 @@ func TestChatStream(t *testing.T) {
 	}
 
 	_, client := newEnv(t)
-	p := chatPrompt(messages.ChatUserMessage("Hello there"))
-	p.StreamOptions = &messages.ChatStreamOptions{IncludeUsage: false}
-	st, err := client.Messages.ChatCompletions.Stream(ctx, p)
+	p := chatPrompt(chat.UserMessage("Hello there"))
+	p.StreamOptions = &chat.StreamOptions{IncludeUsage: false}
+	st, err := client.Stream(ctx, p)
 	require.NoError(t, err)
 	defer st.Close()
 	c, err := st.Completion()
@@ -150,9 +147,9 @@ func TestChatStream(t *testing.T) {
 // header's request id, before and during a stream.
 func TestChatErrors(t *testing.T) {
 	env, client := newEnv(t)
-	p := chatPrompt(messages.ChatUserMessage("Hello there"))
+	p := chatPrompt(chat.UserMessage("Hello there"))
 	p.Extra = map[string]json.RawMessage{"n": json.RawMessage("2")}
-	_, err := client.Messages.ChatCompletions.Create(ctx, p)
+	_, err := client.Create(ctx, p)
 	var apiErr *apierror.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, 400, apiErr.StatusCode)
@@ -161,15 +158,15 @@ func TestChatErrors(t *testing.T) {
 	require.NotEmpty(t, apiErr.RequestID)
 	require.Equal(t, 1, env.Count("POST", "/v1/chat/completions"), "a 400 is not retried")
 
-	p = chatPrompt(messages.ChatUserMessage("Hello there"))
+	p = chatPrompt(chat.UserMessage("Hello there"))
 	p.Model = "vendor-unknown-1"
-	_, err = client.Messages.ChatCompletions.Stream(ctx, p)
+	_, err = client.Stream(ctx, p)
 	require.ErrorIs(t, err, apierror.ErrNotFound)
 
-	_, err = client.Messages.ChatCompletions.Create(ctx, chatPrompt(messages.ChatUserMessage("Hi [[refserver:error overloaded_error]]")), option.WithMaxRetries(0))
+	_, err = client.Create(ctx, chatPrompt(chat.UserMessage("Hi [[refserver:error overloaded_error]]")), option.WithMaxRetries(0))
 	require.ErrorIs(t, err, apierror.ErrOverloaded)
 
-	st, err := client.Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("Hello there [[refserver:error overloaded_error after=2]]")))
+	st, err := client.Stream(ctx, chatPrompt(chat.UserMessage("Hello there [[refserver:error overloaded_error after=2]]")))
 	require.NoError(t, err)
 	defer st.Close()
 	n := 0
@@ -193,7 +190,7 @@ func TestChatErrors(t *testing.T) {
 
 func TestChatStreamWithoutDone(t *testing.T) {
 	body := `data: {"id":"msg_1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}` + "\n\n"
-	st, err := recordedData(t, body).Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("x")))
+	st, err := recordedData(t, body).Stream(ctx, chatPrompt(chat.UserMessage("x")))
 	require.NoError(t, err)
 	defer st.Close()
 	c, err := st.Completion()
@@ -203,14 +200,14 @@ func TestChatStreamWithoutDone(t *testing.T) {
 
 func TestChatStreamToolCallIndexOutOfOrder(t *testing.T) {
 	body := `data: {"id":"msg_1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":"{"}}]},"finish_reason":null}]}` + "\n\ndata: [DONE]\n\n"
-	st, err := recordedData(t, body).Messages.ChatCompletions.Stream(ctx, chatPrompt(messages.ChatUserMessage("x")))
+	st, err := recordedData(t, body).Stream(ctx, chatPrompt(chat.UserMessage("x")))
 	require.NoError(t, err)
 	defer st.Close()
 	_, err = st.Completion()
 	require.ErrorIs(t, err, messages.ErrEventOrder)
 
-	var acc messages.ChatAccumulator
+	var acc chat.Accumulator
 	require.Nil(t, acc.Completion())
-	require.ErrorIs(t, acc.Add(&messages.ChatCompletionChunk{Choices: []messages.ChatChunkChoice{{Delta: messages.ChatDelta{
-		ToolCalls: []messages.ChatToolCallDelta{{Index: 1 << 30}}}}}}), messages.ErrEventOrder, "no huge allocation either")
+	require.ErrorIs(t, acc.Add(&chat.CompletionChunk{Choices: []chat.ChunkChoice{{Delta: chat.Delta{
+		ToolCalls: []chat.ToolCallDelta{{Index: 1 << 30}}}}}}), messages.ErrEventOrder, "no huge allocation either")
 }

@@ -1,0 +1,4 @@
+package messages
+
+// JSONEqualUpToNulls is jsonEqualUpToNulls, for the external tests.
+var JSONEqualUpToNulls = jsonEqualUpToNulls
