@@ -2,7 +2,6 @@ package agentplatform_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/require"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
@@ -157,22 +158,17 @@ func TestMalformedSuccessBodiesAreTyped(t *testing.T) {
 	})
 	client := srv.client(t)
 	invalidUTF8 := strings.Repeat("\xff\xfeé", 200)
-	var syntax *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
-	cases := []struct {
-		name, body string
-		cause      any // a pointer to the error type the ResponseError unwraps to, or nil
-	}{
-		{"not JSON", "CANARYbody0012 is not JSON", &syntax},
-		{"HTML", "<html><body>proxy</body></html>", &syntax},
-		{"empty", "", &syntax},
-		{"null", "null", nil},
-		{"null with spaces", " \n null \n", nil},
-		{"wrong type", `{"id": 5}`, &typeErr},
-		{"array", `[1, 2]`, &typeErr},
-		{"string", `"vendor-opus-5-5"`, &typeErr},
-		{"truncated", `{"id": "vendor-`, &syntax},
-		{"invalid UTF-8", invalidUTF8, &syntax},
+	cases := []struct{ name, body string }{
+		{"not JSON", "CANARYbody0012 is not JSON"},
+		{"HTML", "<html><body>proxy</body></html>"},
+		{"empty", ""},
+		{"null", "null"},
+		{"null with spaces", " \n null \n"},
+		{"wrong type", `{"id": 5}`},
+		{"array", `[1, 2]`},
+		{"string", `"vendor-opus-5-5"`},
+		{"truncated", `{"id": "vendor-`},
+		{"invalid UTF-8", invalidUTF8},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,9 +185,11 @@ func TestMalformedSuccessBodiesAreTyped(t *testing.T) {
 			require.Equal(t, "req_scripted", re.RequestID)
 			require.Zero(t, re.Limit)
 			require.Error(t, re.Err)
-			if tc.cause != nil {
-				require.ErrorAs(t, err, tc.cause)
-			}
+			// The decoder's own error types stay inside the SDK: they will
+			// change when it moves into the standard library.
+			var syntactic *jsontext.SyntacticError
+			var semantic *jsonv2.SemanticError
+			require.False(t, errors.As(err, &syntactic) || errors.As(err, &semantic), "%T", re.Err)
 			require.LessOrEqual(t, len(re.Excerpt), 256)
 			require.True(t, utf8.ValidString(re.Excerpt))
 			if len(tc.body) <= 256 && utf8.ValidString(tc.body) {

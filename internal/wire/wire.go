@@ -24,14 +24,28 @@ var encode = json.JoinOptions(base, json.Deterministic(true))
 // Unmarshal decodes data into v, a pointer to a method-less defined type
 // of the wire type (or any plain value).
 func Unmarshal(data []byte, v any, opts ...Options) error {
+	var err error
 	switch len(opts) {
 	case 0:
-		return json.Unmarshal(data, v, base)
+		err = json.Unmarshal(data, v, base)
 	case 1:
-		return json.Unmarshal(data, v, base, opts[0])
+		err = json.Unmarshal(data, v, base, opts[0])
+	default:
+		err = json.Unmarshal(data, v, append([]Options{base}, opts...)...)
 	}
-	return json.Unmarshal(data, v, append([]Options{base}, opts...)...)
+	if err != nil {
+		return &Error{msg: err.Error()}
+	}
+	return nil
 }
+
+// Error is a document that does not decode. It keeps the engine's message
+// (what is wrong, and where, as a JSON pointer) but not the engine's error
+// types, which an application could otherwise match with errors.As and
+// which will change when the engine moves into the standard library.
+type Error struct{ msg string }
+
+func (e *Error) Error() string { return e.msg }
 
 // Marshal encodes v, a method-less defined type of the wire type (or any
 // plain value).
