@@ -125,12 +125,7 @@ var errNotObject = errors.New("not a JSON object")
 // error of the document around it: the decoder then prefixes the
 // variant's path ("/citations/0/document_index") with the union's
 // ("/content/1"), instead of keeping the variant's alone.
-func nested(err error) error {
-	if serr, ok := err.(*jsonv2.SemanticError); ok {
-		return &jsonv2.SemanticError{Err: serr}
-	}
-	return err
-}
+func nested(err error) error { return wire.Nest(err) }
 
 // decodeContent reads Content: a string (Text), an array of blocks
 // (Blocks) or null (nil).

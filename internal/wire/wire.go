@@ -34,18 +34,34 @@ func Unmarshal(data []byte, v any, opts ...Options) error {
 		err = json.Unmarshal(data, v, append([]Options{base}, opts...)...)
 	}
 	if err != nil {
-		return &Error{msg: err.Error()}
+		return &Error{err: err}
 	}
 	return nil
 }
 
-// Error is a document that does not decode. It keeps the engine's message
-// (what is wrong, and where, as a JSON pointer) but not the engine's error
-// types, which an application could otherwise match with errors.As and
-// which will change when the engine moves into the standard library.
-type Error struct{ msg string }
+// Error is a document that does not decode. It gives the engine's message
+// (what is wrong, and where, as a JSON pointer) but does not unwrap to the
+// engine's error types, which an application could otherwise match with
+// errors.As and which will change when the engine moves into the standard
+// library.
+type Error struct{ err error }
 
-func (e *Error) Error() string { return e.msg }
+func (e *Error) Error() string { return e.err.Error() }
+
+// Nest returns err, the error of a part of a document decoded on its own
+// (a union's variant), for the decoder of the whole document to return:
+// the engine then puts the part's position in front of the path inside it
+// ("/content/1" and "/citations/0/document_index"), instead of reporting
+// the inner path alone.
+func Nest(err error) error {
+	if we, ok := err.(*Error); ok {
+		err = we.err
+	}
+	if serr, ok := err.(*json.SemanticError); ok {
+		return &json.SemanticError{Err: serr}
+	}
+	return err
+}
 
 // Marshal encodes v, a method-less defined type of the wire type (or any
 // plain value).
@@ -91,7 +107,7 @@ func Union[T any](decode func(typ string, obj []byte) (T, error)) *json.Unmarsha
 		}
 		val, err := decode(typ, raw)
 		if err != nil {
-			return err
+			return Nest(err)
 		}
 		*v = val
 		return nil

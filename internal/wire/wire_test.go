@@ -151,3 +151,17 @@ func TestUnknownMembersEncodeInAFixedOrder(t *testing.T) {
 		require.Equal(t, `{"name":"n","shapes":null,"tags":null,"labels":null,"created_at":"0001-01-01T00:00:00Z","a":4,"b":2,"m":3,"z":1}`, string(out))
 	}
 }
+
+// An error inside a union's variant names the variant's place in the
+// document and the member inside it, and does not unwrap to the engine's
+// error types.
+func TestErrorsInsideVariantsNameTheirWholePath(t *testing.T) {
+	var d drawing
+	err := wire.Unmarshal([]byte(`{"shapes":[{"type":"circle","radius":"big"}]}`), (*plainDrawing)(&d), shapes)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "/shapes/0")
+	require.Contains(t, err.Error(), "/radius")
+	var werr *wire.Error
+	require.ErrorAs(t, err, &werr)
+	require.Nil(t, errors.Unwrap(err))
+}
