@@ -127,28 +127,28 @@ func optionalTextBlocks(text []string) []ContentBlockParam {
 
 func (e InterruptParam) MarshalJSON() ([]byte, error) {
 	type plain InterruptParam
-	return union.Marshal(EventInterrupt, plain(e))
+	return union.Marshal(string(EventInterrupt), plain(e))
 }
 
 func (e ToolConfirmationParam) MarshalJSON() ([]byte, error) {
 	type plain ToolConfirmationParam
-	return union.Marshal(EventToolConfirmation, plain(e))
+	return union.Marshal(string(EventToolConfirmation), plain(e))
 }
 
 func (e CustomToolResultParam) MarshalJSON() ([]byte, error) {
 	type plain CustomToolResultParam
-	return union.Marshal(EventCustomToolResult, plain(e))
+	return union.Marshal(string(EventCustomToolResult), plain(e))
 }
 
 func (e ToolResultParam) MarshalJSON() ([]byte, error) {
 	type plain ToolResultParam
-	return union.Marshal(EventToolResult, plain(e))
+	return union.Marshal(string(EventToolResult), plain(e))
 }
 
 // decodeSendOnlyParam decodes the parameters of this file for
 // DecodeEventParam; ok is false for any other type.
 func decodeSendOnlyParam(typ string, data []byte) (p EventParam, ok bool, err error) {
-	switch typ {
+	switch EventType(typ) {
 	case EventInterrupt:
 		var w struct {
 			SessionThreadID *string `json:"session_thread_id"`
@@ -183,7 +183,7 @@ func decodeSendOnlyParam(typ string, data []byte) (p EventParam, ok bool, err er
 		}
 		content, err := decodeList(w.Content, decodeContentBlockParam)
 		isError := w.IsError != nil && *w.IsError
-		if typ == EventToolResult {
+		if EventType(typ) == EventToolResult {
 			return ToolResultParam{ToolUseID: w.ToolUseID, Content: content, IsError: isError}, true, err
 		}
 		return CustomToolResultParam{CustomToolUseID: w.CustomToolUseID, Content: content, IsError: isError}, true, err

@@ -22,13 +22,6 @@ import (
 //	}
 type EventParam interface{ isEventParam() }
 
-// Event type discriminators.
-const (
-	EventUserMessage   = "user.message"
-	EventDefineOutcome = "user.define_outcome"
-	EventSystemMessage = "system.message"
-)
-
 // UserMessageParam is a message from the user (type "user.message").
 type UserMessageParam struct {
 	// Content holds at least one block; TextBlockParam is the kind the API
@@ -91,17 +84,17 @@ func textBlocks(text []string) []ContentBlockParam {
 
 func (e UserMessageParam) MarshalJSON() ([]byte, error) {
 	type plain UserMessageParam
-	return union.Marshal(EventUserMessage, plain(e))
+	return union.Marshal(string(EventUserMessage), plain(e))
 }
 
 func (e DefineOutcomeParam) MarshalJSON() ([]byte, error) {
 	type plain DefineOutcomeParam
-	return union.Marshal(EventDefineOutcome, plain(e))
+	return union.Marshal(string(EventDefineOutcome), plain(e))
 }
 
 func (e SystemMessageParam) MarshalJSON() ([]byte, error) {
 	type plain SystemMessageParam
-	return union.Marshal(EventSystemMessage, plain(e))
+	return union.Marshal(string(EventSystemMessage), plain(e))
 }
 
 // DecodeEventParam decodes one event parameter, keeping types this SDK does
@@ -112,7 +105,7 @@ func DecodeEventParam(data []byte) (EventParam, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch typ {
+	switch EventType(typ) {
 	case EventUserMessage, EventSystemMessage:
 		var w struct {
 			Content json.RawMessage `json:"content"`
@@ -124,7 +117,7 @@ func DecodeEventParam(data []byte) (EventParam, error) {
 		if err != nil {
 			return nil, err
 		}
-		if typ == EventUserMessage {
+		if EventType(typ) == EventUserMessage {
 			return UserMessageParam{Content: content}, nil
 		}
 		return SystemMessageParam{Content: content}, nil
@@ -243,3 +236,13 @@ func decodeRubric(data []byte) (RubricParam, error) {
 	}
 	return UnknownRubricParam{union.NewRaw(typ, data)}, nil
 }
+
+// decodeList decodes a union array; a missing key decodes as nil.
+func decodeList[T any](data []byte, decode func([]byte) (T, error)) ([]T, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	return union.DecodeSlice(data, decode)
+}
+
+func decodeRubricUnion(_ string, obj []byte) (RubricParam, error) { return decodeRubric(obj) }

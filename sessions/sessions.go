@@ -91,7 +91,8 @@ func (s *Service) Archive(ctx context.Context, sessionID string, opts ...option.
 // Delete deletes a session with its resources and events: DELETE
 // /v1/sessions/{session_id}. A running session must be interrupted first
 // (409). Memory stores and files it used are kept.
-func (s *Service) Delete(ctx context.Context, sessionID string, opts ...option.Option) (*Deleted, error) {
+func (s *Service) Delete(ctx context.Context, sessionID string, opts ...option.Option) error {
 	req := newRequest(http.MethodDelete, "/v1/sessions/{session_id}", sessionID)
-	return pipeline.Do[Deleted](ctx, s.p, req, opts)
+	_, err := pipeline.Do[deleted](ctx, s.p, req, opts)
+	return err
 }

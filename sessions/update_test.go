@@ -146,25 +146,21 @@ func TestArchiveAndDelete(t *testing.T) {
 	requireConflict(t, err, conflict)
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_03"})
 	requireConflict(t, err, conflict)
-	_, err = f.client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
+	err = f.client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
 	requireConflict(t, err, conflict)
 	_, err = f.client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.NoError(t, err)
 
-	deleted, err := f.client.Sessions.Delete(ctx, s.ID)
-	require.NoError(t, err, "archived sessions can be deleted")
-	require.Equal(t, &sessions.Deleted{ID: s.ID, Type: "session_deleted"}, deleted)
+	require.NoError(t, f.client.Sessions.Delete(ctx, s.ID), "archived sessions can be deleted")
 	_, err = f.client.Sessions.Get(ctx, s.ID)
 	requireNotFound(t, err, "Session `"+s.ID+"` not found.")
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	requireNotFound(t, err, "Session `"+s.ID+"` not found.")
 	_, err = f.client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.Error(t, err, "its resources are gone with it")
 
 	idle := f.newSession(t, f.params())
-	deleted, err = f.client.Sessions.Delete(ctx, idle.ID)
-	require.NoError(t, err)
-	require.Equal(t, "session_deleted", deleted.Type)
+	require.NoError(t, f.client.Sessions.Delete(ctx, idle.ID))
 }
 
 // TestRunningSessionRules: while a turn runs (held by the scripted agent),
@@ -180,7 +176,7 @@ func TestRunningSessionRules(t *testing.T) {
 	updated, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("Busy")})
 	require.NoError(t, err, "other fields can change while it runs")
 	require.Equal(t, sessions.StatusRunning, updated.Status)
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	requireConflict(t, err, "session_id: session is running; interrupt it first")
 
 	archived, err := f.client.Sessions.Archive(ctx, s.ID)
@@ -190,7 +186,7 @@ func TestRunningSessionRules(t *testing.T) {
 	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Order: sessions.OrderDesc, Limit: 1})
 	require.NoError(t, err)
 	require.Equal(t, sessions.StopEndTurn{}, page.Data[0].(*sessions.SessionStatusIdleEvent).StopReason)
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	require.NoError(t, err)
 
 	// An interrupted session can be deleted too.
@@ -199,6 +195,6 @@ func TestRunningSessionRules(t *testing.T) {
 	got, err := f.client.Sessions.Get(ctx, other.ID)
 	require.NoError(t, err)
 	require.Equal(t, sessions.StatusIdle, got.Status)
-	_, err = f.client.Sessions.Delete(ctx, other.ID)
+	err = f.client.Sessions.Delete(ctx, other.ID)
 	require.NoError(t, err)
 }
