@@ -48,8 +48,8 @@
 // example "initial_events[1].content[0].text") and nothing is sent. Rules
 // that need the server's state come back as *apierror.Error: 409 for a
 // session that is archived, terminated or running, 400 for the budget
-// rules, whose reason (budget_create_only, budget_not_raised,
-// model_not_budgetable) leads the message after the field name.
+// rules; errors.Is tells those apart with ErrBudgetCreateOnly,
+// ErrBudgetNotRaised and ErrModelNotBudgetable.
 //
 // Every call sends the vendor-beta value these endpoints require (Beta).
 //

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -72,18 +74,47 @@ func TestUpdateBudget(t *testing.T) {
 
 	_, err = f.client.Sessions.Update(ctx, capped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(100)))})
 	requireInvalid(t, err, "budget: budget_create_only")
-	reason, ok := sessions.RejectionReason(err)
-	require.True(t, ok)
-	require.Equal(t, sessions.ReasonBudgetCreateOnly, reason, "a removed budget cannot be re-added")
+	require.ErrorIs(t, err, sessions.ErrBudgetCreateOnly, "a removed budget cannot be re-added")
+	require.NotErrorIs(t, err, sessions.ErrBudgetNotRaised)
 
 	uncapped := f.newSession(t, f.params())
 	_, err = f.client.Sessions.Update(ctx, uncapped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(100)))})
 	requireInvalid(t, err, "budget: budget_create_only: a budget can only be set when the session is created")
-	reason, _ = sessions.RejectionReason(err)
-	require.Equal(t, sessions.ReasonBudgetCreateOnly, reason)
+	require.ErrorIs(t, err, sessions.ErrBudgetCreateOnly)
+	var reason sessions.BudgetRefusal
+	require.ErrorAs(t, err, &reason)
+	require.Equal(t, sessions.ErrBudgetCreateOnly, reason)
 
-	_, ok = sessions.RejectionReason(nil)
-	require.False(t, ok)
+	_, err = f.client.Sessions.Update(ctx, uncapped.ID, sessions.UpdateParams{Title: param.Value("")})
+	require.Error(t, err)
+	require.NotErrorIs(t, err, sessions.ErrBudgetCreateOnly, "a local validation error is no refusal")
+}
+
+// TestBudgetNotRaised: a ceiling at or below the consumed cost is refused,
+// with the reason errors.Is finds and the API's error errors.As finds.
+func TestBudgetNotRaised(t *testing.T) {
+	f := newFixture(t)
+	p := f.params()
+	p.Budget = &sessions.Budget{MaxListCost: money.USD(2500)}
+	capped := f.newSession(t, p)
+	tl := f.tail(t, capped.ID, sessions.StreamParams{})
+	f.script(t, capped.ID, []refserver.Step{refserver.Say("Spent.", refserver.Tokens(100000, 10000))})
+	f.send(t, capped.ID, sessions.UserMessage("Spend a little."))
+	tl.untilIdle()
+	s, err := f.client.Sessions.Get(ctx, capped.ID)
+	require.NoError(t, err)
+	require.NotEqual(t, "0", s.Usage.ListCost.Amount, "the turn cost something")
+
+	// 1.5 cents were consumed (the session shows 2); a ceiling of 1 cent is
+	// below it.
+	_, err = f.client.Sessions.Update(ctx, capped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(1)))})
+	require.ErrorIs(t, err, sessions.ErrBudgetNotRaised)
+	require.NotErrorIs(t, err, sessions.ErrBudgetCreateOnly)
+	var apiErr *apierror.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, 400, apiErr.StatusCode)
+	require.Contains(t, apiErr.Message, "budget: budget_not_raised")
+	require.Equal(t, apiErr.Error(), err.Error(), "it reads as the API's error")
 }
 
 func TestUpdateAgent(t *testing.T) {
