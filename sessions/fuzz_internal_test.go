@@ -117,6 +117,7 @@ var unionChecks = []func(*testing.T, []byte){
 	roundTrips(unmarshal[Session]),
 	roundTrips(func(b []byte) (Multiagent, error) { return decodeUnion(b, decodeMultiagentUnion) }),
 	roundTrips(func(b []byte) (RosterMember, error) { return decodeUnion(b, decodeRosterMemberUnion) }),
+	roundTrips(DecodeEventParam),
 }
 
 func roundTrips[T any](decode func([]byte) (T, error)) func(*testing.T, []byte) {
@@ -130,7 +131,8 @@ func roundTrips[T any](decode func([]byte) (T, error)) func(*testing.T, []byte) 
 }
 
 // FuzzUnionRoundTrip checks the session resources, checkouts, the session
-// agent's multi-agent unions and the Session that holds them: no panic,
+// agent's multi-agent unions, the Session that holds them and the event
+// parameters a deployment echoes: no panic,
 // and what decodes round-trips (roundTrip).
 func FuzzUnionRoundTrip(f *testing.F) {
 	const (
@@ -140,6 +142,7 @@ func FuzzUnionRoundTrip(f *testing.F) {
 		sessionKind
 		multiagentKind
 		rosterKind
+		eventParamKind
 	)
 	const threadAgent = `{"type":"agent","id":"agent_2","version":1,"name":"helper","description":"h","system":null,` +
 		`"model":{"id":"m2","effort":{"type":"low"},"inference_geo":"us","speed":"fast"},"tools":[],"mcp_servers":[],` +
@@ -160,6 +163,15 @@ func FuzzUnionRoundTrip(f *testing.F) {
 		{multiagentKind, `{"type":"multiagent_20261001","advisor":{"type":"disabled"},"subagents":{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":[` + threadAgent + `]},"workflows":{"type":"budgeted","max":3}}`},
 		{multiagentKind, `{"type":"swarm_20270101","size":9}`},
 		{rosterKind, threadAgent},
+		{eventParamKind, `{"type":"user.message","content":[{"type":"text","text":"a","cache":1},{"type":"image","source":{"type":"base64","data":"AA=="}}]}`},
+		{eventParamKind, `{"type":"system.message","content":[{"type":"text","text":"s"}]}`},
+		{eventParamKind, `{"type":"user.define_outcome","description":"d","rubric":{"type":"file","file_id":"file_1"},"max_iterations":5}`},
+		{eventParamKind, `{"type":"user.define_outcome","description":"d","rubric":{"type":"url","url":"https://r"}}`},
+		{eventParamKind, `{"type":"user.interrupt","session_thread_id":null}`},
+		{eventParamKind, `{"type":"user.tool_confirmation","result":"deny","tool_use_id":"sevt_1","deny_message":"no"}`},
+		{eventParamKind, `{"type":"user.custom_tool_result","custom_tool_use_id":"sevt_2","content":[{"type":"text","text":"r"}],"is_error":true}`},
+		{eventParamKind, `{"type":"user.tool_result","tool_use_id":"sevt_3","content":null}`},
+		{eventParamKind, `{"type":"user.future","result":"allow","tool_use_id":"sevt_1"}`},
 		{agentKind, `{"type":"agent","id":"agent_1","version":2,"name":"lead","description":null,"system":"s","model":{"id":"m","effort":{"type":"high"},"inference_geo":null,"speed":"standard"},"tools":[{"type":"computer_20270101"}],"mcp_servers":[],"skills":[],"execution_identity":{"type":"service_account"},"multiagent":{"type":"coordinator","agents":[` + threadAgent + `]}}`},
 		{agentKind, `{"type": "agent", "id": "agent_1", "multiagent": null, "color": "red"}`},
 		{sessionKind, `{"type":"session","id":"sesn_1","environment_id":"env_1","status":"hibernating","title":null,"metadata":{},"vault_ids":[],` +

@@ -13,6 +13,16 @@ import (
 // wireTypes holds a value of every exported wire type of the package, by
 // name (TestWireTypesListed keeps it complete).
 var wireTypes = map[string]any{
+	"TextRubricParam":                     TextRubricParam{},
+	"ToolResultParam":                     ToolResultParam{},
+	"ToolConfirmationParam":               ToolConfirmationParam{},
+	"SystemMessageParam":                  SystemMessageParam{},
+	"CustomToolResultParam":               CustomToolResultParam{},
+	"UserMessageParam":                    UserMessageParam{},
+	"DefineOutcomeParam":                  DefineOutcomeParam{},
+	"TextBlockParam":                      TextBlockParam{},
+	"FileRubricParam":                     FileRubricParam{},
+	"InterruptParam":                      InterruptParam{},
 	"AdvisorMember":                       AdvisorMember{},
 	"Agent":                               Agent{},
 	"AgentCustomToolUseEvent":             AgentCustomToolUseEvent{},
