@@ -148,14 +148,14 @@ type ErrorDetails interface{ isErrorDetails() }
 // MCPErrorDetails are the details of mcp_connection_failed_error and
 // mcp_authentication_failed_error.
 type MCPErrorDetails struct {
-	MCPServerName string `json:"mcp_server_name"`
+	MCPServerName string `json:"mcp_server_name,omitzero"`
 }
 
 // CredentialErrorDetails are the details of
 // credential_host_unreachable_error.
 type CredentialErrorDetails struct {
-	CredentialID string `json:"credential_id"`
-	VaultID      string `json:"vault_id"`
+	CredentialID string `json:"credential_id,omitzero"`
+	VaultID      string `json:"vault_id,omitzero"`
 }
 
 // RepositoryErrorDetails are the details of
