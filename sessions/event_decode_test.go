@@ -1,7 +1,9 @@
 package sessions_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -293,4 +295,17 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		_, err := sessions.DecodeEvent([]byte(bad))
 		require.Error(t, err, bad)
 	}
+}
+
+// sameJSON compares raw JSON (tool inputs, unknown members) as the JSON
+// value it holds: json.Marshal compacts it and escapes <, > and &.
+func sameJSON(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	return da.Decode(&x) == nil && db.Decode(&y) == nil && reflect.DeepEqual(x, y)
 }

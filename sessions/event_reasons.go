@@ -167,8 +167,9 @@ type RepositoryErrorDetails struct {
 }
 
 // UnknownErrorDetails is the whole error object of a kind this SDK does not
-// know. It is a view of the error: its members are also in
-// SessionError.Extra, which is what is written back.
+// know, as SessionError marshals it. It is a view of the error: its
+// members are also in SessionError's fields and Extra, which are what is
+// written back.
 type UnknownErrorDetails struct{ union.Raw }
 
 func (MCPErrorDetails) isErrorDetails()        {}
@@ -292,7 +293,7 @@ func (v *RetryTerminal) UnmarshalJSON(data []byte) error {
 // (nil for the kinds without any) and whether the kind is known.
 func errorDetailsOf(typ string) (ErrorDetails, bool) {
 	switch typ {
-	case "unknown_error", "model_overloaded_error", "model_rate_limited_error", "model_request_failed_error", "billing_error":
+	case "", "unknown_error", "model_overloaded_error", "model_rate_limited_error", "model_request_failed_error", "billing_error":
 		return nil, true
 	case "mcp_connection_failed_error", "mcp_authentication_failed_error":
 		return MCPErrorDetails{}, true
@@ -358,16 +359,22 @@ func (e *SessionError) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}
-	if !known {
-		details = UnknownErrorDetails{rawUnknown(e.Type, data)}
-	}
-	e.Details = details
 	for _, k := range keys {
 		delete(e.Extra, k)
 	}
 	if len(e.Extra) == 0 {
 		e.Extra = nil
 	}
+	if !known {
+		// The view is the error as it marshals, so that it survives a
+		// round trip unchanged.
+		whole, err := e.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		details = UnknownErrorDetails{rawUnknown(e.Type, whole)}
+	}
+	e.Details = details
 	return nil
 }
 

@@ -275,7 +275,7 @@ func decodeEventAs(typ EventType, obj []byte) (Event, error) {
 // back what json.Marshal writes for any Event.
 func DecodeEvent(data []byte) (Event, error) {
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '{' || !json.Valid(data) {
+	if !isObject(data) {
 		return nil, fmt.Errorf("sessions: %w", errNotObject)
 	}
 	typ, err := wire.TypeOf(data)

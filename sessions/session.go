@@ -122,10 +122,17 @@ func (b Budget) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(plainBudget(b))
 }
 
-// UnmarshalJSON decodes the budget's wire object.
+// UnmarshalJSON decodes the budget's wire object; a budget without a type
+// reads as BudgetLimit, as it is sent.
 func (b *Budget) UnmarshalJSON(data []byte) error {
 	*b = Budget{}
-	return wire.Unmarshal(data, (*plainBudget)(b))
+	if err := wire.Unmarshal(data, (*plainBudget)(b)); err != nil {
+		return err
+	}
+	if b.Type == "" {
+		b.Type = BudgetLimit
+	}
+	return nil
 }
 
 // Usage is what a session has consumed so far.

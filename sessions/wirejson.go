@@ -64,7 +64,7 @@ func decodeUnion[T any](data []byte, decode func(typ string, obj []byte) (T, err
 	if len(data) == 0 || string(data) == "null" {
 		return zero, nil
 	}
-	if data[0] != '{' || !json.Valid(data) {
+	if !isObject(data) {
 		return zero, errors.New("must be a JSON object")
 	}
 	typ, err := wire.TypeOf(data)
@@ -133,4 +133,10 @@ func canonical(obj []byte) json.RawMessage {
 	out.Grow(compact.Len())
 	json.HTMLEscape(&out, compact.Bytes())
 	return out.Bytes()
+}
+
+// isObject reports whether data is one JSON object, as strictly as the
+// decoder reads one: valid UTF-8, no duplicate member names.
+func isObject(data []byte) bool {
+	return len(data) > 0 && data[0] == '{' && wire.Unmarshal(data, &struct{}{}) == nil
 }
