@@ -289,7 +289,7 @@ func decodeRosterMemberUnion(typ string, obj []byte) (RosterMember, error) {
 	case "agent":
 		return decodeAs[ThreadAgent](obj)
 	case "advisor":
-		p, err := newVariant[plainAdvisorMember](obj, unions)
+		p, err := newVariant[plainAdvisorMember](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +359,7 @@ func decodeDelegationUnion(typ string, obj []byte) (Delegation, error) {
 		}
 		return DelegationEnabled(*p), nil
 	case "disabled":
-		p, err := newVariant[plainDelegationDisabled](obj, unions)
+		p, err := newVariant[plainDelegationDisabled](obj)
 		if err != nil {
 			return nil, err
 		}

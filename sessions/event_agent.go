@@ -245,13 +245,13 @@ func (p *AutoPermission) UnmarshalJSON(data []byte) error {
 func decodeEvaluation(typ string, obj []byte) (Evaluation, error) {
 	switch typ {
 	case "always_allow":
-		p, err := newVariant[plainAlwaysAllowEvaluation](obj, unions)
+		p, err := newVariant[plainAlwaysAllowEvaluation](obj)
 		if err != nil {
 			return nil, err
 		}
 		return AlwaysAllowEvaluation(*p), nil
 	case "always_ask":
-		p, err := newVariant[plainAlwaysAskEvaluation](obj, unions)
+		p, err := newVariant[plainAlwaysAskEvaluation](obj)
 		if err != nil {
 			return nil, err
 		}

@@ -257,7 +257,7 @@ func (s *FileSource) UnmarshalJSON(data []byte) error {
 func decodeContentBlock(typ string, obj []byte) (ContentBlock, error) {
 	switch typ {
 	case "text":
-		p, err := newVariant[plainTextBlock](obj, unions)
+		p, err := newVariant[plainTextBlock](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -281,7 +281,7 @@ func decodeContentBlock(typ string, obj []byte) (ContentBlock, error) {
 		}
 		return SearchResultBlock(*p), nil
 	case "redacted":
-		p, err := newVariant[plainRedactedBlock](obj, unions)
+		p, err := newVariant[plainRedactedBlock](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -293,25 +293,25 @@ func decodeContentBlock(typ string, obj []byte) (ContentBlock, error) {
 func decodeSource(typ string, obj []byte) (Source, error) {
 	switch typ {
 	case "base64":
-		p, err := newVariant[plainBase64Source](obj, unions)
+		p, err := newVariant[plainBase64Source](obj)
 		if err != nil {
 			return nil, err
 		}
 		return Base64Source(*p), nil
 	case "text":
-		p, err := newVariant[plainPlainTextSource](obj, unions)
+		p, err := newVariant[plainPlainTextSource](obj)
 		if err != nil {
 			return nil, err
 		}
 		return PlainTextSource(*p), nil
 	case "url":
-		p, err := newVariant[plainURLSource](obj, unions)
+		p, err := newVariant[plainURLSource](obj)
 		if err != nil {
 			return nil, err
 		}
 		return URLSource(*p), nil
 	case "file":
-		p, err := newVariant[plainFileSource](obj, unions)
+		p, err := newVariant[plainFileSource](obj)
 		if err != nil {
 			return nil, err
 		}

@@ -381,31 +381,31 @@ func (e *SessionError) UnmarshalJSON(data []byte) error {
 func decodeStopReason(typ string, obj []byte) (StopReason, error) {
 	switch typ {
 	case "end_turn":
-		p, err := newVariant[plainStopEndTurn](obj, unions)
+		p, err := newVariant[plainStopEndTurn](obj)
 		if err != nil {
 			return nil, err
 		}
 		return StopEndTurn(*p), nil
 	case "requires_action":
-		p, err := newVariant[plainStopRequiresAction](obj, unions)
+		p, err := newVariant[plainStopRequiresAction](obj)
 		if err != nil {
 			return nil, err
 		}
 		return StopRequiresAction(*p), nil
 	case "retries_exhausted":
-		p, err := newVariant[plainStopRetriesExhausted](obj, unions)
+		p, err := newVariant[plainStopRetriesExhausted](obj)
 		if err != nil {
 			return nil, err
 		}
 		return StopRetriesExhausted(*p), nil
 	case "budget_reached":
-		p, err := newVariant[plainStopBudgetReached](obj, unions)
+		p, err := newVariant[plainStopBudgetReached](obj)
 		if err != nil {
 			return nil, err
 		}
 		return StopBudgetReached(*p), nil
 	case "refusal":
-		p, err := newVariant[plainStopRefusal](obj, unions)
+		p, err := newVariant[plainStopRefusal](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -416,7 +416,7 @@ func decodeStopReason(typ string, obj []byte) (StopReason, error) {
 
 func decodeStopDetails(typ string, obj []byte) (StopDetails, error) {
 	if typ == "refusal" {
-		p, err := newVariant[plainRefusalDetails](obj, unions)
+		p, err := newVariant[plainRefusalDetails](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -428,19 +428,19 @@ func decodeStopDetails(typ string, obj []byte) (StopDetails, error) {
 func decodeRetryStatus(typ string, obj []byte) (RetryStatus, error) {
 	switch typ {
 	case "retrying":
-		p, err := newVariant[plainRetryRetrying](obj, unions)
+		p, err := newVariant[plainRetryRetrying](obj)
 		if err != nil {
 			return nil, err
 		}
 		return RetryRetrying(*p), nil
 	case "exhausted":
-		p, err := newVariant[plainRetryExhausted](obj, unions)
+		p, err := newVariant[plainRetryExhausted](obj)
 		if err != nil {
 			return nil, err
 		}
 		return RetryExhausted(*p), nil
 	case "terminal":
-		p, err := newVariant[plainRetryTerminal](obj, unions)
+		p, err := newVariant[plainRetryTerminal](obj)
 		if err != nil {
 			return nil, err
 		}

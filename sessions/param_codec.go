@@ -62,7 +62,7 @@ func (v InterruptParam) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
 func (v *InterruptParam) UnmarshalJSON(data []byte) error {
 	*v = InterruptParam{}
-	return decodeVariant(data, (*plainInterruptParam)(v), unions)
+	return decodeVariant(data, (*plainInterruptParam)(v))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
@@ -73,7 +73,7 @@ func (v ToolConfirmationParam) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
 func (v *ToolConfirmationParam) UnmarshalJSON(data []byte) error {
 	*v = ToolConfirmationParam{}
-	return decodeVariant(data, (*plainToolConfirmationParam)(v), unions)
+	return decodeVariant(data, (*plainToolConfirmationParam)(v))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
@@ -106,7 +106,7 @@ func (v TextBlockParam) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
 func (v *TextBlockParam) UnmarshalJSON(data []byte) error {
 	*v = TextBlockParam{}
-	return decodeVariant(data, (*plainTextBlockParam)(v), unions)
+	return decodeVariant(data, (*plainTextBlockParam)(v))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
@@ -117,7 +117,7 @@ func (v TextRubricParam) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
 func (v *TextRubricParam) UnmarshalJSON(data []byte) error {
 	*v = TextRubricParam{}
-	return decodeVariant(data, (*plainTextRubricParam)(v), unions)
+	return decodeVariant(data, (*plainTextRubricParam)(v))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
@@ -128,7 +128,7 @@ func (v FileRubricParam) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
 func (v *FileRubricParam) UnmarshalJSON(data []byte) error {
 	*v = FileRubricParam{}
-	return decodeVariant(data, (*plainFileRubricParam)(v), unions)
+	return decodeVariant(data, (*plainFileRubricParam)(v))
 }
 
 // DecodeEventParam decodes one event parameter, keeping types this SDK does
@@ -163,13 +163,13 @@ func decodeEventParamUnion(typ string, obj []byte) (EventParam, error) {
 		}
 		return SystemMessageParam(*p), nil
 	case EventInterrupt:
-		p, err := newVariant[plainInterruptParam](obj, unions)
+		p, err := newVariant[plainInterruptParam](obj)
 		if err != nil {
 			return nil, err
 		}
 		return InterruptParam(*p), nil
 	case EventToolConfirmation:
-		p, err := newVariant[plainToolConfirmationParam](obj, unions)
+		p, err := newVariant[plainToolConfirmationParam](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -192,7 +192,7 @@ func decodeEventParamUnion(typ string, obj []byte) (EventParam, error) {
 
 func decodeContentBlockParam(typ string, obj []byte) (ContentBlockParam, error) {
 	if typ == "text" {
-		p, err := newVariant[plainTextBlockParam](obj, unions)
+		p, err := newVariant[plainTextBlockParam](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -204,13 +204,13 @@ func decodeContentBlockParam(typ string, obj []byte) (ContentBlockParam, error) 
 func decodeRubric(typ string, obj []byte) (RubricParam, error) {
 	switch typ {
 	case "text":
-		p, err := newVariant[plainTextRubricParam](obj, unions)
+		p, err := newVariant[plainTextRubricParam](obj)
 		if err != nil {
 			return nil, err
 		}
 		return TextRubricParam(*p), nil
 	case "file":
-		p, err := newVariant[plainFileRubricParam](obj, unions)
+		p, err := newVariant[plainFileRubricParam](obj)
 		if err != nil {
 			return nil, err
 		}

@@ -132,7 +132,7 @@ func (r *MemoryStoreResource) UnmarshalJSON(data []byte) error {
 func decodeResourceUnion(typ string, obj []byte) (Resource, error) {
 	switch ResourceType(typ) {
 	case ResourceTypeFile:
-		p, err := newVariant[plainFileResource](obj, unions)
+		p, err := newVariant[plainFileResource](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +144,7 @@ func decodeResourceUnion(typ string, obj []byte) (Resource, error) {
 		}
 		return RepositoryResource(*p), nil
 	case ResourceTypeMemoryStore:
-		p, err := newVariant[plainMemoryStoreResource](obj, unions)
+		p, err := newVariant[plainMemoryStoreResource](obj)
 		if err != nil {
 			return nil, err
 		}
@@ -226,13 +226,13 @@ func (c *CommitCheckout) UnmarshalJSON(data []byte) error {
 func decodeCheckoutUnion(typ string, obj []byte) (Checkout, error) {
 	switch typ {
 	case "branch":
-		p, err := newVariant[plainBranchCheckout](obj, unions)
+		p, err := newVariant[plainBranchCheckout](obj)
 		if err != nil {
 			return nil, err
 		}
 		return BranchCheckout(*p), nil
 	case "commit":
-		p, err := newVariant[plainCommitCheckout](obj, unions)
+		p, err := newVariant[plainCommitCheckout](obj)
 		if err != nil {
 			return nil, err
 		}
