@@ -114,7 +114,8 @@ func (*EventMeta) isEvent()           {}
 // UnknownEvent is an event of a type this SDK does not know (the
 // workflow_run.* family, or anything newer). Its common keys are decoded,
 // so that it has an ID like any persisted event; JSON is the whole object
-// as received, and what it marshals to.
+// as received (compact, as json.Marshal writes it), and what it marshals
+// to.
 type UnknownEvent struct {
 	EventMeta
 	EventType EventType
