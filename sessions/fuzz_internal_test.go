@@ -269,3 +269,35 @@ func TestWireTypesHaveJSONMethods(t *testing.T) {
 		t.Fatal("no wire types")
 	}
 }
+
+// FuzzFastPaths checks the shortcuts of the stream decoder against the
+// general decoding: whatever a shortcut accepts, the general path decodes
+// to the same value.
+func FuzzFastPaths(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"text","text":"plain"}`,
+		`{"type":"text","text":"esc \" \\ \n \u00e9 \ud83d\ude00"}`,
+		`{"type":"text","text":"a","x":"b"}`,
+		`{"type":"text","text":""}`,
+		`{"type":"text","text":"\ud83d"}`,
+		"{\"type\":\"text\",\"text\":\"\xff\"}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !isObject(data) {
+			return // plainText is only given objects the decoder has read
+		}
+		text, ok := plainText(data)
+		if !ok {
+			return
+		}
+		p, err := newVariant[plainTextBlock](data)
+		if err != nil {
+			t.Fatalf("shortcut accepted %q (%q), the decoder refuses it: %v", data, text, err)
+		}
+		if diff := cmp.Diff(TextBlock(*p), TextBlock{Text: text}); diff != "" {
+			t.Fatalf("shortcut differs for %q:\n%s", data, diff)
+		}
+	})
+}
