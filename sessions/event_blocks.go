@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -337,22 +338,32 @@ func plainText(obj []byte) (string, bool) {
 	if len(obj) < len(head)+3 || string(obj[:len(head)]) != head || obj[len(obj)-1] != '}' {
 		return "", false
 	}
-	str := obj[len(head) : len(obj)-1] // one JSON string, or more members
-	if str[0] != '"' || str[len(str)-1] != '"' {
+	return oneString(obj[len(head) : len(obj)-1])
+}
+
+// oneString returns the value of str when it is one JSON string and
+// nothing else; str is valid JSON text, or it is checked here (UTF-8, no
+// control characters, valid escapes).
+func oneString(str []byte) (string, bool) {
+	if len(str) < 2 || str[0] != '"' || str[len(str)-1] != '"' {
 		return "", false
 	}
+	inner := str[1 : len(str)-1]
 	escaped := false
-	for i := 1; i < len(str)-1; i++ {
-		switch str[i] {
-		case '\\':
+	for i := 0; i < len(inner); i++ {
+		switch c := inner[i]; {
+		case c == '\\':
 			escaped = true
 			i++
-		case '"':
+		case c == '"' || c < 0x20:
 			return "", false // the string ends before: more members follow
 		}
 	}
+	if !utf8.Valid(inner) {
+		return "", false
+	}
 	if !escaped {
-		return string(str[1 : len(str)-1]), true
+		return string(inner), true
 	}
 	text, err := jsontext.AppendUnquote(nil, str)
 	if err != nil {

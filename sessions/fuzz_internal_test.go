@@ -281,10 +281,23 @@ func FuzzFastPaths(f *testing.F) {
 		`{"type":"text","text":""}`,
 		`{"type":"text","text":"\ud83d"}`,
 		"{\"type\":\"text\",\"text\":\"\xff\"}",
+		`{"type":"event_delta","event_id":"sevt_1","delta":{"type":"content_delta","index":0,"content":{"type":"text","text":"Or"}}}`,
+		`{"type":"event_delta","event_id":"sevt_1","delta":{"type":"content_delta","index":12,"content":{"type":"text","text":"\"q\"\n"}}}`,
+		`{"type":"event_delta","event_id":"","delta":{"type":"content_delta","index":01,"content":{"type":"text","text":""}}}`,
+		`{"type":"event_delta","event_id":"a\"b","delta":{"type":"content_delta","index":0,"content":{"type":"text","text":"x"}}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if ev, ok := plainDelta(data); ok {
+			want, err := decodeEventAs(EventPreviewDelta, data)
+			if err != nil {
+				t.Fatalf("shortcut accepted the delta %q, the decoder refuses it: %v", data, err)
+			}
+			if diff := cmp.Diff(want, Event(ev), sameValue); diff != "" {
+				t.Fatalf("shortcut differs for %q:\n%s", data, diff)
+			}
+		}
 		if !isObject(data) {
 			return // plainText is only given objects the decoder has read
 		}
