@@ -296,10 +296,8 @@ func DecodeEvent(data []byte) (Event, error) {
 type streamDecoder struct{}
 
 func (streamDecoder) decode(typ string, data []byte) (Event, error) {
-	if EventType(typ) == EventPreviewDelta {
-		if ev, ok := plainDelta(data); ok {
-			return ev, nil
-		}
+	if ev, ok := shortcut(EventType(typ), data); ok {
+		return ev, nil
 	}
 	if i := bytes.IndexFunc(data, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }); i < 0 || data[i] != '{' {
 		return nil, errNotObject

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
@@ -288,11 +289,24 @@ func FuzzFastPaths(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, s := range []string{
+		`{"id":"sevt_1","processed_at":"2026-03-15T10:00:00.001370Z","type":"session.status_running"}`,
+		`{"id":"sevt_1","processed_at":"2026-03-15T10:00:00Z","type":"span.model_request_start"}`,
+		`{"id":"sevt_1","processed_at":"2026-02-30T25:00:00Z","type":"agent.thinking"}`,
+		`{"id":"sevt_1","processed_at":"2026-03-15T10:00:00.Z","type":"session.deleted"}`,
+		`{"type":"event_start","event":{"type":"agent.message","id":"sevt_2"}}`,
+	} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if ev, ok := plainDelta(data); ok {
-			want, err := decodeEventAs(EventPreviewDelta, data)
+		typ, err := wire.TypeOf(data)
+		if err != nil {
+			typ = string(EventPreviewDelta)
+		}
+		if ev, ok := shortcut(EventType(typ), data); ok {
+			want, err := decodeEventAs(EventType(typ), data)
 			if err != nil {
-				t.Fatalf("shortcut accepted the delta %q, the decoder refuses it: %v", data, err)
+				t.Fatalf("shortcut accepted the event %q, the decoder refuses it: %v", data, err)
 			}
 			if diff := cmp.Diff(want, Event(ev), sameValue); diff != "" {
 				t.Fatalf("shortcut differs for %q:\n%s", data, diff)

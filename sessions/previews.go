@@ -218,13 +218,7 @@ func (p *Previews) Open() []PreviewedEvent {
 //
 //	{"type":"event_delta","event_id":"…","delta":{"type":"content_delta","index":N,"content":{"type":"text","text":"…"}}}
 //
-// Deltas are most of a stream with previews, and this form needs no
-// decoder: the general decoding of one costs about twice what the rest of
-// the stream does per event, and without this shortcut a stream decodes
-// slower than a bufio.Scanner and encoding/json into a plain struct
-// (BenchmarkStreamDecoding, x-scanner). Every byte is checked as the
-// decoder would (FuzzFastPaths compares the two); any other form is
-// decoded as usual.
+// Deltas are most of a stream with previews (see fastpath.go).
 func plainDelta(data []byte) (*EventDelta, bool) {
 	const (
 		head    = `{"type":"event_delta","event_id":`
