@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // The agent of a session (docs/managed-agents-wire.md 3.8) is the agent
@@ -26,13 +27,16 @@ type ThreadAgent struct {
 	Version int    `json:"version"`
 	Name    string `json:"name"`
 	// Description and System are "" when unset (null on the wire).
-	Description       string                   `json:"description"`
-	System            string                   `json:"system"`
+	Description       string                   `json:"description,omitzero"`
+	System            string                   `json:"system,omitzero"`
 	Model             agents.ModelConfig       `json:"model"`
 	Tools             []agents.Tool            `json:"tools"`
 	MCPServers        []agents.MCPServer       `json:"mcp_servers"`
 	Skills            []agents.Skill           `json:"skills"`
 	ExecutionIdentity agents.ExecutionIdentity `json:"execution_identity"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Reference returns the reference to the agent version this definition
@@ -41,14 +45,31 @@ func (t ThreadAgent) Reference() agents.AgentReference {
 	return agents.AgentReference{ID: t.ID, Version: t.Version}
 }
 
+type plainThreadAgent ThreadAgent
+
+// threadAgentKeys are the members ThreadAgent has fields for.
+var threadAgentKeys = []string{"type", "id", "version", "name", "description", "system", "model",
+	"tools", "mcp_servers", "skills", "execution_identity"}
+
+// MarshalJSON writes the thread agent's wire object.
+func (t ThreadAgent) MarshalJSON() ([]byte, error) { return wire.Marshal(plainThreadAgent(t)) }
+
 // UnmarshalJSON decodes the agent unions with the agents package's own
 // decoders (through agents.Agent), so that both packages read tools,
-// skills and identities the same way. A "multiagent" key is left out
-// first: on a session it holds definitions, not the references
-// agents.Agent expects, and Agent decodes it itself.
+// skills and identities the same way; the members it has no field for go
+// to Extra. A "multiagent" member is left out of the agents.Agent: on a
+// session it holds definitions, not the references agents.Agent expects,
+// and Agent decodes it itself.
 func (t *ThreadAgent) UnmarshalJSON(data []byte) error {
+	var members map[string]json.RawMessage
+	if err := wire.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	if members == nil {
+		return fmt.Errorf("must be a JSON object")
+	}
 	var a agents.Agent
-	if err := json.Unmarshal(withoutKeys(data, "multiagent"), &a); err != nil {
+	if err := json.Unmarshal(withoutKeys(members, "multiagent"), &a); err != nil {
 		return err
 	}
 	*t = ThreadAgent{
@@ -57,7 +78,29 @@ func (t *ThreadAgent) UnmarshalJSON(data []byte) error {
 		Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills,
 		ExecutionIdentity: a.ExecutionIdentity,
 	}
+	for _, k := range threadAgentKeys {
+		delete(members, k)
+	}
+	if len(members) > 0 {
+		t.Extra = members
+	}
 	return nil
+}
+
+// withoutKeys returns the JSON object of members, less the named ones.
+func withoutKeys(members map[string]json.RawMessage, keys ...string) []byte {
+	m := make(map[string]json.RawMessage, len(members))
+	for k, v := range members {
+		m[k] = v
+	}
+	for _, k := range keys {
+		delete(m, k)
+	}
+	out, err := wire.Marshal(m)
+	if err != nil { // cannot happen: the values were decoded as JSON
+		return []byte("{}")
+	}
+	return out
 }
 
 // Agent is a session's agent: the thread agent of its primary thread plus
@@ -68,22 +111,41 @@ type Agent struct {
 	Multiagent Multiagent `json:"multiagent"`
 }
 
+// MarshalJSON writes the agent's wire object: the thread agent's members
+// and multiagent.
+func (a Agent) MarshalJSON() ([]byte, error) {
+	body, err := a.ThreadAgent.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	m, err := wire.Marshal(struct {
+		Multiagent Multiagent `json:"multiagent"`
+	}{a.Multiagent})
+	if err != nil {
+		return nil, err
+	}
+	out := append(bytes.TrimSuffix(body, []byte("}")), ',')
+	return append(out, m[1:]...), nil
+}
+
 // UnmarshalJSON decodes the thread agent and the multiagent union. It is
 // needed because ThreadAgent's method would otherwise be promoted and
 // decode only the embedded part.
 func (a *Agent) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Multiagent json.RawMessage `json:"multiagent"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
 	*a = Agent{}
 	if err := a.ThreadAgent.UnmarshalJSON(data); err != nil {
 		return err
 	}
+	m, ok := a.Extra["multiagent"]
+	if !ok {
+		return nil
+	}
+	delete(a.Extra, "multiagent")
+	if len(a.Extra) == 0 {
+		a.Extra = nil
+	}
 	var err error
-	if a.Multiagent, err = decodeMultiagent(w.Multiagent); err != nil {
+	if a.Multiagent, err = decodeUnion(m, decodeMultiagentUnion); err != nil {
 		return fmt.Errorf("multiagent: %w", err)
 	}
 	return nil
@@ -92,7 +154,7 @@ func (a *Agent) UnmarshalJSON(data []byte) error {
 // Multiagent is a session's resolved multi-agent configuration: Coordinator,
 // Multiagent20261001 or UnknownMultiagent. They mirror agents.Coordinator
 // and agents.Multiagent20261001 with every roster reference replaced by the
-// agent's definition.
+// agent's definition, which agents.RosterEntry cannot hold.
 type Multiagent interface{ isMultiagent() }
 
 // Coordinator coordinates a roster of agents (type "coordinator").
@@ -100,6 +162,9 @@ type Coordinator struct {
 	// Agents holds a ThreadAgent for each agent of the roster and an
 	// AdvisorMember for an advisor entry.
 	Agents []RosterMember `json:"agents"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Multiagent20261001 configures an advisor, subagents and workflows (type
@@ -108,6 +173,9 @@ type Multiagent20261001 struct {
 	Advisor   agents.Advisor `json:"advisor"` // agents.AdvisorEnabled or agents.AdvisorDisabled
 	Subagents Delegation     `json:"subagents"`
 	Workflows Delegation     `json:"workflows"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownMultiagent is a multiagent type this SDK does not know, kept as
@@ -118,82 +186,70 @@ func (Coordinator) isMultiagent()        {}
 func (Multiagent20261001) isMultiagent() {}
 func (UnknownMultiagent) isMultiagent()  {}
 
+type (
+	plainCoordinator        Coordinator
+	plainMultiagent20261001 Multiagent20261001
+	plainAdvisorMember      AdvisorMember
+	plainDelegationEnabled  DelegationEnabled
+	plainDelegationDisabled DelegationDisabled
+)
+
+// MarshalJSON writes the variant's wire object, "type" first.
 func (m Coordinator) MarshalJSON() ([]byte, error) {
-	type plain Coordinator
-	return union.Marshal("coordinator", plain(m))
+	return marshalVariant("coordinator", plainCoordinator(m))
 }
 
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (m *Coordinator) UnmarshalJSON(data []byte) error {
+	*m = Coordinator{}
+	return decodeVariant(data, (*plainCoordinator)(m), unions)
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
 func (m Multiagent20261001) MarshalJSON() ([]byte, error) {
-	type plain Multiagent20261001
-	return union.Marshal(agents.MultiagentType20261001, plain(m))
+	return marshalVariant(agents.MultiagentType20261001, plainMultiagent20261001(m))
 }
 
-func decodeMultiagent(data []byte) (Multiagent, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (m *Multiagent20261001) UnmarshalJSON(data []byte) error {
+	*m = Multiagent20261001{}
+	return decodeVariant(data, (*plainMultiagent20261001)(m), unions)
+}
+
+func decodeMultiagentUnion(typ string, obj []byte) (Multiagent, error) {
 	switch typ {
 	case "coordinator":
-		var w struct {
-			Agents json.RawMessage `json:"agents"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
+		p, err := newVariant[plainCoordinator](obj, unions)
+		if err != nil {
 			return nil, err
 		}
-		members, err := decodeList(w.Agents, decodeRosterMember)
-		return Coordinator{Agents: members}, err
+		return Coordinator(*p), nil
 	case agents.MultiagentType20261001:
-		return decodeMultiagent20261001(data)
+		p, err := newVariant[plainMultiagent20261001](obj, unions)
+		if err != nil {
+			return nil, err
+		}
+		return Multiagent20261001(*p), nil
 	}
-	return UnknownMultiagent{union.NewRaw(typ, data)}, nil
+	return UnknownMultiagent{rawUnknown(typ, obj)}, nil
 }
 
-func decodeMultiagent20261001(data []byte) (Multiagent, error) {
-	// The advisor has the same shape on agents and sessions: the agents
-	// decoder reads it. Its delegation decoder would reduce the
-	// predefined agents to references, so those are read here.
-	var a agents.Multiagent20261001
-	if err := json.Unmarshal(withoutKeys(data, "subagents", "workflows"), &a); err != nil {
-		return nil, err
-	}
-	var w struct {
-		Subagents json.RawMessage `json:"subagents"`
-		Workflows json.RawMessage `json:"workflows"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, err
-	}
-	m := Multiagent20261001{Advisor: a.Advisor}
-	var err error
-	if m.Subagents, err = decodeDelegation(w.Subagents); err != nil {
-		return nil, fmt.Errorf("subagents: %w", err)
-	}
-	if m.Workflows, err = decodeDelegation(w.Workflows); err != nil {
-		return nil, fmt.Errorf("workflows: %w", err)
-	}
-	return m, nil
+// decodeAdvisor reads the advisor of a Multiagent20261001 with the agents
+// package's decoder: the advisor has the same shape on agents and
+// sessions.
+func decodeAdvisor(_ string, obj []byte) (agents.Advisor, error) {
+	var m agents.Multiagent20261001
+	err := json.Unmarshal(wrapAdvisor(obj), &m)
+	return m.Advisor, err
 }
 
-// withoutKeys returns the JSON object data without the named members. On
-// any decoding trouble it returns data unchanged and lets the caller's
-// decoder report it.
-func withoutKeys(data []byte, keys ...string) []byte {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(data, &fields) != nil {
-		return data
-	}
-	for _, k := range keys {
-		delete(fields, k)
-	}
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return data
-	}
-	return out
+// wrapAdvisor returns a multiagent_20261001 object whose advisor is obj.
+func wrapAdvisor(obj []byte) []byte {
+	const head = `{"type":"` + agents.MultiagentType20261001 + `","advisor":`
+	out := make([]byte, 0, len(head)+len(obj)+1)
+	out = append(out, head...)
+	out = append(out, obj...)
+	return append(out, '}')
 }
 
 // RosterMember is an entry of a session's roster: ThreadAgent (an agent's
@@ -204,6 +260,9 @@ type RosterMember interface{ isRosterMember() }
 // "advisor").
 type AdvisorMember struct {
 	Model string `json:"model"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownRosterMember is a roster entry type this SDK does not know, kept
@@ -214,25 +273,29 @@ func (ThreadAgent) isRosterMember()         {}
 func (AdvisorMember) isRosterMember()       {}
 func (UnknownRosterMember) isRosterMember() {}
 
+// MarshalJSON writes the member's wire object, "type" first.
 func (a AdvisorMember) MarshalJSON() ([]byte, error) {
-	type plain AdvisorMember
-	return union.Marshal("advisor", plain(a))
+	return marshalVariant("advisor", plainAdvisorMember(a))
 }
 
-func decodeRosterMember(data []byte) (RosterMember, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
+// UnmarshalJSON decodes the member's wire object; "type" is not kept.
+func (a *AdvisorMember) UnmarshalJSON(data []byte) error {
+	*a = AdvisorMember{}
+	return decodeVariant(data, (*plainAdvisorMember)(a))
+}
+
+func decodeRosterMemberUnion(typ string, obj []byte) (RosterMember, error) {
 	switch typ {
 	case "agent":
-		var t ThreadAgent
-		return t, t.UnmarshalJSON(data)
+		return decodeAs[ThreadAgent](obj)
 	case "advisor":
-		var a AdvisorMember
-		return a, json.Unmarshal(data, &a)
+		p, err := newVariant[plainAdvisorMember](obj)
+		if err != nil {
+			return nil, err
+		}
+		return AdvisorMember(*p), nil
 	}
-	return UnknownRosterMember{union.NewRaw(typ, data)}, nil
+	return UnknownRosterMember{rawUnknown(typ, obj)}, nil
 }
 
 // Delegation is Multiagent20261001.Subagents or .Workflows:
@@ -246,10 +309,17 @@ type DelegationEnabled struct {
 	// PredefinedAgents holds the definitions of the saved agents it may
 	// use (ThreadAgent entries).
 	PredefinedAgents []RosterMember `json:"predefined_agents"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // DelegationDisabled forbids subagents or workflows (type "disabled").
-type DelegationDisabled struct{}
+type DelegationDisabled struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownDelegation is a type this SDK does not know, kept as received.
 type UnknownDelegation struct{ union.Raw }
@@ -258,36 +328,42 @@ func (DelegationEnabled) isDelegation()  {}
 func (DelegationDisabled) isDelegation() {}
 func (UnknownDelegation) isDelegation()  {}
 
+// MarshalJSON writes the variant's wire object, "type" first.
 func (d DelegationEnabled) MarshalJSON() ([]byte, error) {
-	type plain DelegationEnabled
-	return union.Marshal("enabled", plain(d))
+	return marshalVariant("enabled", plainDelegationEnabled(d))
 }
 
-func (DelegationDisabled) MarshalJSON() ([]byte, error) {
-	return union.Marshal("disabled", struct{}{})
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (d *DelegationEnabled) UnmarshalJSON(data []byte) error {
+	*d = DelegationEnabled{}
+	return decodeVariant(data, (*plainDelegationEnabled)(d), unions)
 }
 
-func decodeDelegation(data []byte) (Delegation, error) {
-	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
+// MarshalJSON writes the variant's wire object, "type" first.
+func (d DelegationDisabled) MarshalJSON() ([]byte, error) {
+	return marshalVariant("disabled", plainDelegationDisabled(d))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (d *DelegationDisabled) UnmarshalJSON(data []byte) error {
+	*d = DelegationDisabled{}
+	return decodeVariant(data, (*plainDelegationDisabled)(d))
+}
+
+func decodeDelegationUnion(typ string, obj []byte) (Delegation, error) {
 	switch typ {
 	case "enabled":
-		var w struct {
-			InlineAgents     *agents.InlineAgents `json:"inline_agents"`
-			PredefinedAgents json.RawMessage      `json:"predefined_agents"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
+		p, err := newVariant[plainDelegationEnabled](obj, unions)
+		if err != nil {
 			return nil, err
 		}
-		members, err := decodeList(w.PredefinedAgents, decodeRosterMember)
-		return DelegationEnabled{InlineAgents: w.InlineAgents, PredefinedAgents: members}, err
+		return DelegationEnabled(*p), nil
 	case "disabled":
-		return DelegationDisabled{}, nil
+		p, err := newVariant[plainDelegationDisabled](obj)
+		if err != nil {
+			return nil, err
+		}
+		return DelegationDisabled(*p), nil
 	}
-	return UnknownDelegation{union.NewRaw(typ, data)}, nil
+	return UnknownDelegation{rawUnknown(typ, obj)}, nil
 }

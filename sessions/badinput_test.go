@@ -228,8 +228,7 @@ func TestBadInputOtherCalls(t *testing.T) {
 			return err
 		}), "session_id", "must not be empty", true},
 		{"delete empty id", byID(func(ctx context.Context, c *agentplatform.Client) error {
-			_, err := c.Sessions.Delete(ctx, "")
-			return err
+			return c.Sessions.Delete(ctx, "")
 		}), "session_id", "must not be empty", true},
 
 		{"update empty id", update("", sessions.UpdateParams{Title: param.Value("t")}), "session_id", "must not be empty", true},
@@ -292,8 +291,7 @@ func TestBadInputOtherCalls(t *testing.T) {
 		{"resource update token 4097", rotate(s.ID, file.ID, rep(4097)), "authorization_token", "between 1 and 4096 characters", true},
 		{"resource update not a repository", rotate(s.ID, file.ID, "token"), "authorization_token", "only vcs_repository resources support token rotation", false},
 		{"resource delete empty id", byID(func(ctx context.Context, c *agentplatform.Client) error {
-			_, err := c.Sessions.Resources.Delete(ctx, s.ID, "")
-			return err
+			return c.Sessions.Resources.Delete(ctx, s.ID, "")
 		}),
 			"resource_id", "must not be empty", true},
 
@@ -327,7 +325,7 @@ func TestBadInputOtherCalls(t *testing.T) {
 		{"events list empty id", events("", sessions.EventListParams{}), "session_id", "must not be empty", true},
 		{"events list limit -1", events(s.ID, sessions.EventListParams{Limit: -1}), "limit", "between 1 and 1000", true},
 		{"events list limit 1001", events(s.ID, sessions.EventListParams{Limit: 1001}), "limit", "between 1 and 1000", true},
-		{"events list type empty", events(s.ID, sessions.EventListParams{Types: []string{"user.message", ""}}), "types", "must not be empty", true},
+		{"events list type empty", events(s.ID, sessions.EventListParams{Types: []sessions.EventType{"user.message", ""}}), "types", "must not be empty", true},
 		{"events list order unknown", events(s.ID, sessions.EventListParams{Order: "sideways"}), "order", "must be one of `asc`, `desc`", false},
 		{"events list page", events(s.ID, sessions.EventListParams{Page: "nope"}), "page", "invalid cursor", false},
 		{"events all limit 1001", func(ctx context.Context, c *agentplatform.Client) error {
@@ -335,11 +333,11 @@ func TestBadInputOtherCalls(t *testing.T) {
 		}, "limit", "between 1 and 1000", true},
 
 		{"stream empty id", stream("", sessions.StreamParams{}), "session_id", "must not be empty", true},
-		{"stream event_deltas 101", stream(s.ID, sessions.StreamParams{EventDeltas: make([]string, 101)}), "event_deltas", "at most 100 items", true},
+		{"stream event_deltas 101", stream(s.ID, sessions.StreamParams{EventDeltas: make([]sessions.EventType, 101)}), "event_deltas", "at most 100 items", true},
 		{"stream resume without reconnection", stream(s.ID, sessions.StreamParams{NoReconnect: true, ResumeAfter: sessions.Position{EventID: "sevt_1"}}),
 			"resume_after", "needs reconnection", true},
 		{"stream resume without event id", stream(s.ID, sessions.StreamParams{ResumeAfter: sessions.Position{ProcessedAt: time.Now()}}), "resume_after.event_id", "is required", true},
-		{"stream event_deltas unknown", stream(s.ID, sessions.StreamParams{NoReconnect: true, EventDeltas: []string{"agent.tool_use"}}),
+		{"stream event_deltas unknown", stream(s.ID, sessions.StreamParams{NoReconnect: true, EventDeltas: []sessions.EventType{"agent.tool_use"}}),
 			"event_deltas", "must be one of `agent.message`, `agent.thinking`", false},
 	})
 }

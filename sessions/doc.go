@@ -48,8 +48,8 @@
 // example "initial_events[1].content[0].text") and nothing is sent. Rules
 // that need the server's state come back as *apierror.Error: 409 for a
 // session that is archived, terminated or running, 400 for the budget
-// rules, whose reason (budget_create_only, budget_not_raised,
-// model_not_budgetable) leads the message after the field name.
+// rules; errors.Is tells those apart with ErrBudgetCreateOnly,
+// ErrBudgetNotRaised and ErrModelNotBudgetable.
 //
 // Every call sends the vendor-beta value these endpoints require (Beta).
 //
@@ -60,7 +60,7 @@
 // opened, so open it first, then send:
 //
 //	stream, err := client.Sessions.Events.Stream(ctx, sess.ID, sessions.StreamParams{
-//		EventDeltas: []string{sessions.EventAgentMessage}, // previews: messages as they are written
+//		EventDeltas: []sessions.EventType{sessions.EventAgentMessage}, // previews: messages as they are written
 //	})
 //	if err != nil { … }
 //	defer stream.Close()
@@ -77,12 +77,12 @@
 //		case *sessions.EventDelta:
 //			show(ev.EventID, previews.Text(ev.EventID)) // the text so far
 //		case *sessions.AgentMessageEvent:
-//			show(ev.ID(), sessions.Text(ev.Content)) // the whole message replaces its preview
+//			show(ev.ID, sessions.Text(ev.Content)) // the whole message replaces its preview
 //		case *sessions.AgentCustomToolUseEvent:
-//			answer(sessions.CustomToolResult(ev.ID(), run(ev.Name, ev.Input)))
+//			answer(sessions.CustomToolResult(ev.ID, run(ev.Name, ev.Input)))
 //		case *sessions.AgentToolUseEvent: // ev.ToolInput() decodes the input
 //			if ev.EvaluatedPermission == sessions.PermissionAsk {
-//				answer(sessions.Allow(ev.ID())) // or sessions.Deny(ev.ID(), "why")
+//				answer(sessions.Allow(ev.ID)) // or sessions.Deny(ev.ID, "why")
 //			}
 //		case *sessions.SessionStatusIdleEvent:
 //			if _, ok := ev.StopReason.(sessions.StopEndTurn); ok {
@@ -95,8 +95,12 @@
 // across dropped connections and restarts.
 //
 // Every event the stream, List and Send give is a pointer to its type; all
-// but the previews are PersistedEvent (ID, ProcessedAt, ThreadID), and a
-// type newer than this SDK arrives as *UnknownEvent with its JSON.
+// but the previews are PersistedEvent (the fields ID, ProcessedAt and
+// ThreadID of the embedded EventMeta, also through Meta), and a type newer
+// than this SDK arrives as *UnknownEvent with its JSON. Every event, and
+// every response type, marshals with encoding/json to the JSON the API
+// sent, members this SDK does not know included (their Extra field), and
+// DecodeEvent reads an event back.
 //
 // Reconnection. A connection delivers only what is recorded after it
 // opened; the platform has no resume cursor. So, by default, a stream whose

@@ -7,49 +7,63 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 )
 
-// Reasons the API gives for refusing a budget (docs/managed-agents-wire.md
-// 6.6).
+// BudgetRefusal is why the API refused a session's budget
+// (docs/managed-agents-wire.md 6.6). Each value is an error that
+// errors.Is finds in the error of a Create or Update refused for that
+// reason; the error still unwraps to the API's *apierror.Error:
+//
+//	_, err := client.Sessions.Update(ctx, id, sessions.UpdateParams{Budget: param.Value(b)})
+//	if errors.Is(err, sessions.ErrBudgetNotRaised) { … }
+type BudgetRefusal string
+
 const (
-	// ReasonBudgetCreateOnly: a budget can only be set when the session is
+	// ErrBudgetCreateOnly: a budget can only be set when the session is
 	// created; one created without a budget, or whose budget was removed,
 	// cannot get one.
-	ReasonBudgetCreateOnly = "budget_create_only"
-	// ReasonBudgetNotRaised: the new ceiling is at or below the cost the
+	ErrBudgetCreateOnly BudgetRefusal = "budget_create_only"
+	// ErrBudgetNotRaised: the new ceiling is at or below the cost the
 	// session has already consumed.
-	ReasonBudgetNotRaised = "budget_not_raised"
-	// ReasonModelNotBudgetable: a model the session can run has no public
+	ErrBudgetNotRaised BudgetRefusal = "budget_not_raised"
+	// ErrModelNotBudgetable: a model the session can run has no public
 	// list price, so no budget can track it.
-	ReasonModelNotBudgetable = "model_not_budgetable"
+	ErrModelNotBudgetable BudgetRefusal = "model_not_budgetable"
 )
 
-// RejectionReason returns the reason token of a refused budget, or false
-// when err is not such a refusal. The API sends the reason as the first
-// word of the rule, after the field name ("budget: budget_create_only: …");
-// an error whose type is the reason itself is recognised too.
-//
-//	if reason, ok := sessions.RejectionReason(err); ok && reason == sessions.ReasonBudgetNotRaised { … }
-func RejectionReason(err error) (string, bool) {
-	var apiErr *apierror.Error
-	if !errors.As(err, &apiErr) {
-		return "", false
-	}
-	if isReason(string(apiErr.Type)) {
-		return string(apiErr.Type), true
-	}
-	_, rule, ok := strings.Cut(apiErr.Message, ": ")
-	if !ok {
-		return "", false
-	}
-	reason, _, _ := strings.Cut(rule, ":")
-	if isReason(reason) {
-		return reason, true
-	}
-	return "", false
+func (r BudgetRefusal) Error() string { return "sessions: budget refused: " + string(r) }
+
+// refusedBudget is the error of a call refused for its budget: the API's
+// error, which it reads as, and the reason.
+type refusedBudget struct {
+	api    *apierror.Error
+	reason BudgetRefusal
 }
 
-func isReason(s string) bool {
-	switch s {
-	case ReasonBudgetCreateOnly, ReasonBudgetNotRaised, ReasonModelNotBudgetable:
+func (e *refusedBudget) Error() string   { return e.api.Error() }
+func (e *refusedBudget) Unwrap() []error { return []error{e.api, e.reason} }
+
+// budgetError returns err with the reason of a refused budget attached,
+// or err itself. The API sends the reason as the first word of the rule,
+// after the field name ("budget: budget_create_only: …"); an error whose
+// type is the reason itself is recognised too.
+func budgetError(err error) error {
+	var apiErr *apierror.Error
+	if !errors.As(err, &apiErr) {
+		return err
+	}
+	reason := BudgetRefusal(apiErr.Type)
+	if !reason.known() {
+		_, rule, _ := strings.Cut(apiErr.Message, ": ")
+		word, _, _ := strings.Cut(rule, ":")
+		if reason = BudgetRefusal(word); !reason.known() {
+			return err
+		}
+	}
+	return &refusedBudget{api: apiErr, reason: reason}
+}
+
+func (r BudgetRefusal) known() bool {
+	switch r {
+	case ErrBudgetCreateOnly, ErrBudgetNotRaised, ErrModelNotBudgetable:
 		return true
 	}
 	return false

@@ -5,35 +5,50 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Events of the agent (docs/session-events-wire.md 4.2-4.8). A tool call is
 // identified by the id of the event that announced it: answer an
 // AgentToolUseEvent or AgentMCPToolUseEvent with Allow or Deny, and an
 // AgentCustomToolUseEvent with CustomToolResult.
+//
+// Every event type has an Extra field: members this SDK does not know,
+// kept as received and written back by MarshalJSON.
 
 // AgentMessageEvent is a complete assistant message of one model request.
 type AgentMessageEvent struct {
 	EventMeta
-	Content []ContentBlock // text and redacted blocks
+	Content []ContentBlock `json:"content"` // text and redacted blocks
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentThinkingEvent signals that the model thought; it carries no content.
-type AgentThinkingEvent struct{ EventMeta }
+type AgentThinkingEvent struct {
+	EventMeta
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // AgentToolUseEvent is a call of a built-in tool (bash, edit, read, write,
 // glob, grep, web_fetch, web_search). ThreadID is the child thread of a
 // cross-posted call, "" for the primary thread's own.
 type AgentToolUseEvent struct {
 	EventMeta
-	Name  agents.ToolName
-	Input json.RawMessage // decode it with ToolInput
+	Name  agents.ToolName `json:"name"`
+	Input json.RawMessage `json:"input"` // decode it with ToolInput
 	// EvaluatedPermission is what the tool's permission policy decided:
 	// PermissionAsk calls wait for a user.tool_confirmation.
-	EvaluatedPermission Permission
+	EvaluatedPermission Permission `json:"evaluated_permission"`
 	// Evaluation is the policy that decided; nil when the call was refused
 	// before any policy applied (tool not enabled, unknown tool).
-	Evaluation Evaluation
+	Evaluation Evaluation `json:"evaluation"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolInput decodes Input into the typed input of the built-in tool
@@ -47,69 +62,81 @@ func (e *AgentToolUseEvent) ToolInput() (agents.ToolInput, error) {
 // answer it with CustomToolResult. ThreadID as for AgentToolUseEvent.
 type AgentCustomToolUseEvent struct {
 	EventMeta
-	Name  string
-	Input json.RawMessage // as the model produced it; not checked against the schema
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"` // as the model produced it; not checked against the schema
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentMCPToolUseEvent is a call of a tool of an MCP server.
 type AgentMCPToolUseEvent struct {
 	EventMeta
-	Name                string
-	MCPServerName       string
-	Input               json.RawMessage
-	EvaluatedPermission Permission
-	Evaluation          Evaluation // nil when null
+	Name                string          `json:"name"`
+	MCPServerName       string          `json:"mcp_server_name"`
+	Input               json.RawMessage `json:"input"`
+	EvaluatedPermission Permission      `json:"evaluated_permission"`
+	Evaluation          Evaluation      `json:"evaluation"` // nil when null
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentToolResultEvent is the result of a built-in tool call: run by the
 // server, or refused (denied, not enabled, interrupted) with IsError set.
 type AgentToolResultEvent struct {
 	EventMeta
-	ToolUseID string
-	Content   []ContentBlock
-	IsError   bool
+	ToolUseID string         `json:"tool_use_id"`
+	Content   []ContentBlock `json:"content"`
+	IsError   bool           `json:"is_error"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentMCPToolResultEvent is the result of an MCP tool call.
 type AgentMCPToolResultEvent struct {
 	EventMeta
-	MCPToolUseID string
-	Content      []ContentBlock
-	IsError      bool
+	MCPToolUseID string         `json:"mcp_tool_use_id"`
+	Content      []ContentBlock `json:"content"`
+	IsError      bool           `json:"is_error"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentThreadMessageSentEvent says the primary thread's agent sent a child
 // thread a task or a follow-up.
 type AgentThreadMessageSentEvent struct {
 	EventMeta
-	ToSessionThreadID string
-	ToAgentName       string // "" when sent to the primary agent
-	Content           []ContentBlock
+	ToSessionThreadID string         `json:"to_session_thread_id"`
+	ToAgentName       string         `json:"to_agent_name,omitzero"` // "" when sent to the primary agent
+	Content           []ContentBlock `json:"content"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentThreadMessageReceivedEvent says a child thread sent the primary
 // agent a report or a question.
 type AgentThreadMessageReceivedEvent struct {
 	EventMeta
-	FromSessionThreadID string
-	FromAgentName       string // "" from the primary agent; "vendor.advisor" for advice
-	Content             []ContentBlock
+	FromSessionThreadID string         `json:"from_session_thread_id"`
+	FromAgentName       string         `json:"from_agent_name,omitzero"` // "" from the primary agent; "vendor.advisor" for advice
+	Content             []ContentBlock `json:"content"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AgentThreadContextCompactedEvent says the conversation was summarised to
 // fit the context window.
-type AgentThreadContextCompactedEvent struct{ EventMeta }
-
-func (*AgentMessageEvent) Type() string                { return EventAgentMessage }
-func (*AgentThinkingEvent) Type() string               { return EventAgentThinking }
-func (*AgentToolUseEvent) Type() string                { return EventAgentToolUse }
-func (*AgentCustomToolUseEvent) Type() string          { return EventAgentCustomToolUse }
-func (*AgentMCPToolUseEvent) Type() string             { return EventAgentMCPToolUse }
-func (*AgentToolResultEvent) Type() string             { return EventAgentToolResult }
-func (*AgentMCPToolResultEvent) Type() string          { return EventAgentMCPToolResult }
-func (*AgentThreadMessageSentEvent) Type() string      { return EventAgentThreadMessageSent }
-func (*AgentThreadMessageReceivedEvent) Type() string  { return EventAgentThreadMessageReceived }
-func (*AgentThreadContextCompactedEvent) Type() string { return EventAgentThreadContextCompacted }
+type AgentThreadContextCompactedEvent struct {
+	EventMeta
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // Permission is what a permission policy decided for a tool call. Values
 // this SDK does not know are kept.
@@ -126,22 +153,36 @@ const (
 type Evaluation interface{ isEvaluation() }
 
 // AlwaysAllowEvaluation means the policy always_allow approved the call.
-type AlwaysAllowEvaluation struct{}
+type AlwaysAllowEvaluation struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // AlwaysAskEvaluation means the policy always_ask asks the client.
-type AlwaysAskEvaluation struct{}
+type AlwaysAskEvaluation struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // AutoEvaluation means the server judged the call (policy auto).
 type AutoEvaluation struct {
-	EvaluatedPermission AutoPermission
+	EvaluatedPermission AutoPermission `json:"evaluated_permission"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // AutoPermission is the judgement of an auto policy: Type equals the
 // event's EvaluatedPermission; ReasonCode says why it asked or denied
 // ("indeterminate", "high_risk", …), "" when allowed.
 type AutoPermission struct {
-	Type       Permission
-	ReasonCode string
+	Type       Permission `json:"type"`
+	ReasonCode string     `json:"reason_code,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownEvaluation is a policy kind this SDK does not know, as received.
@@ -152,148 +193,75 @@ func (AlwaysAskEvaluation) isEvaluation()   {}
 func (AutoEvaluation) isEvaluation()        {}
 func (UnknownEvaluation) isEvaluation()     {}
 
-func (r *jsonReader) evaluation() Evaluation {
-	if r.null() {
-		return nil
-	}
-	switch typ := r.typeOf(); typ {
+type (
+	plainAlwaysAllowEvaluation AlwaysAllowEvaluation
+	plainAlwaysAskEvaluation   AlwaysAskEvaluation
+	plainAutoEvaluation        AutoEvaluation
+	plainAutoPermission        AutoPermission
+)
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v AlwaysAllowEvaluation) MarshalJSON() ([]byte, error) {
+	return marshalVariant("always_allow", plainAlwaysAllowEvaluation(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *AlwaysAllowEvaluation) UnmarshalJSON(data []byte) error {
+	*v = AlwaysAllowEvaluation{}
+	return decodeVariant(data, (*plainAlwaysAllowEvaluation)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v AlwaysAskEvaluation) MarshalJSON() ([]byte, error) {
+	return marshalVariant("always_ask", plainAlwaysAskEvaluation(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *AlwaysAskEvaluation) UnmarshalJSON(data []byte) error {
+	*v = AlwaysAskEvaluation{}
+	return decodeVariant(data, (*plainAlwaysAskEvaluation)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v AutoEvaluation) MarshalJSON() ([]byte, error) {
+	return marshalVariant("auto", plainAutoEvaluation(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *AutoEvaluation) UnmarshalJSON(data []byte) error {
+	*v = AutoEvaluation{}
+	return decodeVariant(data, (*plainAutoEvaluation)(v))
+}
+
+// MarshalJSON writes the wire object.
+func (p AutoPermission) MarshalJSON() ([]byte, error) { return wire.Marshal(plainAutoPermission(p)) }
+
+// UnmarshalJSON decodes the wire object.
+func (p *AutoPermission) UnmarshalJSON(data []byte) error {
+	*p = AutoPermission{}
+	return wire.Unmarshal(data, (*plainAutoPermission)(p))
+}
+
+func decodeEvaluation(typ string, obj []byte) (Evaluation, error) {
+	switch typ {
 	case "always_allow":
-		r.skip()
-		return AlwaysAllowEvaluation{}
+		p, err := newVariant[plainAlwaysAllowEvaluation](obj)
+		if err != nil {
+			return nil, err
+		}
+		return AlwaysAllowEvaluation(*p), nil
 	case "always_ask":
-		r.skip()
-		return AlwaysAskEvaluation{}
+		p, err := newVariant[plainAlwaysAskEvaluation](obj)
+		if err != nil {
+			return nil, err
+		}
+		return AlwaysAskEvaluation(*p), nil
 	case "auto":
-		var ev AutoEvaluation
-		r.object(func(key string) {
-			if key != "evaluated_permission" {
-				r.skip()
-				return
-			}
-			r.object(func(key string) {
-				switch key {
-				case "type":
-					ev.EvaluatedPermission.Type = Permission(r.str())
-				case "reason_code":
-					ev.EvaluatedPermission.ReasonCode = r.str()
-				default:
-					r.skip()
-				}
-			})
-		})
-		return ev
-	default:
-		return UnknownEvaluation{r.rawUnion(typ)}
+		p, err := newVariant[plainAutoEvaluation](obj, unions)
+		if err != nil {
+			return nil, err
+		}
+		return AutoEvaluation(*p), nil
 	}
-}
-
-// rawMessage copies the next value; null reads as nil.
-func (r *jsonReader) rawMessage() json.RawMessage {
-	if r.null() {
-		return nil
-	}
-	return json.RawMessage(r.raw())
-}
-
-func (e *AgentMessageEvent) decodeField(r *jsonReader, key string) {
-	if key == "content" {
-		e.Content = r.blocks()
-		return
-	}
-	e.EventMeta.decodeField(r, key)
-}
-
-func (e *AgentToolUseEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "name":
-		e.Name = agents.ToolName(r.str())
-	case "input":
-		e.Input = r.rawMessage()
-	case "evaluated_permission":
-		e.EvaluatedPermission = Permission(r.str())
-	case "evaluation":
-		e.Evaluation = r.evaluation()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
-}
-
-func (e *AgentCustomToolUseEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "name":
-		e.Name = r.str()
-	case "input":
-		e.Input = r.rawMessage()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
-}
-
-func (e *AgentMCPToolUseEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "name":
-		e.Name = r.str()
-	case "mcp_server_name":
-		e.MCPServerName = r.str()
-	case "input":
-		e.Input = r.rawMessage()
-	case "evaluated_permission":
-		e.EvaluatedPermission = Permission(r.str())
-	case "evaluation":
-		e.Evaluation = r.evaluation()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
-}
-
-func (e *AgentToolResultEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "tool_use_id":
-		e.ToolUseID = r.str()
-	case "content":
-		e.Content = r.blocks()
-	case "is_error":
-		e.IsError = r.boolean()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
-}
-
-func (e *AgentMCPToolResultEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "mcp_tool_use_id":
-		e.MCPToolUseID = r.str()
-	case "content":
-		e.Content = r.blocks()
-	case "is_error":
-		e.IsError = r.boolean()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
-}
-
-func (e *AgentThreadMessageSentEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "to_session_thread_id":
-		e.ToSessionThreadID = r.str()
-	case "to_agent_name":
-		e.ToAgentName = r.str()
-	case "content":
-		e.Content = r.blocks()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
-}
-
-func (e *AgentThreadMessageReceivedEvent) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "from_session_thread_id":
-		e.FromSessionThreadID = r.str()
-	case "from_agent_name":
-		e.FromAgentName = r.str()
-	case "content":
-		e.Content = r.blocks()
-	default:
-		e.EventMeta.decodeField(r, key)
-	}
+	return UnknownEvaluation{rawUnknown(typ, obj)}, nil
 }

@@ -3,8 +3,12 @@ package sessions
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // ContentBlock is a block of an event's content
@@ -14,32 +18,58 @@ import (
 type ContentBlock interface{ isContentBlock() }
 
 // TextBlock is a block of text (type "text").
-type TextBlock struct{ Text string }
+type TextBlock struct {
+	Text string `json:"text"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // ImageBlock is an image (type "image").
 type ImageBlock struct {
-	Source Source // Base64Source, URLSource or FileSource
+	Source Source `json:"source"` // Base64Source, URLSource or FileSource
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // DocumentBlock is a document (type "document").
 type DocumentBlock struct {
-	Source  Source // Base64Source, PlainTextSource, URLSource or FileSource
-	Context string // "" when null
-	Title   string // "" when null
+	Source  Source `json:"source"`           // Base64Source, PlainTextSource, URLSource or FileSource
+	Context string `json:"context,omitzero"` // "" when null
+	Title   string `json:"title,omitzero"`   // "" when null
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SearchResultBlock is a search result handed to the model as a tool result
 // (type "search_result").
 type SearchResultBlock struct {
-	Source           string
-	Title            string
-	Content          []TextBlock
-	CitationsEnabled bool // citations.enabled
+	Source    string      `json:"source"`
+	Title     string      `json:"title"`
+	Content   []TextBlock `json:"content"`
+	Citations *Citations  `json:"citations,omitzero"` // nil when absent or null
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// Citations says whether a search result may be cited.
+type Citations struct {
+	Enabled bool `json:"enabled"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // RedactedBlock stands for content withheld by model policy (type
 // "redacted").
-type RedactedBlock struct{}
+type RedactedBlock struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownContentBlock is a block kind this SDK does not know, as received.
 type UnknownContentBlock struct{ union.Raw }
@@ -56,16 +86,38 @@ func (UnknownContentBlock) isContentBlock() {}
 type Source interface{ isSource() }
 
 // Base64Source is inline data (type "base64").
-type Base64Source struct{ MediaType, Data string }
+type Base64Source struct {
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // PlainTextSource is an inline plain-text document (type "text").
-type PlainTextSource struct{ MediaType, Data string }
+type PlainTextSource struct {
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // URLSource is fetched from a URL (type "url").
-type URLSource struct{ URL string }
+type URLSource struct {
+	URL string `json:"url"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // FileSource is an uploaded file (type "file").
-type FileSource struct{ FileID string }
+type FileSource struct {
+	FileID string `json:"file_id"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownSource is a source kind this SDK does not know, as received.
 type UnknownSource struct{ union.Raw }
@@ -92,138 +144,230 @@ func Text(content []ContentBlock) string {
 	return b.String()
 }
 
-// rawUnion keeps the value the reader is on as the payload of an Unknown
-// variant.
-func (r *jsonReader) rawUnion(typ string) union.Raw {
-	return union.Raw{Type: typ, JSON: json.RawMessage(r.raw())}
+type (
+	plainTextBlock         TextBlock
+	plainImageBlock        ImageBlock
+	plainDocumentBlock     DocumentBlock
+	plainSearchResultBlock SearchResultBlock
+	plainCitations         Citations
+	plainRedactedBlock     RedactedBlock
+	plainBase64Source      Base64Source
+	plainPlainTextSource   PlainTextSource
+	plainURLSource         URLSource
+	plainFileSource        FileSource
+)
+
+// MarshalJSON writes the block's wire object, "type" first.
+func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalVariant("text", plainTextBlock(b)) }
+
+// UnmarshalJSON decodes the block's wire object; "type" is not kept.
+func (b *TextBlock) UnmarshalJSON(data []byte) error {
+	*b = TextBlock{}
+	return decodeVariant(data, (*plainTextBlock)(b))
 }
 
-// blocks reads a content array; null reads as nil, [] as an empty slice.
-func (r *jsonReader) blocks() []ContentBlock {
-	var out []ContentBlock
-	if !r.array(func() { out = append(out, r.block()) }) {
-		return nil
-	}
-	if out == nil {
-		out = []ContentBlock{}
-	}
-	return out
+// MarshalJSON writes the block's wire object, "type" first.
+func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalVariant("image", plainImageBlock(b)) }
+
+// UnmarshalJSON decodes the block's wire object; "type" is not kept.
+func (b *ImageBlock) UnmarshalJSON(data []byte) error {
+	*b = ImageBlock{}
+	return decodeVariant(data, (*plainImageBlock)(b), unions)
 }
 
-func (r *jsonReader) block() ContentBlock {
-	switch typ := r.typeOf(); typ {
-	case "text":
-		return r.textBlock()
-	case "image":
-		var b ImageBlock
-		r.object(func(key string) {
-			if key == "source" {
-				b.Source = r.source()
-			} else {
-				r.skip()
-			}
-		})
-		return b
-	case "document":
-		var b DocumentBlock
-		r.object(func(key string) {
-			switch key {
-			case "source":
-				b.Source = r.source()
-			case "context":
-				b.Context = r.str()
-			case "title":
-				b.Title = r.str()
-			default:
-				r.skip()
-			}
-		})
-		return b
-	case "search_result":
-		var b SearchResultBlock
-		r.object(func(key string) {
-			switch key {
-			case "source":
-				b.Source = r.str()
-			case "title":
-				b.Title = r.str()
-			case "content":
-				r.array(func() { b.Content = append(b.Content, r.textBlock()) })
-			case "citations":
-				r.object(func(key string) {
-					if key == "enabled" {
-						b.CitationsEnabled = r.boolean()
-					} else {
-						r.skip()
-					}
-				})
-			default:
-				r.skip()
-			}
-		})
-		return b
-	case "redacted":
-		r.skip()
-		return RedactedBlock{}
-	default:
-		return UnknownContentBlock{r.rawUnion(typ)}
-	}
+// MarshalJSON writes the block's wire object, "type" first.
+func (b DocumentBlock) MarshalJSON() ([]byte, error) {
+	return marshalVariant("document", plainDocumentBlock(b))
 }
 
-func (r *jsonReader) textBlock() TextBlock {
-	var b TextBlock
-	r.object(func(key string) {
-		if key == "text" {
-			b.Text = r.str()
-		} else {
-			r.skip()
-		}
-	})
-	return b
+// UnmarshalJSON decodes the block's wire object; "type" is not kept.
+func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
+	*b = DocumentBlock{}
+	return decodeVariant(data, (*plainDocumentBlock)(b), unions)
 }
 
-func (r *jsonReader) source() Source {
-	typ := r.typeOf()
+// MarshalJSON writes the block's wire object, "type" first.
+func (b SearchResultBlock) MarshalJSON() ([]byte, error) {
+	return marshalVariant("search_result", plainSearchResultBlock(b))
+}
+
+// UnmarshalJSON decodes the block's wire object; "type" is not kept.
+func (b *SearchResultBlock) UnmarshalJSON(data []byte) error {
+	*b = SearchResultBlock{}
+	return decodeVariant(data, (*plainSearchResultBlock)(b))
+}
+
+// MarshalJSON writes the wire object.
+func (c Citations) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCitations(c)) }
+
+// UnmarshalJSON decodes the wire object.
+func (c *Citations) UnmarshalJSON(data []byte) error {
+	*c = Citations{}
+	return wire.Unmarshal(data, (*plainCitations)(c))
+}
+
+// MarshalJSON writes the block's wire object, "type" first.
+func (b RedactedBlock) MarshalJSON() ([]byte, error) {
+	return marshalVariant("redacted", plainRedactedBlock(b))
+}
+
+// UnmarshalJSON decodes the block's wire object; "type" is not kept.
+func (b *RedactedBlock) UnmarshalJSON(data []byte) error {
+	*b = RedactedBlock{}
+	return decodeVariant(data, (*plainRedactedBlock)(b))
+}
+
+// MarshalJSON writes the source's wire object, "type" first.
+func (s Base64Source) MarshalJSON() ([]byte, error) {
+	return marshalVariant("base64", plainBase64Source(s))
+}
+
+// UnmarshalJSON decodes the source's wire object; "type" is not kept.
+func (s *Base64Source) UnmarshalJSON(data []byte) error {
+	*s = Base64Source{}
+	return decodeVariant(data, (*plainBase64Source)(s))
+}
+
+// MarshalJSON writes the source's wire object, "type" first.
+func (s PlainTextSource) MarshalJSON() ([]byte, error) {
+	return marshalVariant("text", plainPlainTextSource(s))
+}
+
+// UnmarshalJSON decodes the source's wire object; "type" is not kept.
+func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
+	*s = PlainTextSource{}
+	return decodeVariant(data, (*plainPlainTextSource)(s))
+}
+
+// MarshalJSON writes the source's wire object, "type" first.
+func (s URLSource) MarshalJSON() ([]byte, error) { return marshalVariant("url", plainURLSource(s)) }
+
+// UnmarshalJSON decodes the source's wire object; "type" is not kept.
+func (s *URLSource) UnmarshalJSON(data []byte) error {
+	*s = URLSource{}
+	return decodeVariant(data, (*plainURLSource)(s))
+}
+
+// MarshalJSON writes the source's wire object, "type" first.
+func (s FileSource) MarshalJSON() ([]byte, error) { return marshalVariant("file", plainFileSource(s)) }
+
+// UnmarshalJSON decodes the source's wire object; "type" is not kept.
+func (s *FileSource) UnmarshalJSON(data []byte) error {
+	*s = FileSource{}
+	return decodeVariant(data, (*plainFileSource)(s))
+}
+
+func decodeContentBlock(typ string, obj []byte) (ContentBlock, error) {
 	switch typ {
-	case "base64", "text":
-		var mediaType, data string
-		r.object(func(key string) {
-			switch key {
-			case "media_type":
-				mediaType = r.str()
-			case "data":
-				data = r.str()
-			default:
-				r.skip()
-			}
-		})
-		if typ == "text" {
-			return PlainTextSource{MediaType: mediaType, Data: data}
+	case "text":
+		if text, ok := plainText(obj); ok {
+			return TextBlock{Text: text}, nil
 		}
-		return Base64Source{MediaType: mediaType, Data: data}
+		p, err := newVariant[plainTextBlock](obj)
+		if err != nil {
+			return nil, err
+		}
+		return TextBlock(*p), nil
+	case "image":
+		p, err := newVariant[plainImageBlock](obj, unions)
+		if err != nil {
+			return nil, err
+		}
+		return ImageBlock(*p), nil
+	case "document":
+		p, err := newVariant[plainDocumentBlock](obj, unions)
+		if err != nil {
+			return nil, err
+		}
+		return DocumentBlock(*p), nil
+	case "search_result":
+		p, err := newVariant[plainSearchResultBlock](obj, unions)
+		if err != nil {
+			return nil, err
+		}
+		return SearchResultBlock(*p), nil
+	case "redacted":
+		p, err := newVariant[plainRedactedBlock](obj)
+		if err != nil {
+			return nil, err
+		}
+		return RedactedBlock(*p), nil
+	}
+	return UnknownContentBlock{rawUnknown(typ, obj)}, nil
+}
+
+func decodeSource(typ string, obj []byte) (Source, error) {
+	switch typ {
+	case "base64":
+		p, err := newVariant[plainBase64Source](obj)
+		if err != nil {
+			return nil, err
+		}
+		return Base64Source(*p), nil
+	case "text":
+		p, err := newVariant[plainPlainTextSource](obj)
+		if err != nil {
+			return nil, err
+		}
+		return PlainTextSource(*p), nil
 	case "url":
-		var s URLSource
-		r.object(func(key string) {
-			if key == "url" {
-				s.URL = r.str()
-			} else {
-				r.skip()
-			}
-		})
-		return s
+		p, err := newVariant[plainURLSource](obj)
+		if err != nil {
+			return nil, err
+		}
+		return URLSource(*p), nil
 	case "file":
-		var s FileSource
-		r.object(func(key string) {
-			if key == "file_id" {
-				s.FileID = r.str()
-			} else {
-				r.skip()
-			}
-		})
-		return s
+		p, err := newVariant[plainFileSource](obj)
+		if err != nil {
+			return nil, err
+		}
+		return FileSource(*p), nil
 	}
-	if r.null() {
-		return nil
+	return UnknownSource{rawUnknown(typ, obj)}, nil
+}
+
+// plainText returns the text of obj, a text block the decoder has already
+// read and checked (valid JSON), when it is exactly
+// {"type":"text","text":"…"}: the form the API writes for every block of
+// a stream's previews and messages. Decoding such a block again with a
+// decoder of its own, for a few dozen bytes, costs as much as the rest of
+// its event (BenchmarkStreamDecoding); its text is the one string value
+// after the head. Any other form is decoded as usual.
+func plainText(obj []byte) (string, bool) {
+	const head = `{"type":"text","text":`
+	if len(obj) < len(head)+3 || string(obj[:len(head)]) != head || obj[len(obj)-1] != '}' {
+		return "", false
 	}
-	return UnknownSource{r.rawUnion(typ)}
+	return oneString(obj[len(head) : len(obj)-1])
+}
+
+// oneString returns the value of str when it is one JSON string and
+// nothing else; str is valid JSON text, or it is checked here (UTF-8, no
+// control characters, valid escapes).
+func oneString(str []byte) (string, bool) {
+	if len(str) < 2 || str[0] != '"' || str[len(str)-1] != '"' {
+		return "", false
+	}
+	inner := str[1 : len(str)-1]
+	escaped := false
+	for i := 0; i < len(inner); i++ {
+		switch c := inner[i]; {
+		case c == '\\':
+			escaped = true
+			i++
+		case c == '"' || c < 0x20:
+			return "", false // the string ends before: more members follow
+		}
+	}
+	if !utf8.Valid(inner) {
+		return "", false
+	}
+	if !escaped {
+		return string(inner), true
+	}
+	text, err := jsontext.AppendUnquote(nil, str)
+	if err != nil {
+		return "", false
+	}
+	return string(text), true
 }

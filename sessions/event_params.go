@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
 // The event parameters that only Send accepts (docs/session-events-wire.md
@@ -26,6 +25,9 @@ type InterruptParam struct {
 	// SessionThreadID stops only that thread of a multi-agent session; ""
 	// stops every thread.
 	SessionThreadID string `json:"session_thread_id,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ConfirmationResult answers a tool call waiting for confirmation.
@@ -48,6 +50,9 @@ type ToolConfirmationParam struct {
 	// DenyMessage tells the model why, at most 10000 characters; only with
 	// ConfirmationDeny.
 	DenyMessage string `json:"deny_message,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CustomToolResultParam is the result of a custom tool the client ran
@@ -60,6 +65,9 @@ type CustomToolResultParam struct {
 	// Content is the result; nil sends none (an empty result).
 	Content []ContentBlockParam `json:"content,omitzero"`
 	IsError bool                `json:"is_error,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolResultParam is the result of a sandbox tool (bash, read, write, edit,
@@ -70,6 +78,9 @@ type ToolResultParam struct {
 	ToolUseID string              `json:"tool_use_id"`
 	Content   []ContentBlockParam `json:"content,omitzero"`
 	IsError   bool                `json:"is_error,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 func (InterruptParam) isEventParam()        {}
@@ -123,72 +134,6 @@ func optionalTextBlocks(text []string) []ContentBlockParam {
 		return nil
 	}
 	return textBlocks(text)
-}
-
-func (e InterruptParam) MarshalJSON() ([]byte, error) {
-	type plain InterruptParam
-	return union.Marshal(EventInterrupt, plain(e))
-}
-
-func (e ToolConfirmationParam) MarshalJSON() ([]byte, error) {
-	type plain ToolConfirmationParam
-	return union.Marshal(EventToolConfirmation, plain(e))
-}
-
-func (e CustomToolResultParam) MarshalJSON() ([]byte, error) {
-	type plain CustomToolResultParam
-	return union.Marshal(EventCustomToolResult, plain(e))
-}
-
-func (e ToolResultParam) MarshalJSON() ([]byte, error) {
-	type plain ToolResultParam
-	return union.Marshal(EventToolResult, plain(e))
-}
-
-// decodeSendOnlyParam decodes the parameters of this file for
-// DecodeEventParam; ok is false for any other type.
-func decodeSendOnlyParam(typ string, data []byte) (p EventParam, ok bool, err error) {
-	switch typ {
-	case EventInterrupt:
-		var w struct {
-			SessionThreadID *string `json:"session_thread_id"`
-		}
-		err = json.Unmarshal(data, &w)
-		e := InterruptParam{}
-		if w.SessionThreadID != nil {
-			e.SessionThreadID = *w.SessionThreadID
-		}
-		return e, true, err
-	case EventToolConfirmation:
-		var w struct {
-			Result      ConfirmationResult `json:"result"`
-			ToolUseID   string             `json:"tool_use_id"`
-			DenyMessage *string            `json:"deny_message"`
-		}
-		err = json.Unmarshal(data, &w)
-		e := ToolConfirmationParam{Result: w.Result, ToolUseID: w.ToolUseID}
-		if w.DenyMessage != nil {
-			e.DenyMessage = *w.DenyMessage
-		}
-		return e, true, err
-	case EventCustomToolResult, EventToolResult:
-		var w struct {
-			CustomToolUseID string          `json:"custom_tool_use_id"`
-			ToolUseID       string          `json:"tool_use_id"`
-			Content         json.RawMessage `json:"content"`
-			IsError         *bool           `json:"is_error"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
-			return nil, true, err
-		}
-		content, err := decodeList(w.Content, decodeContentBlockParam)
-		isError := w.IsError != nil && *w.IsError
-		if typ == EventToolResult {
-			return ToolResultParam{ToolUseID: w.ToolUseID, Content: content, IsError: isError}, true, err
-		}
-		return CustomToolResultParam{CustomToolUseID: w.CustomToolUseID, Content: content, IsError: isError}, true, err
-	}
-	return nil, false, nil
 }
 
 // eventValidator is an event parameter that checks its own fields, naming

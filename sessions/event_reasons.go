@@ -1,9 +1,11 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // The unions of idle and error events (docs/session-events-wire.md 4.9,
@@ -16,25 +18,44 @@ type StopReason interface{ isStopReason() }
 
 // StopEndTurn means the turn finished, or was interrupted (type
 // "end_turn").
-type StopEndTurn struct{}
+type StopEndTurn struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // StopRequiresAction means the session is waiting on the client (type
 // "requires_action"): answer every tool use named in EventIDs.
 type StopRequiresAction struct {
-	EventIDs []string
+	EventIDs []string `json:"event_ids"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // StopRetriesExhausted means the turn died after a session.error that ran
 // out of retries; the last input was dropped (type "retries_exhausted").
-type StopRetriesExhausted struct{}
+type StopRetriesExhausted struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // StopBudgetReached means the session paused at its budget; raise or remove
 // the budget with Update to resume (type "budget_reached").
-type StopBudgetReached struct{}
+type StopBudgetReached struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // StopRefusal means the model's response was refused; StopDetails says why
 // (type "refusal").
-type StopRefusal struct{}
+type StopRefusal struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownStopReason is a stop reason this SDK does not know, as received.
 type UnknownStopReason struct{ union.Raw }
@@ -53,8 +74,11 @@ type StopDetails interface{ isStopDetails() }
 type RefusalDetails struct {
 	// Category is "cyber", "bio", "frontier_llm", "reasoning_extraction",
 	// "general_harms", another value, or "" when null.
-	Category    string
-	Explanation string // "" when null
+	Category    string `json:"category,omitzero"`
+	Explanation string `json:"explanation,omitzero"` // "" when null
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownStopDetails is a kind this SDK does not know, as received.
@@ -68,30 +92,45 @@ type SessionError struct {
 	// Type is the error's kind: "model_overloaded_error",
 	// "mcp_connection_failed_error", … or a value this SDK does not know
 	// ("unknown_error" is the platform's own fallback).
-	Type    string
-	Message string
+	Type    string `json:"type"`
+	Message string `json:"message"`
 	// RetryStatus says what follows: RetryRetrying, RetryExhausted,
 	// RetryTerminal, or UnknownRetryStatus.
-	RetryStatus RetryStatus
+	RetryStatus RetryStatus `json:"retry_status"`
 	// Details holds the keys of the kind: MCPErrorDetails,
 	// CredentialErrorDetails or RepositoryErrorDetails; nil for kinds
 	// without any; UnknownErrorDetails (the whole error object) for a kind
-	// this SDK does not know.
-	Details ErrorDetails
+	// this SDK does not know. The keys of a known kind are not in Extra.
+	Details ErrorDetails `json:"-"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // RetryStatus says whether a failed turn goes on.
 type RetryStatus interface{ isRetryStatus() }
 
 // RetryRetrying means the server retries by itself (type "retrying").
-type RetryRetrying struct{}
+type RetryRetrying struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // RetryExhausted means the turn is dead; send a new prompt (type
 // "exhausted").
-type RetryExhausted struct{}
+type RetryExhausted struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // RetryTerminal means the session cannot continue (type "terminal").
-type RetryTerminal struct{}
+type RetryTerminal struct {
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
 
 // UnknownRetryStatus is a status this SDK does not know, as received.
 type UnknownRetryStatus struct{ union.Raw }
@@ -101,27 +140,36 @@ func (RetryExhausted) isRetryStatus()     {}
 func (RetryTerminal) isRetryStatus()      {}
 func (UnknownRetryStatus) isRetryStatus() {}
 
-// ErrorDetails are the keys particular to a kind of session error.
+// ErrorDetails are the keys particular to a kind of session error. They
+// are members of the error object itself, so they are read and written
+// with it (SessionError).
 type ErrorDetails interface{ isErrorDetails() }
 
 // MCPErrorDetails are the details of mcp_connection_failed_error and
 // mcp_authentication_failed_error.
-type MCPErrorDetails struct{ MCPServerName string }
+type MCPErrorDetails struct {
+	MCPServerName string `json:"mcp_server_name,omitzero"`
+}
 
 // CredentialErrorDetails are the details of
 // credential_host_unreachable_error.
-type CredentialErrorDetails struct{ CredentialID, VaultID string }
+type CredentialErrorDetails struct {
+	CredentialID string `json:"credential_id,omitzero"`
+	VaultID      string `json:"vault_id,omitzero"`
+}
 
 // RepositoryErrorDetails are the details of
 // repository_authentication_error, repository_forbidden_error,
 // repository_not_found_error, repository_checkout_error and
 // repository_clone_error.
 type RepositoryErrorDetails struct {
-	RepositoryURL string // "" when null
+	RepositoryURL string `json:"repository_url,omitzero"` // "" when null
 }
 
 // UnknownErrorDetails is the whole error object of a kind this SDK does not
-// know.
+// know, as SessionError marshals it. It is a view of the error: its
+// members are also in SessionError's fields and Extra, which are what is
+// written back.
 type UnknownErrorDetails struct{ union.Raw }
 
 func (MCPErrorDetails) isErrorDetails()        {}
@@ -129,129 +177,274 @@ func (CredentialErrorDetails) isErrorDetails() {}
 func (RepositoryErrorDetails) isErrorDetails() {}
 func (UnknownErrorDetails) isErrorDetails()    {}
 
-func (r *jsonReader) stopReason() StopReason {
-	if r.null() {
-		return nil
-	}
-	switch typ := r.typeOf(); typ {
-	case "end_turn":
-		r.skip()
-		return StopEndTurn{}
-	case "requires_action":
-		var s StopRequiresAction
-		r.object(func(key string) {
-			if key == "event_ids" {
-				s.EventIDs = r.stringList()
-			} else {
-				r.skip()
-			}
-		})
-		return s
-	case "retries_exhausted":
-		r.skip()
-		return StopRetriesExhausted{}
-	case "budget_reached":
-		r.skip()
-		return StopBudgetReached{}
-	case "refusal":
-		r.skip()
-		return StopRefusal{}
-	default:
-		return UnknownStopReason{r.rawUnion(typ)}
-	}
+type (
+	plainStopEndTurn          StopEndTurn
+	plainStopRequiresAction   StopRequiresAction
+	plainStopRetriesExhausted StopRetriesExhausted
+	plainStopBudgetReached    StopBudgetReached
+	plainStopRefusal          StopRefusal
+	plainRefusalDetails       RefusalDetails
+	plainRetryRetrying        RetryRetrying
+	plainRetryExhausted       RetryExhausted
+	plainRetryTerminal        RetryTerminal
+	plainSessionError         SessionError
+)
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v StopEndTurn) MarshalJSON() ([]byte, error) {
+	return marshalVariant("end_turn", plainStopEndTurn(v))
 }
 
-func (r *jsonReader) stopDetails() StopDetails {
-	if r.null() {
-		return nil
-	}
-	typ := r.typeOf()
-	if typ != "refusal" {
-		return UnknownStopDetails{r.rawUnion(typ)}
-	}
-	var d RefusalDetails
-	r.object(func(key string) {
-		switch key {
-		case "category":
-			d.Category = r.str()
-		case "explanation":
-			d.Explanation = r.str()
-		default:
-			r.skip()
-		}
-	})
-	return d
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *StopEndTurn) UnmarshalJSON(data []byte) error {
+	*v = StopEndTurn{}
+	return decodeVariant(data, (*plainStopEndTurn)(v))
 }
 
-// stringList reads an array of strings; null reads as nil.
-func (r *jsonReader) stringList() []string {
-	out := []string{}
-	if !r.array(func() { out = append(out, r.str()) }) {
-		return nil
-	}
-	return out
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v StopRequiresAction) MarshalJSON() ([]byte, error) {
+	return marshalVariant("requires_action", plainStopRequiresAction(v))
 }
 
-func (r *jsonReader) sessionError() SessionError {
-	typ := r.typeOf()
-	var e SessionError
-	var mcp MCPErrorDetails
-	var cred CredentialErrorDetails
-	var repo RepositoryErrorDetails
-	r.peek()
-	start := r.i
-	r.object(func(key string) {
-		switch key {
-		case "type":
-			e.Type = r.str()
-		case "message":
-			e.Message = r.str()
-		case "retry_status":
-			e.RetryStatus = r.retryStatus()
-		case "mcp_server_name":
-			mcp.MCPServerName = r.str()
-		case "credential_id":
-			cred.CredentialID = r.str()
-		case "vault_id":
-			cred.VaultID = r.str()
-		case "repository_url":
-			repo.RepositoryURL = r.str()
-		default:
-			r.skip()
-		}
-	})
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *StopRequiresAction) UnmarshalJSON(data []byte) error {
+	*v = StopRequiresAction{}
+	return decodeVariant(data, (*plainStopRequiresAction)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v StopRetriesExhausted) MarshalJSON() ([]byte, error) {
+	return marshalVariant("retries_exhausted", plainStopRetriesExhausted(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *StopRetriesExhausted) UnmarshalJSON(data []byte) error {
+	*v = StopRetriesExhausted{}
+	return decodeVariant(data, (*plainStopRetriesExhausted)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v StopBudgetReached) MarshalJSON() ([]byte, error) {
+	return marshalVariant("budget_reached", plainStopBudgetReached(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *StopBudgetReached) UnmarshalJSON(data []byte) error {
+	*v = StopBudgetReached{}
+	return decodeVariant(data, (*plainStopBudgetReached)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v StopRefusal) MarshalJSON() ([]byte, error) {
+	return marshalVariant("refusal", plainStopRefusal(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *StopRefusal) UnmarshalJSON(data []byte) error {
+	*v = StopRefusal{}
+	return decodeVariant(data, (*plainStopRefusal)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v RefusalDetails) MarshalJSON() ([]byte, error) {
+	return marshalVariant("refusal", plainRefusalDetails(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *RefusalDetails) UnmarshalJSON(data []byte) error {
+	*v = RefusalDetails{}
+	return decodeVariant(data, (*plainRefusalDetails)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v RetryRetrying) MarshalJSON() ([]byte, error) {
+	return marshalVariant("retrying", plainRetryRetrying(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *RetryRetrying) UnmarshalJSON(data []byte) error {
+	*v = RetryRetrying{}
+	return decodeVariant(data, (*plainRetryRetrying)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v RetryExhausted) MarshalJSON() ([]byte, error) {
+	return marshalVariant("exhausted", plainRetryExhausted(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *RetryExhausted) UnmarshalJSON(data []byte) error {
+	*v = RetryExhausted{}
+	return decodeVariant(data, (*plainRetryExhausted)(v))
+}
+
+// MarshalJSON writes the variant's wire object, "type" first.
+func (v RetryTerminal) MarshalJSON() ([]byte, error) {
+	return marshalVariant("terminal", plainRetryTerminal(v))
+}
+
+// UnmarshalJSON decodes the variant's wire object; "type" is not kept.
+func (v *RetryTerminal) UnmarshalJSON(data []byte) error {
+	*v = RetryTerminal{}
+	return decodeVariant(data, (*plainRetryTerminal)(v))
+}
+
+// errorDetailsOf returns the zero details of a known kind of session error
+// (nil for the kinds without any) and whether the kind is known.
+func errorDetailsOf(typ string) (ErrorDetails, bool) {
 	switch typ {
-	case "unknown_error", "model_overloaded_error", "model_rate_limited_error", "model_request_failed_error", "billing_error":
+	case "", "unknown_error", "model_overloaded_error", "model_rate_limited_error", "model_request_failed_error", "billing_error":
+		return nil, true
 	case "mcp_connection_failed_error", "mcp_authentication_failed_error":
-		e.Details = mcp
+		return MCPErrorDetails{}, true
 	case "credential_host_unreachable_error":
-		e.Details = cred
+		return CredentialErrorDetails{}, true
 	case "repository_authentication_error", "repository_forbidden_error", "repository_not_found_error",
 		"repository_checkout_error", "repository_clone_error":
-		e.Details = repo
-	default:
-		if r.err == nil {
-			e.Details = UnknownErrorDetails{union.Raw{Type: typ, JSON: json.RawMessage(r.s[start:r.i])}}
-		}
+		return RepositoryErrorDetails{}, true
 	}
-	return e
+	return nil, false
 }
 
-func (r *jsonReader) retryStatus() RetryStatus {
-	if r.null() {
-		return nil
+// MarshalJSON writes the error object, the keys of Details among its
+// members.
+func (e SessionError) MarshalJSON() ([]byte, error) {
+	body, err := wire.Marshal(plainSessionError(e))
+	if err != nil {
+		return nil, err
 	}
-	switch typ := r.typeOf(); typ {
+	var details []byte
+	switch d := e.Details.(type) {
+	case MCPErrorDetails, CredentialErrorDetails, RepositoryErrorDetails:
+		if details, err = wire.Marshal(d); err != nil {
+			return nil, err
+		}
+	}
+	if len(details) <= 2 { // none, or {}
+		return body, nil
+	}
+	out := append(bytes.TrimSuffix(body, []byte("}")), ',')
+	return append(out, details[1:]...), nil
+}
+
+// UnmarshalJSON decodes the error object, the keys of its kind into
+// Details.
+func (e *SessionError) UnmarshalJSON(data []byte) error {
+	*e = SessionError{}
+	if err := wire.Unmarshal(data, (*plainSessionError)(e), unions); err != nil {
+		return err
+	}
+	details, known := errorDetailsOf(e.Type)
+	var keys []string
+	switch details.(type) {
+	case MCPErrorDetails:
+		var d MCPErrorDetails
+		err := wire.Unmarshal(data, &d)
+		details, keys = d, []string{"mcp_server_name"}
+		if err != nil {
+			return err
+		}
+	case CredentialErrorDetails:
+		var d CredentialErrorDetails
+		err := wire.Unmarshal(data, &d)
+		details, keys = d, []string{"credential_id", "vault_id"}
+		if err != nil {
+			return err
+		}
+	case RepositoryErrorDetails:
+		var d RepositoryErrorDetails
+		err := wire.Unmarshal(data, &d)
+		details, keys = d, []string{"repository_url"}
+		if err != nil {
+			return err
+		}
+	}
+	for _, k := range keys {
+		delete(e.Extra, k)
+	}
+	if len(e.Extra) == 0 {
+		e.Extra = nil
+	}
+	if !known {
+		// The view is the error as it marshals, so that it survives a
+		// round trip unchanged.
+		whole, err := e.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		details = UnknownErrorDetails{rawUnknown(e.Type, whole)}
+	}
+	e.Details = details
+	return nil
+}
+
+func decodeStopReason(typ string, obj []byte) (StopReason, error) {
+	switch typ {
+	case "end_turn":
+		p, err := newVariant[plainStopEndTurn](obj)
+		if err != nil {
+			return nil, err
+		}
+		return StopEndTurn(*p), nil
+	case "requires_action":
+		p, err := newVariant[plainStopRequiresAction](obj)
+		if err != nil {
+			return nil, err
+		}
+		return StopRequiresAction(*p), nil
+	case "retries_exhausted":
+		p, err := newVariant[plainStopRetriesExhausted](obj)
+		if err != nil {
+			return nil, err
+		}
+		return StopRetriesExhausted(*p), nil
+	case "budget_reached":
+		p, err := newVariant[plainStopBudgetReached](obj)
+		if err != nil {
+			return nil, err
+		}
+		return StopBudgetReached(*p), nil
+	case "refusal":
+		p, err := newVariant[plainStopRefusal](obj)
+		if err != nil {
+			return nil, err
+		}
+		return StopRefusal(*p), nil
+	}
+	return UnknownStopReason{rawUnknown(typ, obj)}, nil
+}
+
+func decodeStopDetails(typ string, obj []byte) (StopDetails, error) {
+	if typ == "refusal" {
+		p, err := newVariant[plainRefusalDetails](obj)
+		if err != nil {
+			return nil, err
+		}
+		return RefusalDetails(*p), nil
+	}
+	return UnknownStopDetails{rawUnknown(typ, obj)}, nil
+}
+
+func decodeRetryStatus(typ string, obj []byte) (RetryStatus, error) {
+	switch typ {
 	case "retrying":
-		r.skip()
-		return RetryRetrying{}
+		p, err := newVariant[plainRetryRetrying](obj)
+		if err != nil {
+			return nil, err
+		}
+		return RetryRetrying(*p), nil
 	case "exhausted":
-		r.skip()
-		return RetryExhausted{}
+		p, err := newVariant[plainRetryExhausted](obj)
+		if err != nil {
+			return nil, err
+		}
+		return RetryExhausted(*p), nil
 	case "terminal":
-		r.skip()
-		return RetryTerminal{}
-	default:
-		return UnknownRetryStatus{r.rawUnion(typ)}
+		p, err := newVariant[plainRetryTerminal](obj)
+		if err != nil {
+			return nil, err
+		}
+		return RetryTerminal(*p), nil
 	}
+	return UnknownRetryStatus{rawUnknown(typ, obj)}, nil
 }

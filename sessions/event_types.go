@@ -1,10 +1,64 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
+)
+
+// EventType is the "type" of an event, as on the wire. Values this SDK does
+// not know are kept as they are (UnknownEvent).
+type EventType string
+
+// Event types (docs/session-events-wire.md 4.1).
+const (
+	EventUserMessage      EventType = "user.message"
+	EventInterrupt        EventType = "user.interrupt"
+	EventToolConfirmation EventType = "user.tool_confirmation"
+	EventCustomToolResult EventType = "user.custom_tool_result"
+	EventToolResult       EventType = "user.tool_result"
+	EventDefineOutcome    EventType = "user.define_outcome"
+	EventSystemMessage    EventType = "system.message"
+
+	EventAgentMessage                EventType = "agent.message"
+	EventAgentThinking               EventType = "agent.thinking"
+	EventAgentToolUse                EventType = "agent.tool_use"
+	EventAgentCustomToolUse          EventType = "agent.custom_tool_use"
+	EventAgentMCPToolUse             EventType = "agent.mcp_tool_use"
+	EventAgentToolResult             EventType = "agent.tool_result"
+	EventAgentMCPToolResult          EventType = "agent.mcp_tool_result"
+	EventAgentThreadMessageSent      EventType = "agent.thread_message_sent"
+	EventAgentThreadMessageReceived  EventType = "agent.thread_message_received"
+	EventAgentThreadContextCompacted EventType = "agent.thread_context_compacted"
+
+	EventSessionStatusRunning           EventType = "session.status_running"
+	EventSessionStatusIdle              EventType = "session.status_idle"
+	EventSessionStatusRescheduled       EventType = "session.status_rescheduled"
+	EventSessionStatusTerminated        EventType = "session.status_terminated"
+	EventSessionThreadCreated           EventType = "session.thread_created"
+	EventSessionThreadStatusRunning     EventType = "session.thread_status_running"
+	EventSessionThreadStatusIdle        EventType = "session.thread_status_idle"
+	EventSessionThreadStatusRescheduled EventType = "session.thread_status_rescheduled"
+	EventSessionThreadStatusTerminated  EventType = "session.thread_status_terminated"
+	EventSessionError                   EventType = "session.error"
+	EventSessionUpdated                 EventType = "session.updated"
+	EventSessionUsage                   EventType = "session.usage"
+	EventSessionDeleted                 EventType = "session.deleted"
+
+	EventSpanModelRequestStart        EventType = "span.model_request_start"
+	EventSpanModelRequestEnd          EventType = "span.model_request_end"
+	EventSpanOutcomeEvaluationStart   EventType = "span.outcome_evaluation_start"
+	EventSpanOutcomeEvaluationOngoing EventType = "span.outcome_evaluation_ongoing"
+	EventSpanOutcomeEvaluationEnd     EventType = "span.outcome_evaluation_end"
+
+	// Previews, on the stream only (docs/session-events-wire.md 5).
+	EventPreviewStart EventType = "event_start"
+	EventPreviewDelta EventType = "event_delta"
 )
 
 // Event is anything a session's event stream delivers: a persisted event
@@ -21,9 +75,12 @@ import (
 //	case *sessions.UnknownEvent:
 //		log.Printf("%s: %s", ev.Type(), ev.JSON)
 //	}
+//
+// Every event marshals to its wire JSON ("type" first) with encoding/json,
+// and DecodeEvent reads that back.
 type Event interface {
-	// Type is the event's type as on the wire, e.g. "agent.message".
-	Type() string
+	// Type is the event's type as on the wire, e.g. EventAgentMessage.
+	Type() EventType
 	isEvent()
 }
 
@@ -31,248 +88,221 @@ type Event interface {
 // previews. List and Send return only these.
 type PersistedEvent interface {
 	Event
-	// ID is the event's "sevt_…" id, unique within the session.
-	ID() string
-	// ProcessedAt is when the server recorded the event; the zero time
-	// when it has not yet (null: a sent event queued behind earlier work).
-	ProcessedAt() time.Time
-	// ThreadID is the "sthr_…" thread the event concerns
-	// (session_thread_id): a child thread for cross-posted tool calls,
-	// routed answers and thread lifecycle events, "" for the primary thread
-	// and for session-wide events.
-	ThreadID() string
+	// Meta returns the keys every recorded event carries.
+	Meta() *EventMeta
 }
 
 // EventMeta holds the keys every persisted event carries. It is embedded
-// in each event type, which gets ID, ProcessedAt and ThreadID from it.
+// in each event type, whose ID, ProcessedAt and ThreadID are these.
 type EventMeta struct {
-	EventID          string    // id
-	EventProcessedAt time.Time // processed_at; zero when null
-	SessionThreadID  string    // session_thread_id; "" when null or absent
+	// ID is the event's "sevt_…" id, unique within the session.
+	ID string `json:"id"`
+	// ProcessedAt is when the server recorded the event; the zero time
+	// when it has not yet (null: a sent event queued behind earlier work).
+	ProcessedAt time.Time `json:"processed_at,omitzero"`
+	// ThreadID is the "sthr_…" thread the event concerns
+	// (session_thread_id): a child thread for cross-posted tool calls,
+	// routed answers and thread lifecycle events, "" for the primary thread
+	// and for session-wide events (null or absent on the wire).
+	ThreadID string `json:"session_thread_id,omitzero"`
 }
 
-func (m *EventMeta) ID() string             { return m.EventID }
-func (m *EventMeta) ProcessedAt() time.Time { return m.EventProcessedAt }
-func (m *EventMeta) ThreadID() string       { return m.SessionThreadID }
-func (*EventMeta) isEvent()                 {}
-
-// decodeField reads the common keys and skips any other.
-func (m *EventMeta) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "id":
-		m.EventID = r.str()
-	case "processed_at":
-		m.EventProcessedAt = r.timestamp()
-	case "session_thread_id":
-		m.SessionThreadID = r.str()
-	default:
-		r.skip()
-	}
-}
-
-// Event types (docs/session-events-wire.md 4.1), besides EventUserMessage,
-// EventDefineOutcome and EventSystemMessage.
-const (
-	EventInterrupt        = "user.interrupt"
-	EventToolConfirmation = "user.tool_confirmation"
-	EventCustomToolResult = "user.custom_tool_result"
-	EventToolResult       = "user.tool_result"
-
-	EventAgentMessage                = "agent.message"
-	EventAgentThinking               = "agent.thinking"
-	EventAgentToolUse                = "agent.tool_use"
-	EventAgentCustomToolUse          = "agent.custom_tool_use"
-	EventAgentMCPToolUse             = "agent.mcp_tool_use"
-	EventAgentToolResult             = "agent.tool_result"
-	EventAgentMCPToolResult          = "agent.mcp_tool_result"
-	EventAgentThreadMessageSent      = "agent.thread_message_sent"
-	EventAgentThreadMessageReceived  = "agent.thread_message_received"
-	EventAgentThreadContextCompacted = "agent.thread_context_compacted"
-
-	EventSessionStatusRunning           = "session.status_running"
-	EventSessionStatusIdle              = "session.status_idle"
-	EventSessionStatusRescheduled       = "session.status_rescheduled"
-	EventSessionStatusTerminated        = "session.status_terminated"
-	EventSessionThreadCreated           = "session.thread_created"
-	EventSessionThreadStatusRunning     = "session.thread_status_running"
-	EventSessionThreadStatusIdle        = "session.thread_status_idle"
-	EventSessionThreadStatusRescheduled = "session.thread_status_rescheduled"
-	EventSessionThreadStatusTerminated  = "session.thread_status_terminated"
-	EventSessionError                   = "session.error"
-	EventSessionUpdated                 = "session.updated"
-	EventSessionUsage                   = "session.usage"
-	EventSessionDeleted                 = "session.deleted"
-
-	EventSpanModelRequestStart        = "span.model_request_start"
-	EventSpanModelRequestEnd          = "span.model_request_end"
-	EventSpanOutcomeEvaluationStart   = "span.outcome_evaluation_start"
-	EventSpanOutcomeEvaluationOngoing = "span.outcome_evaluation_ongoing"
-	EventSpanOutcomeEvaluationEnd     = "span.outcome_evaluation_end"
-
-	// Previews, on the stream only (docs/session-events-wire.md 5).
-	EventPreviewStart = "event_start"
-	EventPreviewDelta = "event_delta"
-)
+// Meta returns m: through the embedding, every persisted event's keys.
+func (m *EventMeta) Meta() *EventMeta { return m }
+func (*EventMeta) isEvent()           {}
 
 // UnknownEvent is an event of a type this SDK does not know (the
 // workflow_run.* family, or anything newer). Its common keys are decoded,
 // so that it has an ID like any persisted event; JSON is the whole object
-// as received.
+// as received (compact, as json.Marshal writes it), and what it marshals
+// to.
 type UnknownEvent struct {
 	EventMeta
-	EventType string
+	EventType EventType
 	JSON      json.RawMessage
 }
 
-func (e *UnknownEvent) Type() string { return e.EventType }
+// Type returns the event's type as received.
+func (e *UnknownEvent) Type() EventType { return e.EventType }
 
 // MarshalJSON writes the event back as received.
-func (e *UnknownEvent) MarshalJSON() ([]byte, error) { return e.JSON, nil }
+func (e UnknownEvent) MarshalJSON() ([]byte, error) {
+	if len(e.JSON) == 0 {
+		return union.Raw{Type: string(e.EventType)}.MarshalJSON()
+	}
+	return e.JSON, nil
+}
+
+// UnmarshalJSON keeps data whole and decodes the common keys from it.
+func (e *UnknownEvent) UnmarshalJSON(data []byte) error {
+	*e = UnknownEvent{}
+	if err := wire.Unmarshal(data, &e.EventMeta); err != nil {
+		return err
+	}
+	data = bytes.TrimSpace(data)
+	typ, err := wire.TypeOf(data)
+	if err != nil {
+		return err
+	}
+	e.EventType, e.JSON = EventType(typ), canonical(data)
+	return nil
+}
+
+// decodeEventAs decodes obj, an event object whose type is typ, into a
+// new event of that type; UnknownEvent for a type this SDK does not know.
+func decodeEventAs(typ EventType, obj []byte) (Event, error) {
+	switch typ {
+	case EventUserMessage:
+		p, err := newVariant[plainUserMessageEvent](obj, unions)
+		return (*UserMessageEvent)(p), err
+	case EventInterrupt:
+		p, err := newVariant[plainInterruptEvent](obj, unions)
+		return (*InterruptEvent)(p), err
+	case EventToolConfirmation:
+		p, err := newVariant[plainToolConfirmationEvent](obj, unions)
+		return (*ToolConfirmationEvent)(p), err
+	case EventCustomToolResult:
+		p, err := newVariant[plainCustomToolResultEvent](obj, unions)
+		return (*CustomToolResultEvent)(p), err
+	case EventToolResult:
+		p, err := newVariant[plainToolResultEvent](obj, unions)
+		return (*ToolResultEvent)(p), err
+	case EventDefineOutcome:
+		p, err := newVariant[plainDefineOutcomeEvent](obj, unions)
+		return (*DefineOutcomeEvent)(p), err
+	case EventSystemMessage:
+		p, err := newVariant[plainSystemMessageEvent](obj, unions)
+		return (*SystemMessageEvent)(p), err
+	case EventAgentMessage:
+		p, err := newVariant[plainAgentMessageEvent](obj, unions)
+		return (*AgentMessageEvent)(p), err
+	case EventAgentThinking:
+		p, err := newVariant[plainAgentThinkingEvent](obj, unions)
+		return (*AgentThinkingEvent)(p), err
+	case EventAgentToolUse:
+		p, err := newVariant[plainAgentToolUseEvent](obj, unions)
+		return (*AgentToolUseEvent)(p), err
+	case EventAgentCustomToolUse:
+		p, err := newVariant[plainAgentCustomToolUseEvent](obj, unions)
+		return (*AgentCustomToolUseEvent)(p), err
+	case EventAgentMCPToolUse:
+		p, err := newVariant[plainAgentMCPToolUseEvent](obj, unions)
+		return (*AgentMCPToolUseEvent)(p), err
+	case EventAgentToolResult:
+		p, err := newVariant[plainAgentToolResultEvent](obj, unions)
+		return (*AgentToolResultEvent)(p), err
+	case EventAgentMCPToolResult:
+		p, err := newVariant[plainAgentMCPToolResultEvent](obj, unions)
+		return (*AgentMCPToolResultEvent)(p), err
+	case EventAgentThreadMessageSent:
+		p, err := newVariant[plainAgentThreadMessageSentEvent](obj, unions)
+		return (*AgentThreadMessageSentEvent)(p), err
+	case EventAgentThreadMessageReceived:
+		p, err := newVariant[plainAgentThreadMessageReceivedEvent](obj, unions)
+		return (*AgentThreadMessageReceivedEvent)(p), err
+	case EventAgentThreadContextCompacted:
+		p, err := newVariant[plainAgentThreadContextCompactedEvent](obj, unions)
+		return (*AgentThreadContextCompactedEvent)(p), err
+	case EventSessionStatusRunning:
+		p, err := newVariant[plainSessionStatusRunningEvent](obj, unions)
+		return (*SessionStatusRunningEvent)(p), err
+	case EventSessionStatusIdle:
+		p, err := newVariant[plainSessionStatusIdleEvent](obj, unions)
+		return (*SessionStatusIdleEvent)(p), err
+	case EventSessionStatusRescheduled:
+		p, err := newVariant[plainSessionStatusRescheduledEvent](obj, unions)
+		return (*SessionStatusRescheduledEvent)(p), err
+	case EventSessionStatusTerminated:
+		p, err := newVariant[plainSessionStatusTerminatedEvent](obj, unions)
+		return (*SessionStatusTerminatedEvent)(p), err
+	case EventSessionThreadCreated:
+		p, err := newVariant[plainSessionThreadCreatedEvent](obj, unions)
+		return (*SessionThreadCreatedEvent)(p), err
+	case EventSessionThreadStatusRunning:
+		p, err := newVariant[plainSessionThreadStatusRunningEvent](obj, unions)
+		return (*SessionThreadStatusRunningEvent)(p), err
+	case EventSessionThreadStatusIdle:
+		p, err := newVariant[plainSessionThreadStatusIdleEvent](obj, unions)
+		return (*SessionThreadStatusIdleEvent)(p), err
+	case EventSessionThreadStatusRescheduled:
+		p, err := newVariant[plainSessionThreadStatusRescheduledEvent](obj, unions)
+		return (*SessionThreadStatusRescheduledEvent)(p), err
+	case EventSessionThreadStatusTerminated:
+		p, err := newVariant[plainSessionThreadStatusTerminatedEvent](obj, unions)
+		return (*SessionThreadStatusTerminatedEvent)(p), err
+	case EventSessionError:
+		p, err := newVariant[plainSessionErrorEvent](obj, unions)
+		return (*SessionErrorEvent)(p), err
+	case EventSessionUpdated:
+		p, err := newVariant[plainSessionUpdatedEvent](obj, unions)
+		return (*SessionUpdatedEvent)(p), err
+	case EventSessionUsage:
+		p, err := newVariant[plainSessionUsageEvent](obj, unions)
+		return (*SessionUsageEvent)(p), err
+	case EventSessionDeleted:
+		p, err := newVariant[plainSessionDeletedEvent](obj, unions)
+		return (*SessionDeletedEvent)(p), err
+	case EventSpanModelRequestStart:
+		p, err := newVariant[plainSpanModelRequestStartEvent](obj, unions)
+		return (*SpanModelRequestStartEvent)(p), err
+	case EventSpanModelRequestEnd:
+		p, err := newVariant[plainSpanModelRequestEndEvent](obj, unions)
+		return (*SpanModelRequestEndEvent)(p), err
+	case EventSpanOutcomeEvaluationStart:
+		p, err := newVariant[plainSpanOutcomeEvaluationStartEvent](obj, unions)
+		return (*SpanOutcomeEvaluationStartEvent)(p), err
+	case EventSpanOutcomeEvaluationOngoing:
+		p, err := newVariant[plainSpanOutcomeEvaluationOngoingEvent](obj, unions)
+		return (*SpanOutcomeEvaluationOngoingEvent)(p), err
+	case EventSpanOutcomeEvaluationEnd:
+		p, err := newVariant[plainSpanOutcomeEvaluationEndEvent](obj, unions)
+		return (*SpanOutcomeEvaluationEndEvent)(p), err
+	case EventPreviewStart:
+		p, err := newVariant[plainEventStart](obj, unions)
+		return (*EventStart)(p), err
+	case EventPreviewDelta:
+		p, err := newVariant[plainEventDelta](obj, unions)
+		return (*EventDelta)(p), err
+	}
+	e := new(UnknownEvent)
+	if err := e.UnmarshalJSON(obj); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
 
 // DecodeEvent decodes one event object, as List, Send and the stream
-// deliver it (a stored event, a webhook payload), by its "type".
+// deliver it (a stored event, a webhook payload), by its "type". It reads
+// back what json.Marshal writes for any Event.
 func DecodeEvent(data []byte) (Event, error) {
-	r := jsonReader{s: string(data)}
-	if r.peek() != '{' {
-		return nil, errors.New("sessions: an event must be a JSON object")
+	data = bytes.TrimSpace(data)
+	if !isObject(data) {
+		return nil, fmt.Errorf("sessions: %w", errNotObject)
 	}
-	typ := r.typeOf()
-	if typ == "" {
-		return nil, errors.New(`sessions: event has no "type"`)
+	typ, err := wire.TypeOf(data)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
 	}
-	ev := r.event(typ)
-	if err := r.end(); err != nil {
+	ev, err := decodeEventAs(EventType(typ), data)
+	if err != nil {
 		return nil, fmt.Errorf("sessions: decoding %q event: %w", typ, err)
 	}
 	return ev, nil
 }
 
 // streamDecoder is the decoder of one stream: typ is the SSE event name,
-// which equals the object's type, so the data is read once, straight into
-// the event's type. data is copied once: the strings of the event are
-// substrings of that copy. The reader is reused from event to event (a
-// stream decodes on one goroutine), which saves an allocation per event:
-// the decoders' dynamic calls would otherwise move it to the heap.
-type streamDecoder struct{ r jsonReader }
+// which equals the object's type, so the data is decoded straight into the
+// event's type, without looking for its "type" first.
+type streamDecoder struct{}
 
-func (d *streamDecoder) decode(typ string, data []byte) (Event, error) {
-	d.r = jsonReader{s: string(data)}
-	ev := d.r.event(typ)
-	err := d.r.end()
-	d.r.s = ""
-	if err != nil {
-		return nil, err
+func (streamDecoder) decode(typ string, data []byte) (Event, error) {
+	if ev, ok := shortcut(EventType(typ), data); ok {
+		return ev, nil
 	}
-	return ev, nil
+	if i := bytes.IndexFunc(data, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }); i < 0 || data[i] != '{' {
+		return nil, errNotObject
+	}
+	return decodeEventAs(EventType(typ), data)
 }
 
-// fieldDecoder is an event type that reads its own keys.
-type fieldDecoder interface {
-	Event
-	decodeField(r *jsonReader, key string)
-}
-
-func decodeAs[T any, P interface {
-	*T
-	fieldDecoder
-}](r *jsonReader) Event {
-	e := P(new(T))
-	r.object(func(key string) { e.decodeField(r, key) })
-	return e
-}
-
-// event decodes the object the reader is on as an event of type typ.
-func (r *jsonReader) event(typ string) Event {
-	if r.peek() != '{' {
-		r.fail("an event must be an object")
-		return nil
-	}
-	switch typ {
-	case EventUserMessage:
-		return decodeAs[UserMessageEvent](r)
-	case EventInterrupt:
-		return decodeAs[InterruptEvent](r)
-	case EventToolConfirmation:
-		return decodeAs[ToolConfirmationEvent](r)
-	case EventCustomToolResult:
-		return decodeAs[CustomToolResultEvent](r)
-	case EventToolResult:
-		return decodeAs[ToolResultEvent](r)
-	case EventDefineOutcome:
-		return decodeAs[DefineOutcomeEvent](r)
-	case EventSystemMessage:
-		return decodeAs[SystemMessageEvent](r)
-
-	case EventAgentMessage:
-		return decodeAs[AgentMessageEvent](r)
-	case EventAgentThinking:
-		return decodeAs[AgentThinkingEvent](r)
-	case EventAgentToolUse:
-		return decodeAs[AgentToolUseEvent](r)
-	case EventAgentCustomToolUse:
-		return decodeAs[AgentCustomToolUseEvent](r)
-	case EventAgentMCPToolUse:
-		return decodeAs[AgentMCPToolUseEvent](r)
-	case EventAgentToolResult:
-		return decodeAs[AgentToolResultEvent](r)
-	case EventAgentMCPToolResult:
-		return decodeAs[AgentMCPToolResultEvent](r)
-	case EventAgentThreadMessageSent:
-		return decodeAs[AgentThreadMessageSentEvent](r)
-	case EventAgentThreadMessageReceived:
-		return decodeAs[AgentThreadMessageReceivedEvent](r)
-	case EventAgentThreadContextCompacted:
-		return decodeAs[AgentThreadContextCompactedEvent](r)
-
-	case EventSessionStatusRunning:
-		return decodeAs[SessionStatusRunningEvent](r)
-	case EventSessionStatusIdle:
-		return decodeAs[SessionStatusIdleEvent](r)
-	case EventSessionStatusRescheduled:
-		return decodeAs[SessionStatusRescheduledEvent](r)
-	case EventSessionStatusTerminated:
-		return decodeAs[SessionStatusTerminatedEvent](r)
-	case EventSessionThreadCreated:
-		return decodeAs[SessionThreadCreatedEvent](r)
-	case EventSessionThreadStatusRunning:
-		return decodeAs[SessionThreadStatusRunningEvent](r)
-	case EventSessionThreadStatusIdle:
-		return decodeAs[SessionThreadStatusIdleEvent](r)
-	case EventSessionThreadStatusRescheduled:
-		return decodeAs[SessionThreadStatusRescheduledEvent](r)
-	case EventSessionThreadStatusTerminated:
-		return decodeAs[SessionThreadStatusTerminatedEvent](r)
-	case EventSessionError:
-		return decodeAs[SessionErrorEvent](r)
-	case EventSessionUpdated:
-		return decodeAs[SessionUpdatedEvent](r)
-	case EventSessionUsage:
-		return decodeAs[SessionUsageEvent](r)
-	case EventSessionDeleted:
-		return decodeAs[SessionDeletedEvent](r)
-
-	case EventSpanModelRequestStart:
-		return decodeAs[SpanModelRequestStartEvent](r)
-	case EventSpanModelRequestEnd:
-		return decodeAs[SpanModelRequestEndEvent](r)
-	case EventSpanOutcomeEvaluationStart:
-		return decodeAs[SpanOutcomeEvaluationStartEvent](r)
-	case EventSpanOutcomeEvaluationOngoing:
-		return decodeAs[SpanOutcomeEvaluationOngoingEvent](r)
-	case EventSpanOutcomeEvaluationEnd:
-		return decodeAs[SpanOutcomeEvaluationEndEvent](r)
-
-	case EventPreviewStart:
-		return decodeAs[EventStart](r)
-	case EventPreviewDelta:
-		return decodeAs[EventDelta](r)
-	}
-	e := &UnknownEvent{EventType: typ}
-	r.peek()
-	start := r.i
-	r.object(func(key string) { e.decodeField(r, key) })
-	if r.err == nil {
-		e.JSON = json.RawMessage(r.s[start:r.i])
-	}
-	return e
-}
+var errNotObject = errors.New("an event must be a JSON object")

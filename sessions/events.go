@@ -22,18 +22,14 @@ import (
 //	}
 type EventParam interface{ isEventParam() }
 
-// Event type discriminators.
-const (
-	EventUserMessage   = "user.message"
-	EventDefineOutcome = "user.define_outcome"
-	EventSystemMessage = "system.message"
-)
-
 // UserMessageParam is a message from the user (type "user.message").
 type UserMessageParam struct {
 	// Content holds at least one block; TextBlockParam is the kind the API
 	// accepts today.
 	Content []ContentBlockParam `json:"content"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // DefineOutcomeParam sets an outcome for the agent to work towards and be
@@ -45,6 +41,9 @@ type DefineOutcomeParam struct {
 	// MaxIterations bounds the evaluate-and-retry loop, 1 to 20; 0 is not
 	// sent and means 3.
 	MaxIterations int `json:"max_iterations,omitzero"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // SystemMessageParam adds privileged context as a system-role turn, for the
@@ -54,6 +53,9 @@ type DefineOutcomeParam struct {
 // system messages support it.
 type SystemMessageParam struct {
 	Content []ContentBlockParam `json:"content"` // at least one TextBlockParam
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownEventParam is an event type this SDK does not know, sent and
@@ -89,70 +91,6 @@ func textBlocks(text []string) []ContentBlockParam {
 	return blocks
 }
 
-func (e UserMessageParam) MarshalJSON() ([]byte, error) {
-	type plain UserMessageParam
-	return union.Marshal(EventUserMessage, plain(e))
-}
-
-func (e DefineOutcomeParam) MarshalJSON() ([]byte, error) {
-	type plain DefineOutcomeParam
-	return union.Marshal(EventDefineOutcome, plain(e))
-}
-
-func (e SystemMessageParam) MarshalJSON() ([]byte, error) {
-	type plain SystemMessageParam
-	return union.Marshal(EventSystemMessage, plain(e))
-}
-
-// DecodeEventParam decodes one event parameter, keeping types this SDK does
-// not know as UnknownEventParam. The deployments package decodes a
-// deployment's stored initial events with it.
-func DecodeEventParam(data []byte) (EventParam, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case EventUserMessage, EventSystemMessage:
-		var w struct {
-			Content json.RawMessage `json:"content"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
-			return nil, err
-		}
-		content, err := decodeList(w.Content, decodeContentBlockParam)
-		if err != nil {
-			return nil, err
-		}
-		if typ == EventUserMessage {
-			return UserMessageParam{Content: content}, nil
-		}
-		return SystemMessageParam{Content: content}, nil
-	case EventDefineOutcome:
-		var w struct {
-			Description   string          `json:"description"`
-			Rubric        json.RawMessage `json:"rubric"`
-			MaxIterations *int            `json:"max_iterations"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
-			return nil, err
-		}
-		rubric, err := decodeRubric(w.Rubric)
-		if err != nil {
-			return nil, err
-		}
-		e := DefineOutcomeParam{Description: w.Description, Rubric: rubric}
-		if w.MaxIterations != nil {
-			e.MaxIterations = *w.MaxIterations
-		}
-		return e, nil
-	}
-	if p, ok, err := decodeSendOnlyParam(typ, data); ok {
-		return p, err
-	}
-	return UnknownEventParam{union.NewRaw(typ, data)}, nil
-}
-
 // ContentBlockParam is a block of a message's content: TextBlockParam, or
 // UnknownContentBlockParam for kinds this SDK does not know (the API
 // accepts only text in these events today).
@@ -161,6 +99,9 @@ type ContentBlockParam interface{ isContentBlockParam() }
 // TextBlockParam is a block of text (type "text").
 type TextBlockParam struct {
 	Text string `json:"text"` // at least 1 character
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownContentBlockParam is a content block kind this SDK does not know,
@@ -170,23 +111,6 @@ type UnknownContentBlockParam struct{ union.Raw }
 func (TextBlockParam) isContentBlockParam()           {}
 func (UnknownContentBlockParam) isContentBlockParam() {}
 
-func (b TextBlockParam) MarshalJSON() ([]byte, error) {
-	type plain TextBlockParam
-	return union.Marshal("text", plain(b))
-}
-
-func decodeContentBlockParam(data []byte) (ContentBlockParam, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	if typ == "text" {
-		var b TextBlockParam
-		return b, json.Unmarshal(data, &b)
-	}
-	return UnknownContentBlockParam{union.NewRaw(typ, data)}, nil
-}
-
 // RubricParam is what an outcome is judged by: TextRubricParam,
 // FileRubricParam, or UnknownRubricParam.
 type RubricParam interface{ isRubricParam() }
@@ -194,11 +118,17 @@ type RubricParam interface{ isRubricParam() }
 // TextRubricParam is a rubric written inline (type "text").
 type TextRubricParam struct {
 	Content string `json:"content"` // 1 to 262144 characters
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // FileRubricParam is a rubric in an uploaded file (type "file").
 type FileRubricParam struct {
 	FileID string `json:"file_id"` // "file_…"
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownRubricParam is a rubric kind this SDK does not know, sent and
@@ -214,32 +144,3 @@ func TextRubric(content string) TextRubricParam { return TextRubricParam{Content
 
 // FileRubric returns a rubric read from an uploaded file.
 func FileRubric(fileID string) FileRubricParam { return FileRubricParam{FileID: fileID} }
-
-func (r TextRubricParam) MarshalJSON() ([]byte, error) {
-	type plain TextRubricParam
-	return union.Marshal("text", plain(r))
-}
-
-func (r FileRubricParam) MarshalJSON() ([]byte, error) {
-	type plain FileRubricParam
-	return union.Marshal("file", plain(r))
-}
-
-func decodeRubric(data []byte) (RubricParam, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "text":
-		var r TextRubricParam
-		return r, json.Unmarshal(data, &r)
-	case "file":
-		var r FileRubricParam
-		return r, json.Unmarshal(data, &r)
-	}
-	return UnknownRubricParam{union.NewRaw(typ, data)}, nil
-}

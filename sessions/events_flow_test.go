@@ -23,15 +23,15 @@ import (
 func TestNormalTurn(t *testing.T) {
 	f := newFixture(t)
 	s := f.newSession(t, f.params())
-	tl := f.tail(t, s.ID, sessions.StreamParams{EventDeltas: []string{sessions.EventAgentMessage}})
+	tl := f.tail(t, s.ID, sessions.StreamParams{EventDeltas: []sessions.EventType{sessions.EventAgentMessage}})
 	f.script(t, s.ID, []refserver.Step{refserver.Say("Order #1234 shipped yesterday.")})
 
 	echo := f.send(t, s.ID, sessions.UserMessage("Where is my order #1234?"))
 	require.Len(t, echo, 1)
 	msg := echo[0].(*sessions.UserMessageEvent)
-	require.Regexp(t, sevtID, msg.ID())
-	require.Equal(t, start, msg.ProcessedAt())
-	require.Empty(t, msg.ThreadID())
+	require.Regexp(t, sevtID, msg.ID)
+	require.Equal(t, start, msg.ProcessedAt)
+	require.Empty(t, msg.ThreadID)
 	require.Equal(t, []sessions.ContentBlock{sessions.TextBlock{Text: "Where is my order #1234?"}}, msg.Content)
 
 	got := tl.untilIdle()
@@ -44,13 +44,13 @@ func TestNormalTurn(t *testing.T) {
 	reply := only[*sessions.AgentMessageEvent](t, got)
 	require.Equal(t, "Order #1234 shipped yesterday.", sessions.Text(reply.Content))
 	startEv := only[*sessions.EventStart](t, got)
-	require.Equal(t, sessions.PreviewedEvent{Type: sessions.EventAgentMessage, ID: reply.ID()}, startEv.Event)
+	require.Equal(t, sessions.PreviewedEvent{Type: sessions.EventAgentMessage, ID: reply.ID}, startEv.Event)
 	delta := only[*sessions.EventDelta](t, got)
-	require.Equal(t, reply.ID(), delta.EventID)
+	require.Equal(t, reply.ID, delta.EventID)
 	require.Equal(t, sessions.ContentDelta{Type: "content_delta", Index: 0, Content: sessions.TextBlock{Text: "Order #1234 shipped yesterday."}}, delta.Delta)
 
 	span := only[*sessions.SpanModelRequestEndEvent](t, got)
-	require.Equal(t, got[2].(sessions.PersistedEvent).ID(), span.ModelRequestStartID)
+	require.Equal(t, got[2].(sessions.PersistedEvent).Meta().ID, span.ModelRequestStartID)
 	require.False(t, span.IsError)
 	require.Equal(t, sessions.ModelUsage{InputTokens: 1000, OutputTokens: 100, Speed: "standard"}, span.ModelUsage)
 	usage := only[*sessions.SessionUsageEvent](t, got)
@@ -89,12 +89,12 @@ func TestCustomToolRoundTrip(t *testing.T) {
 	use := only[*sessions.AgentCustomToolUseEvent](t, got)
 	require.Equal(t, "lookup_order", use.Name)
 	require.JSONEq(t, `{"order_id":"1234"}`, string(use.Input))
-	require.Empty(t, use.ThreadID())
-	require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID()}}, idleReason(t, got))
+	require.Empty(t, use.ThreadID)
+	require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID}}, idleReason(t, got))
 
-	echo := f.send(t, s.ID, sessions.CustomToolResult(use.ID(), `{"status":"shipped","eta":"Friday"}`))
+	echo := f.send(t, s.ID, sessions.CustomToolResult(use.ID, `{"status":"shipped","eta":"Friday"}`))
 	result := echo[0].(*sessions.CustomToolResultEvent)
-	require.Equal(t, use.ID(), result.CustomToolUseID)
+	require.Equal(t, use.ID, result.CustomToolUseID)
 	require.Equal(t, []sessions.ContentBlock{sessions.TextBlock{Text: `{"status":"shipped","eta":"Friday"}`}}, result.Content)
 	require.False(t, result.IsError)
 
@@ -106,8 +106,8 @@ func TestCustomToolRoundTrip(t *testing.T) {
 	require.Equal(t, sessions.StopEndTurn{}, idleReason(t, got))
 
 	// Answered once; a second answer conflicts.
-	_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolError(use.ID(), "again")}})
-	requireConflict(t, err, "events[0].custom_tool_use_id: custom tool use `"+use.ID()+"` is not awaiting a result")
+	_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolError(use.ID, "again")}})
+	requireConflict(t, err, "events[0].custom_tool_use_id: custom tool use `"+use.ID+"` is not awaiting a result")
 }
 
 func TestToolConfirmation(t *testing.T) {
@@ -140,18 +140,18 @@ func TestToolConfirmation(t *testing.T) {
 		in, err := use.ToolInput()
 		require.NoError(t, err)
 		require.Equal(t, agents.BashInput{Command: "grep -rn TODO src/"}, in)
-		require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID()}}, idleReason(t, got))
+		require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID}}, idleReason(t, got))
 
-		echo := f.send(t, s.ID, sessions.Allow(use.ID()))
+		echo := f.send(t, s.ID, sessions.Allow(use.ID))
 		require.Equal(t, &sessions.ToolConfirmationEvent{
-			EventMeta: sessions.EventMeta{EventID: echo[0].(sessions.PersistedEvent).ID(), EventProcessedAt: start},
-			Result:    sessions.ConfirmationAllow, ToolUseID: use.ID(),
+			EventMeta: sessions.EventMeta{ID: echo[0].(sessions.PersistedEvent).Meta().ID, ProcessedAt: start},
+			Result:    sessions.ConfirmationAllow, ToolUseID: use.ID,
 		}, echo[0])
 		got = tl.untilIdle()
 		require.Equal(t, []string{"user.tool_confirmation", "session.status_running", "agent.tool_result", "span.model_request_start"},
 			typesOf(got)[:4])
 		result := only[*sessions.AgentToolResultEvent](t, got)
-		require.Equal(t, use.ID(), result.ToolUseID)
+		require.Equal(t, use.ID, result.ToolUseID)
 		require.Equal(t, "src/main.go:12: // TODO: retry", sessions.Text(result.Content))
 		require.False(t, result.IsError)
 		require.Equal(t, sessions.StopEndTurn{}, idleReason(t, got))
@@ -161,7 +161,7 @@ func TestToolConfirmation(t *testing.T) {
 		f.send(t, s.ID, sessions.UserMessage("Clean up."))
 		use := only[*sessions.AgentToolUseEvent](t, tl.untilIdle())
 		reason := strings.Repeat("n", 10000) // the longest message allowed
-		echo := f.send(t, s.ID, sessions.Deny(use.ID(), reason))
+		echo := f.send(t, s.ID, sessions.Deny(use.ID, reason))
 		confirmation := echo[0].(*sessions.ToolConfirmationEvent)
 		require.Equal(t, sessions.ConfirmationDeny, confirmation.Result)
 		require.Equal(t, reason, confirmation.DenyMessage)
@@ -172,8 +172,8 @@ func TestToolConfirmation(t *testing.T) {
 		require.Equal(t, reason, sessions.Text(result.Content), "the model is told why")
 		require.Equal(t, sessions.StopEndTurn{}, idleReason(t, got))
 
-		_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.Allow(use.ID())}})
-		requireConflict(t, err, "events[0].tool_use_id: tool use `"+use.ID()+"` is not awaiting confirmation")
+		_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.Allow(use.ID)}})
+		requireConflict(t, err, "events[0].tool_use_id: tool use `"+use.ID+"` is not awaiting confirmation")
 	})
 }
 
@@ -192,12 +192,12 @@ func TestMCPToolConfirmation(t *testing.T) {
 	require.JSONEq(t, `{"title":"Flaky test"}`, string(use.Input))
 	require.Equal(t, sessions.PermissionAsk, use.EvaluatedPermission, "MCP toolsets ask by default")
 	require.Equal(t, sessions.AlwaysAskEvaluation{}, use.Evaluation)
-	require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID()}}, idleReason(t, got))
+	require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID}}, idleReason(t, got))
 
-	f.send(t, s.ID, sessions.Allow(use.ID()))
+	f.send(t, s.ID, sessions.Allow(use.ID))
 	got = tl.untilIdle()
 	result := only[*sessions.AgentMCPToolResultEvent](t, got)
-	require.Equal(t, use.ID(), result.MCPToolUseID)
+	require.Equal(t, use.ID, result.MCPToolUseID)
 	require.Equal(t, "Created issue #88", sessions.Text(result.Content))
 	require.Equal(t, sessions.StopEndTurn{}, idleReason(t, got))
 }
@@ -246,7 +246,7 @@ func TestAutoVerdicts(t *testing.T) {
 			_, use := turn(t)
 			require.Equal(t, sessions.PermissionAsk, use.EvaluatedPermission)
 			require.Equal(t, sessions.AutoEvaluation{EvaluatedPermission: sessions.AutoPermission{Type: sessions.PermissionAsk, ReasonCode: "indeterminate"}}, use.Evaluation)
-			f.send(t, s.ID, sessions.Deny(use.ID(), ""))
+			f.send(t, s.ID, sessions.Deny(use.ID, ""))
 			result := only[*sessions.AgentToolResultEvent](t, tl.untilIdle())
 			require.Equal(t, "The user denied this tool call.", sessions.Text(result.Content))
 		})
@@ -266,13 +266,13 @@ func TestSelfHostedToolResult(t *testing.T) {
 	got := tl.untilIdle()
 	use := only[*sessions.AgentToolUseEvent](t, got)
 	require.Equal(t, sessions.PermissionAllow, use.EvaluatedPermission)
-	require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID()}}, idleReason(t, got), "the client runs sandbox tools")
+	require.Equal(t, sessions.StopRequiresAction{EventIDs: []string{use.ID}}, idleReason(t, got), "the client runs sandbox tools")
 	require.Empty(t, all[*sessions.AgentToolResultEvent](got))
 
-	echo := f.send(t, s.ID, sessions.ToolResult(use.ID(), "total 8\n-rw-r--r-- 1 agent agent 120 README.md"), sessions.SystemMessage("Be brief."))
+	echo := f.send(t, s.ID, sessions.ToolResult(use.ID, "total 8\n-rw-r--r-- 1 agent agent 120 README.md"), sessions.SystemMessage("Be brief."))
 	require.Len(t, echo, 2)
 	result := echo[0].(*sessions.ToolResultEvent)
-	require.Equal(t, use.ID(), result.ToolUseID)
+	require.Equal(t, use.ID, result.ToolUseID)
 	require.Equal(t, "total 8\n-rw-r--r-- 1 agent agent 120 README.md", sessions.Text(result.Content))
 	require.False(t, result.IsError)
 	require.Equal(t, "Be brief.", sessions.Text(echo[1].(*sessions.SystemMessageEvent).Content))
@@ -298,10 +298,10 @@ func TestInterrupt(t *testing.T) {
 		})
 		echo := f.send(t, s.ID, sessions.Interrupt())
 		require.Equal(t, sessions.EventInterrupt, echo[0].Type())
-		require.Empty(t, echo[0].(*sessions.InterruptEvent).ThreadID(), "every thread")
+		require.Empty(t, echo[0].(*sessions.InterruptEvent).ThreadID, "every thread")
 
 		got := tl.untilIdle()
-		require.Equal(t, "user.interrupt", got[0].Type())
+		require.Equal(t, sessions.EventType("user.interrupt"), got[0].Type())
 		span := only[*sessions.SpanModelRequestEndEvent](t, got)
 		require.False(t, span.IsError, "an interrupt is not a failure")
 		require.Empty(t, all[*sessions.AgentMessageEvent](got), "a request cut short emits no buffered event")
@@ -315,7 +315,7 @@ func TestInterrupt(t *testing.T) {
 		f.send(t, s.ID, sessions.UserMessage("Look it up."))
 		use := only[*sessions.AgentCustomToolUseEvent](t, tl.untilIdle())
 		f.send(t, s.ID, sessions.Interrupt())
-		_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolResult(use.ID(), "late")}})
+		_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolResult(use.ID, "late")}})
 		requireConflict(t, err, "is not awaiting a result")
 	})
 }
@@ -352,7 +352,7 @@ func TestDefineOutcome(t *testing.T) {
 	for i, end := range ends {
 		require.Equal(t, outcome.OutcomeID, end.OutcomeID)
 		require.Equal(t, i, end.Iteration)
-		require.Equal(t, starts[i].ID(), end.OutcomeEvaluationStartID)
+		require.Equal(t, starts[i].ID, end.OutcomeEvaluationStartID)
 		require.Equal(t, sessions.ModelUsage{InputTokens: 500, OutputTokens: 50, Speed: "standard"}, end.Usage)
 	}
 	require.Equal(t, sessions.OutcomeNeedsRevision, ends[0].Result)
@@ -366,7 +366,7 @@ func TestDefineOutcome(t *testing.T) {
 	require.Len(t, sess.OutcomeEvaluations, 1)
 	require.Equal(t, sessions.OutcomeEvaluation{
 		Type: "outcome_evaluation", OutcomeID: outcome.OutcomeID, Description: "A report exists.",
-		Explanation: "All criteria met.", Iteration: 1, Result: sessions.OutcomeSatisfied, CompletedAt: ends[1].ProcessedAt(),
+		Explanation: "All criteria met.", Iteration: 1, Result: sessions.OutcomeSatisfied, CompletedAt: ends[1].ProcessedAt,
 	}, sess.OutcomeEvaluations[0])
 }
 
@@ -387,7 +387,7 @@ func TestBudgetStopAndResume(t *testing.T) {
 	n := len(got)
 	require.Equal(t, []string{"session.thread_status_idle", "session.usage", "session.status_idle"}, typesOf(got[n-3:]))
 	paused := got[n-3].(*sessions.SessionThreadStatusIdleEvent)
-	require.Regexp(t, `^sthr_01[0-9A-Za-z]{22}$`, paused.ThreadID(), "the primary thread")
+	require.Regexp(t, `^sthr_01[0-9A-Za-z]{22}$`, paused.ThreadID, "the primary thread")
 	require.Equal(t, "Spender", paused.AgentName)
 	require.Equal(t, sessions.StopBudgetReached{}, paused.StopReason)
 	usage := got[n-2].(*sessions.SessionUsageEvent)
@@ -454,20 +454,20 @@ func TestUnknownEventType(t *testing.T) {
 	f.send(t, s.ID, sessions.UserMessage("Go."))
 	got := tl.untilIdle()
 	unknown := only[*sessions.UnknownEvent](t, got)
-	require.Equal(t, "workflow_run.created", unknown.Type())
-	require.Regexp(t, sevtID, unknown.ID())
-	require.Equal(t, start, unknown.ProcessedAt())
+	require.Equal(t, sessions.EventType("workflow_run.created"), unknown.Type())
+	require.Regexp(t, sevtID, unknown.ID)
+	require.Equal(t, start, unknown.ProcessedAt)
 	var fields map[string]any
 	require.NoError(t, json.Unmarshal(unknown.JSON, &fields))
 	require.Equal(t, map[string]any{
-		"id": unknown.ID(), "processed_at": "2026-03-15T10:00:00.000000Z", "type": "workflow_run.created",
+		"id": unknown.ID, "processed_at": "2026-03-15T10:00:00.000000Z", "type": "workflow_run.created",
 		"workflow_run_id": "wfr_1", "phases": []any{"plan", map[string]any{"n": float64(2)}},
 	}, fields)
 	b, err := json.Marshal(unknown)
 	require.NoError(t, err)
 	require.JSONEq(t, string(unknown.JSON), string(b), "it marshals back as received")
 
-	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []string{"workflow_run.created"}})
+	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []sessions.EventType{"workflow_run.created"}})
 	require.NoError(t, err)
 	require.Empty(t, cmp.Diff([]sessions.Event{unknown}, page.Data))
 }
@@ -486,16 +486,16 @@ func TestThreadEvents(t *testing.T) {
 
 	got := tl.until(isType(sessions.EventAgentThreadMessageReceived))
 	created := only[*sessions.SessionThreadCreatedEvent](t, got)
-	child := created.ThreadID()
+	child := created.ThreadID
 	require.Regexp(t, `^sthr_01[0-9A-Za-z]{22}$`, child)
 	require.Equal(t, "code-reviewer", created.AgentName)
 	require.Empty(t, created.WorkflowRunID)
 	sent := only[*sessions.AgentThreadMessageSentEvent](t, got)
 	require.Equal(t, child, sent.ToSessionThreadID)
 	require.Equal(t, "code-reviewer", sent.ToAgentName)
-	require.Equal(t, child, only[*sessions.SessionThreadStatusRunningEvent](t, got).ThreadID())
+	require.Equal(t, child, only[*sessions.SessionThreadStatusRunningEvent](t, got).ThreadID)
 	childIdle := only[*sessions.SessionThreadStatusIdleEvent](t, got)
-	require.Equal(t, child, childIdle.ThreadID())
+	require.Equal(t, child, childIdle.ThreadID)
 	require.Equal(t, sessions.StopEndTurn{}, childIdle.StopReason)
 	received := got[len(got)-1].(*sessions.AgentThreadMessageReceivedEvent)
 	require.Equal(t, child, received.FromSessionThreadID)

@@ -45,7 +45,7 @@ func (f *fixture) tail(t *testing.T, sessionID string, params sessions.StreamPar
 
 // previews opens a stream with previews of both kinds.
 func (f *fixture) previews(t *testing.T, sessionID string) *tail {
-	return f.tail(t, sessionID, sessions.StreamParams{EventDeltas: []string{sessions.EventAgentMessage, sessions.EventAgentThinking}})
+	return f.tail(t, sessionID, sessions.StreamParams{EventDeltas: []sessions.EventType{sessions.EventAgentMessage, sessions.EventAgentThinking}})
 }
 
 // until reads events until one satisfies done, and returns them, that one
@@ -69,14 +69,14 @@ func (tl *tail) untilIdle() []sessions.Event {
 	return tl.until(isType(sessions.EventSessionStatusIdle))
 }
 
-func isType(typ string) func(sessions.Event) bool {
+func isType(typ sessions.EventType) func(sessions.Event) bool {
 	return func(ev sessions.Event) bool { return ev.Type() == typ }
 }
 
 func typesOf(evs []sessions.Event) []string {
 	out := make([]string, len(evs))
 	for i, ev := range evs {
-		out[i] = ev.Type()
+		out[i] = string(ev.Type())
 	}
 	return out
 }
@@ -96,7 +96,7 @@ func eventIDs(evs []sessions.Event) []string {
 	out := []string{}
 	for _, ev := range evs {
 		if pe, ok := ev.(sessions.PersistedEvent); ok {
-			out = append(out, pe.ID())
+			out = append(out, pe.Meta().ID)
 		}
 	}
 	return out

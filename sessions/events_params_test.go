@@ -127,11 +127,11 @@ func TestSendRefusedLocally(t *testing.T) {
 		requireLocal(t, err, "limit")
 		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Limit: -1})
 		requireLocal(t, err, "limit")
-		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []string{"agent.message", ""}})
+		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []sessions.EventType{"agent.message", ""}})
 		requireLocal(t, err, "types")
 		_, err = f.client.Sessions.Events.List(ctx, "", sessions.EventListParams{})
 		requireLocal(t, err, "session_id")
-		_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{EventDeltas: make([]string, 101)})
+		_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{EventDeltas: make([]sessions.EventType, 101)})
 		requireLocal(t, err, "event_deltas")
 		_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: true, ResumeAfter: sessions.Position{EventID: "sevt_1"}})
 		requireLocal(t, err, "resume_after")
@@ -146,7 +146,7 @@ func TestSendRefusedLocally(t *testing.T) {
 		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Limit: 1000})
 		require.NoError(t, err)
 		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{
-			NoReconnect: true, EventDeltas: []string{sessions.EventAgentMessage, sessions.EventAgentThinking},
+			NoReconnect: true, EventDeltas: []sessions.EventType{sessions.EventAgentMessage, sessions.EventAgentThinking},
 		})
 		require.NoError(t, err)
 		require.NoError(t, st.Close())
@@ -174,7 +174,7 @@ func TestServerRefusals(t *testing.T) {
 	requireInvalid(t, err, "events[0].session_thread_id: thread `sthr_011CZkZAtmR3yMPDzynEDxu7` not found in this session")
 	_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Order: "sideways"})
 	requireInvalid(t, err, "order: must be one of `asc`, `desc`")
-	_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{EventDeltas: []string{"agent.tool_use"}})
+	_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{EventDeltas: []sessions.EventType{"agent.tool_use"}})
 	requireInvalid(t, err, "event_deltas: must be one of `agent.message`, `agent.thinking`")
 
 	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{})

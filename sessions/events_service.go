@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/pagination"
 )
@@ -64,7 +65,7 @@ func (s *EventsService) Send(ctx context.Context, sessionID string, params SendP
 	if err != nil {
 		return nil, err
 	}
-	return page.data, nil
+	return page.Data, nil
 }
 
 // EventListParams selects a page of a session's history. Zero fields do not
@@ -75,7 +76,7 @@ type EventListParams struct {
 	CreatedAtGT, CreatedAtGTE, CreatedAtLT, CreatedAtLTE time.Time
 	// Types keeps events of any of these types; a type the server does not
 	// know matches nothing.
-	Types []string
+	Types []EventType
 	// Order is OrderAsc (oldest first, the default for events) or
 	// OrderDesc.
 	Order Order
@@ -112,13 +113,13 @@ func (s *EventsService) List(ctx context.Context, sessionID string, params Event
 	q.Time("created_at[gte]", params.CreatedAtGTE)
 	q.Time("created_at[lt]", params.CreatedAtLT)
 	q.Time("created_at[lte]", params.CreatedAtLTE)
-	q.Strings("types", params.Types)
+	q.Strings("types", typeStrings(params.Types))
 	q.String("order", string(params.Order))
 	page, err := pipeline.Do[eventPage](ctx, s.p, req, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &pagination.CursorPage[Event]{Data: page.data, NextPage: page.next}, nil
+	return &pagination.CursorPage[Event]{Data: page.Data, NextPage: page.NextPage}, nil
 }
 
 // All walks a session's history from params.Page on, fetching pages as the
@@ -143,31 +144,16 @@ func (s *EventsService) All(ctx context.Context, sessionID string, params EventL
 }
 
 // eventPage is the answer of Send ({"data": [...]}) and of List (with
-// next_page), decoded with the events' own reader.
+// next_page). Each item is decoded into its event type while the pipeline
+// decodes the body, so that an item the SDK cannot read fails the call
+// like any other malformed body.
 type eventPage struct {
-	data []Event
-	next string
+	Data     []Event `json:"data"`
+	NextPage string  `json:"next_page,omitzero"`
 }
 
+type plainEventPage eventPage
+
 func (p *eventPage) UnmarshalJSON(b []byte) error {
-	r := jsonReader{s: string(b)}
-	r.object(func(key string) {
-		switch key {
-		case "data":
-			p.data = []Event{}
-			r.array(func() {
-				typ := r.typeOf()
-				if typ == "" {
-					r.fail(`event without "type"`)
-					return
-				}
-				p.data = append(p.data, r.event(typ))
-			})
-		case "next_page":
-			p.next = r.str()
-		default:
-			r.skip()
-		}
-	})
-	return r.end()
+	return wire.Unmarshal(b, (*plainEventPage)(p), unions)
 }

@@ -2,14 +2,18 @@ package sessions_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/platformtest"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -183,6 +187,43 @@ func ExampleService_Update() {
 	// Output:
 	// "Order 1234" map[queue:returns ticket:T-41]
 	// "" map[ticket:T-42]
+}
+
+// A budget the API refuses is an error that errors.Is matches with its
+// reason, and that is still the API's *apierror.Error.
+func ExampleBudgetRefusal() {
+	_, client, done := exampleServer()
+	defer done()
+	ctx := context.Background()
+
+	sess := exampleSession(client) // created without a budget
+	_, err := client.Sessions.Update(ctx, sess.ID, sessions.UpdateParams{
+		Budget: param.Value(sessions.Limit(money.USD(500))),
+	})
+	var apiErr *apierror.Error
+	fmt.Println(errors.Is(err, sessions.ErrBudgetCreateOnly), errors.As(err, &apiErr), apiErr.StatusCode)
+	// Output:
+	// true true 400
+}
+
+// Events marshal with encoding/json to the JSON the API sent, and
+// DecodeEvent reads them back: to store them, or to hand them on.
+func ExampleDecodeEvent() {
+	ev, err := sessions.DecodeEvent([]byte(`{"type":"agent.message","id":"sevt_1","processed_at":"2026-01-05T09:00:00Z",` +
+		`"content":[{"type":"text","text":"Shipped."}],"mood":"upbeat"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	msg := ev.(*sessions.AgentMessageEvent)
+	fmt.Println(msg.ID, sessions.Text(msg.Content), string(msg.Extra["mood"]))
+	b, err := json.Marshal(ev)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(b))
+	// Output:
+	// sevt_1 Shipped. "upbeat"
+	// {"type":"agent.message","id":"sevt_1","processed_at":"2026-01-05T09:00:00Z","content":[{"type":"text","text":"Shipped."}],"mood":"upbeat"}
 }
 
 // exampleSession creates an environment, an agent and a session of it

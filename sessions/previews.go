@@ -1,9 +1,14 @@
 package sessions
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Previews (docs/session-events-wire.md 5) show an agent.message while the
@@ -16,73 +21,67 @@ import (
 type EventStart struct {
 	// Event is the event being previewed: its type (EventAgentMessage or
 	// EventAgentThinking) and the id its final event will carry.
-	Event PreviewedEvent
+	Event PreviewedEvent `json:"event"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // PreviewedEvent names a previewed event.
 type PreviewedEvent struct {
-	Type string
-	ID   string
+	Type EventType `json:"type"`
+	ID   string    `json:"id"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // EventDelta is a fragment of an agent.message preview (type
 // "event_delta").
 type EventDelta struct {
-	EventID string // the previewed event's id
-	Delta   ContentDelta
+	EventID string       `json:"event_id"` // the previewed event's id
+	Delta   ContentDelta `json:"delta"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ContentDelta extends entry Index of the previewed event's content: the
 // first delta of an index starts that entry, later ones append to it.
 type ContentDelta struct {
-	Type    string       // "content_delta"
-	Index   int          // the entry of the final event's content it extends
-	Content ContentBlock // a TextBlock fragment
+	Type    string       `json:"type"`    // "content_delta"
+	Index   int          `json:"index"`   // the entry of the final event's content it extends
+	Content ContentBlock `json:"content"` // a TextBlock fragment
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-func (*EventStart) Type() string { return EventPreviewStart }
-func (*EventDelta) Type() string { return EventPreviewDelta }
-func (*EventStart) isEvent()     {}
-func (*EventDelta) isEvent()     {}
+type (
+	plainPreviewedEvent PreviewedEvent
+	plainContentDelta   ContentDelta
+)
 
-func (e *EventStart) decodeField(r *jsonReader, key string) {
-	if key != "event" {
-		r.skip()
-		return
-	}
-	r.object(func(key string) {
-		switch key {
-		case "type":
-			e.Event.Type = r.str()
-		case "id":
-			e.Event.ID = r.str()
-		default:
-			r.skip()
-		}
-	})
+// MarshalJSON writes the wire object.
+func (e PreviewedEvent) MarshalJSON() ([]byte, error) { return wire.Marshal(plainPreviewedEvent(e)) }
+
+// UnmarshalJSON decodes the wire object.
+func (e *PreviewedEvent) UnmarshalJSON(data []byte) error {
+	*e = PreviewedEvent{}
+	return wire.Unmarshal(data, (*plainPreviewedEvent)(e))
 }
 
-func (e *EventDelta) decodeField(r *jsonReader, key string) {
-	switch key {
-	case "event_id":
-		e.EventID = r.str()
-	case "delta":
-		r.object(func(key string) {
-			switch key {
-			case "type":
-				e.Delta.Type = r.str()
-			case "index":
-				e.Delta.Index = int(r.int())
-			case "content":
-				e.Delta.Content = r.block()
-			default:
-				r.skip()
-			}
-		})
-	default:
-		r.skip()
-	}
+// MarshalJSON writes the wire object.
+func (d ContentDelta) MarshalJSON() ([]byte, error) { return wire.Marshal(plainContentDelta(d)) }
+
+// UnmarshalJSON decodes the wire object.
+func (d *ContentDelta) UnmarshalJSON(data []byte) error {
+	*d = ContentDelta{}
+	return wire.Unmarshal(data, (*plainContentDelta)(d), unions)
 }
+
+func (*EventStart) isEvent() {}
+func (*EventDelta) isEvent() {}
 
 // Previews folds a stream's previews into the text shown so far. Give it
 // every event of the stream, in order; it keeps what is still being
@@ -110,7 +109,7 @@ type Previews struct {
 }
 
 type preview struct {
-	typ    string
+	typ    EventType
 	seq    int
 	blocks []previewBlock // by index
 }
@@ -136,11 +135,11 @@ func (p *Previews) Add(ev Event) {
 	case *SpanModelRequestEndEvent:
 		clear(p.open)
 	case PersistedEvent:
-		delete(p.open, ev.ID())
+		delete(p.open, ev.Meta().ID)
 	}
 }
 
-func (p *Previews) start(id, typ string) *preview {
+func (p *Previews) start(id string, typ EventType) *preview {
 	if pv, ok := p.open[id]; ok {
 		return pv
 	}
@@ -212,4 +211,57 @@ func (p *Previews) Open() []PreviewedEvent {
 		out[i] = e.PreviewedEvent
 	}
 	return out
+}
+
+// plainDelta decodes data, the data of an event_delta event, when it is
+// exactly in the form the API writes:
+//
+//	{"type":"event_delta","event_id":"…","delta":{"type":"content_delta","index":N,"content":{"type":"text","text":"…"}}}
+//
+// Deltas are most of a stream with previews (see fastpath.go).
+func plainDelta(data []byte) (*EventDelta, bool) {
+	const (
+		head    = `{"type":"event_delta","event_id":`
+		delta   = `,"delta":{"type":"content_delta","index":`
+		content = `,"content":{"type":"text","text":`
+		tail    = `}}}`
+	)
+	rest, ok := bytes.CutPrefix(data, []byte(head))
+	if !ok {
+		return nil, false
+	}
+	end := bytes.IndexByte(rest[min(1, len(rest)):], '"') + 2 // the id has no escapes
+	if end < 2 {
+		return nil, false
+	}
+	id, ok := oneString(rest[:end])
+	if !ok {
+		return nil, false
+	}
+	if rest, ok = bytes.CutPrefix(rest[end:], []byte(delta)); !ok {
+		return nil, false
+	}
+	n := 0
+	for n < len(rest) && n < 9 && '0' <= rest[n] && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || (n > 1 && rest[0] == '0') {
+		return nil, false
+	}
+	index, err := strconv.Atoi(string(rest[:n]))
+	if err != nil {
+		return nil, false
+	}
+	if rest, ok = bytes.CutPrefix(rest[n:], []byte(content)); !ok {
+		return nil, false
+	}
+	str, ok := bytes.CutSuffix(rest, []byte(tail))
+	if !ok {
+		return nil, false
+	}
+	text, ok := oneString(str)
+	if !ok {
+		return nil, false
+	}
+	return &EventDelta{EventID: id, Delta: ContentDelta{Type: "content_delta", Index: index, Content: TextBlock{Text: text}}}, true
 }

@@ -40,15 +40,15 @@ func TestPreviewsFolded(t *testing.T) {
 	message := only[*sessions.AgentMessageEvent](t, got)
 	require.Equal(t, []string{"Order ", "Order #1234 ", "Order #1234 shipped."}, texts)
 	require.Equal(t, "Order #1234 shipped.", sessions.Text(message.Content), "the final event carries the whole text")
-	both := []sessions.PreviewedEvent{{Type: sessions.EventAgentThinking, ID: thinking.ID()}, {Type: sessions.EventAgentMessage, ID: message.ID()}}
+	both := []sessions.PreviewedEvent{{Type: sessions.EventAgentThinking, ID: thinking.ID}, {Type: sessions.EventAgentMessage, ID: message.ID}}
 	require.Equal(t, both[:1], open[3], "thinking began")
 	require.Equal(t, both, open[7], "both previews open")
 	require.Equal(t, both[1:], open[8], "agent.thinking concludes its preview")
 	require.Empty(t, open[9], "agent.message replaces its preview")
-	require.Empty(t, previews.Text(message.ID()))
+	require.Empty(t, previews.Text(message.ID))
 
 	// Only the kinds asked for are previewed.
-	thinkingOnly := f.tail(t, s.ID, sessions.StreamParams{EventDeltas: []string{sessions.EventAgentThinking}})
+	thinkingOnly := f.tail(t, s.ID, sessions.StreamParams{EventDeltas: []sessions.EventType{sessions.EventAgentThinking}})
 	f.script(t, s.ID, []refserver.Step{refserver.Think("Hmm."), refserver.SayChunks("a", "b")})
 	f.send(t, s.ID, sessions.UserMessage("Again."))
 	got = thinkingOnly.untilIdle()
@@ -98,7 +98,7 @@ func TestPreviewsFolding(t *testing.T) {
 	delta := func(id string, index int, text string) *sessions.EventDelta {
 		return &sessions.EventDelta{EventID: id, Delta: sessions.ContentDelta{Type: "content_delta", Index: index, Content: sessions.TextBlock{Text: text}}}
 	}
-	p.Add(&sessions.SpanModelRequestStartEvent{EventMeta: sessions.EventMeta{EventID: "sevt_s"}})
+	p.Add(&sessions.SpanModelRequestStartEvent{EventMeta: sessions.EventMeta{ID: "sevt_s"}})
 	p.Add(&sessions.EventStart{Event: sessions.PreviewedEvent{Type: sessions.EventAgentMessage, ID: "sevt_a"}})
 	p.Add(delta("sevt_a", 1, "world"))
 	p.Add(delta("sevt_a", 0, "Hello, "))
@@ -111,10 +111,10 @@ func TestPreviewsFolding(t *testing.T) {
 	require.Equal(t, "no start seen", p.Text("sevt_b"))
 	require.Equal(t, []sessions.PreviewedEvent{{Type: sessions.EventAgentMessage, ID: "sevt_a"}, {Type: sessions.EventAgentMessage, ID: "sevt_b"}}, p.Open())
 
-	p.Add(&sessions.AgentMessageEvent{EventMeta: sessions.EventMeta{EventID: "sevt_a"}})
+	p.Add(&sessions.AgentMessageEvent{EventMeta: sessions.EventMeta{ID: "sevt_a"}})
 	require.Empty(t, p.Text("sevt_a"))
 	require.Equal(t, "no start seen", p.Text("sevt_b"), "other previews stay")
-	p.Add(&sessions.SpanModelRequestEndEvent{EventMeta: sessions.EventMeta{EventID: "sevt_e"}})
+	p.Add(&sessions.SpanModelRequestEndEvent{EventMeta: sessions.EventMeta{ID: "sevt_e"}})
 	require.Empty(t, p.Open())
 	require.Empty(t, p.Text("sevt_unknown"))
 }

@@ -26,6 +26,9 @@ type FileResource struct {
 	MountPath string    `json:"mount_path"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // RepositoryResource is a source-code repository checked out into the
@@ -39,6 +42,9 @@ type RepositoryResource struct {
 	MountPath string    `json:"mount_path"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // MemoryStoreResource is a memory store attached to the session (type
@@ -52,11 +58,14 @@ type MemoryStoreResource struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	// Instructions tell the agent how to use the store; "" when unset.
-	Instructions string `json:"instructions"`
+	Instructions string `json:"instructions,omitzero"`
 	// MountPath is derived from the store's name, under /mnt/memory/.
 	MountPath string    `json:"mount_path"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownResource is a resource type this SDK does not know. It marshals
@@ -68,60 +77,90 @@ func (RepositoryResource) isResource()  {}
 func (MemoryStoreResource) isResource() {}
 func (UnknownResource) isResource()     {}
 
-// Resource type discriminators.
+// ResourceType is the "type" of a resource. Values this SDK does not know
+// are kept as they are (UnknownResource).
+type ResourceType string
+
+// Resource types.
 const (
-	ResourceTypeFile        = "file"
-	ResourceTypeRepository  = "vcs_repository"
-	ResourceTypeMemoryStore = "memory_store"
+	ResourceTypeFile        ResourceType = "file"
+	ResourceTypeRepository  ResourceType = "vcs_repository"
+	ResourceTypeMemoryStore ResourceType = "memory_store"
 )
 
+type (
+	plainFileResource        FileResource
+	plainRepositoryResource  RepositoryResource
+	plainMemoryStoreResource MemoryStoreResource
+	plainBranchCheckout      BranchCheckout
+	plainCommitCheckout      CommitCheckout
+)
+
+// MarshalJSON writes the resource's wire object, "type" first.
 func (r FileResource) MarshalJSON() ([]byte, error) {
-	type plain FileResource
-	return union.Marshal(ResourceTypeFile, plain(r))
+	return marshalVariant(string(ResourceTypeFile), plainFileResource(r))
 }
 
+// UnmarshalJSON decodes the resource's wire object; "type" is not kept.
+func (r *FileResource) UnmarshalJSON(data []byte) error {
+	*r = FileResource{}
+	return decodeVariant(data, (*plainFileResource)(r))
+}
+
+// MarshalJSON writes the resource's wire object, "type" first.
 func (r RepositoryResource) MarshalJSON() ([]byte, error) {
-	type plain RepositoryResource
-	return union.Marshal(ResourceTypeRepository, plain(r))
+	return marshalVariant(string(ResourceTypeRepository), plainRepositoryResource(r))
 }
 
-func (r MemoryStoreResource) MarshalJSON() ([]byte, error) {
-	type plain MemoryStoreResource
-	return union.Marshal(ResourceTypeMemoryStore, plain(r))
-}
-
+// UnmarshalJSON decodes the resource's wire object; "type" is not kept.
 func (r *RepositoryResource) UnmarshalJSON(data []byte) error {
-	type plain RepositoryResource
-	var w struct {
-		plain
-		Checkout json.RawMessage `json:"checkout"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*r = RepositoryResource(w.plain)
-	var err error
-	r.Checkout, err = DecodeCheckout(w.Checkout)
-	return err
+	*r = RepositoryResource{}
+	return decodeVariant(data, (*plainRepositoryResource)(r), unions)
 }
 
-func decodeResource(data []byte) (Resource, error) {
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
+// MarshalJSON writes the resource's wire object, "type" first.
+func (r MemoryStoreResource) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(ResourceTypeMemoryStore), plainMemoryStoreResource(r))
+}
+
+// UnmarshalJSON decodes the resource's wire object; "type" is not kept.
+func (r *MemoryStoreResource) UnmarshalJSON(data []byte) error {
+	*r = MemoryStoreResource{}
+	return decodeVariant(data, (*plainMemoryStoreResource)(r))
+}
+
+func decodeResourceUnion(typ string, obj []byte) (Resource, error) {
+	switch ResourceType(typ) {
 	case ResourceTypeFile:
-		var r FileResource
-		return r, json.Unmarshal(data, &r)
+		p, err := newVariant[plainFileResource](obj)
+		if err != nil {
+			return nil, err
+		}
+		return FileResource(*p), nil
 	case ResourceTypeRepository:
-		var r RepositoryResource
-		return r, json.Unmarshal(data, &r)
+		p, err := newVariant[plainRepositoryResource](obj, unions)
+		if err != nil {
+			return nil, err
+		}
+		return RepositoryResource(*p), nil
 	case ResourceTypeMemoryStore:
-		var r MemoryStoreResource
-		return r, json.Unmarshal(data, &r)
+		p, err := newVariant[plainMemoryStoreResource](obj)
+		if err != nil {
+			return nil, err
+		}
+		return MemoryStoreResource(*p), nil
 	}
-	return UnknownResource{union.NewRaw(typ, data)}, nil
+	return UnknownResource{rawUnknown(typ, obj)}, nil
+}
+
+// resourceValue is one resource, decoded into its variant while the
+// pipeline decodes the body, so that a resource the SDK cannot read fails
+// the call like any other malformed body.
+type resourceValue struct{ r Resource }
+
+func (v *resourceValue) UnmarshalJSON(data []byte) (err error) {
+	v.r, err = decodeUnion(data, decodeResourceUnion)
+	return err
 }
 
 // Access is how a session may use a memory store. Values this SDK does not
@@ -141,11 +180,17 @@ type Checkout interface{ isCheckout() }
 // BranchCheckout checks out the head of a branch (type "branch").
 type BranchCheckout struct {
 	Name string `json:"name"` // 1 to 255 characters
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // CommitCheckout checks out one commit (type "commit").
 type CommitCheckout struct {
 	SHA string `json:"sha"` // 7 to 64 hex characters
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // UnknownCheckout is a checkout type this SDK does not know, kept as
@@ -156,33 +201,48 @@ func (BranchCheckout) isCheckout()  {}
 func (CommitCheckout) isCheckout()  {}
 func (UnknownCheckout) isCheckout() {}
 
+// MarshalJSON writes the checkout's wire object, "type" first.
 func (c BranchCheckout) MarshalJSON() ([]byte, error) {
-	type plain BranchCheckout
-	return union.Marshal("branch", plain(c))
+	return marshalVariant("branch", plainBranchCheckout(c))
 }
 
+// UnmarshalJSON decodes the checkout's wire object; "type" is not kept.
+func (c *BranchCheckout) UnmarshalJSON(data []byte) error {
+	*c = BranchCheckout{}
+	return decodeVariant(data, (*plainBranchCheckout)(c))
+}
+
+// MarshalJSON writes the checkout's wire object, "type" first.
 func (c CommitCheckout) MarshalJSON() ([]byte, error) {
-	type plain CommitCheckout
-	return union.Marshal("commit", plain(c))
+	return marshalVariant("commit", plainCommitCheckout(c))
+}
+
+// UnmarshalJSON decodes the checkout's wire object; "type" is not kept.
+func (c *CommitCheckout) UnmarshalJSON(data []byte) error {
+	*c = CommitCheckout{}
+	return decodeVariant(data, (*plainCommitCheckout)(c))
+}
+
+func decodeCheckoutUnion(typ string, obj []byte) (Checkout, error) {
+	switch typ {
+	case "branch":
+		p, err := newVariant[plainBranchCheckout](obj)
+		if err != nil {
+			return nil, err
+		}
+		return BranchCheckout(*p), nil
+	case "commit":
+		p, err := newVariant[plainCommitCheckout](obj)
+		if err != nil {
+			return nil, err
+		}
+		return CommitCheckout(*p), nil
+	}
+	return UnknownCheckout{rawUnknown(typ, obj)}, nil
 }
 
 // DecodeCheckout decodes a checkout; null or nothing decodes as nil. The
 // deployments package uses it for its resource configurations.
 func DecodeCheckout(data []byte) (Checkout, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	typ, err := union.Type(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "branch":
-		var c BranchCheckout
-		return c, json.Unmarshal(data, &c)
-	case "commit":
-		var c CommitCheckout
-		return c, json.Unmarshal(data, &c)
-	}
-	return UnknownCheckout{union.NewRaw(typ, data)}, nil
+	return decodeUnion(data, decodeCheckoutUnion)
 }

@@ -55,19 +55,19 @@ func (MemoryStoreResourceParam) isResourceParam() {}
 
 func (r FileResourceParam) MarshalJSON() ([]byte, error) {
 	type plain FileResourceParam
-	return union.Marshal(ResourceTypeFile, plain(r))
+	return union.Marshal(string(ResourceTypeFile), plain(r))
 }
 
 func (r RepositoryResourceParam) MarshalJSON() ([]byte, error) {
 	type plain RepositoryResourceParam
-	return union.Marshal(ResourceTypeRepository, plain(r))
+	return union.Marshal(string(ResourceTypeRepository), plain(r))
 }
 
 // LogValue logs the resource with its token redacted. Without it, a
 // log/slog JSON handler would encode the struct with encoding/json, which
 // writes the token as the request body needs it.
 func (r RepositoryResourceParam) LogValue() slog.Value {
-	attrs := []slog.Attr{slog.String("type", ResourceTypeRepository), slog.String("url", r.URL)}
+	attrs := []slog.Attr{slog.String("type", string(ResourceTypeRepository)), slog.String("url", r.URL)}
 	if r.AuthorizationToken != "" {
 		attrs = append(attrs, slog.String("authorization_token", r.AuthorizationToken.String()))
 	}
@@ -82,7 +82,7 @@ func (r RepositoryResourceParam) LogValue() slog.Value {
 
 func (r MemoryStoreResourceParam) MarshalJSON() ([]byte, error) {
 	type plain MemoryStoreResourceParam
-	return union.Marshal(ResourceTypeMemoryStore, plain(r))
+	return union.Marshal(string(ResourceTypeMemoryStore), plain(r))
 }
 
 // LogValue logs the update with its token redacted.

@@ -8,6 +8,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/check"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/pagination"
 )
@@ -15,30 +16,24 @@ import (
 // Writes to the resources of an archived or terminated session are
 // refused with 409.
 
-// resourcePage is a page as it arrives.
+// resourcePage is a page as it arrives; its items are decoded into their
+// variants while the pipeline decodes the body, so that an item the SDK
+// cannot use fails the call with an *apierror.ResponseError, status and
+// request id included, like any other malformed body.
 type resourcePage struct {
-	Data     resourceList `json:"data"`
-	NextPage string       `json:"next_page"`
+	Data     []Resource `json:"data"`
+	NextPage string     `json:"next_page,omitzero"`
 }
 
-// resourceList decodes each item into its variant while the pipeline
-// decodes the body, so that an item the SDK cannot use fails the call
-// with an *apierror.ResponseError, status and request id included, like
-// any other malformed body.
-type resourceList []Resource
+type plainResourcePage resourcePage
 
-func (l *resourceList) UnmarshalJSON(data []byte) error {
-	items, err := decodeList(data, decodeResource)
-	*l = items
-	return err
+func (p *resourcePage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainResourcePage)(p), unions)
 }
 
-// resourceValue is one resource, decoded into its variant the same way.
-type resourceValue struct{ r Resource }
-
-func (v *resourceValue) UnmarshalJSON(data []byte) (err error) {
-	v.r, err = decodeResource(data)
-	return err
+// deleted is the answer to a delete, which only echoes the id.
+type deleted struct {
+	ID string `json:"id"`
 }
 
 // List returns one page of a session's resources in attach order: GET
@@ -113,9 +108,10 @@ func (s *ResourcesService) Update(ctx context.Context, sessionID, resourceID str
 
 // Delete removes a resource from a session: DELETE
 // /v1/sessions/{session_id}/resources/{resource_id}.
-func (s *ResourcesService) Delete(ctx context.Context, sessionID, resourceID string, opts ...option.Option) (*Deleted, error) {
+func (s *ResourcesService) Delete(ctx context.Context, sessionID, resourceID string, opts ...option.Option) error {
 	req := newRequest(http.MethodDelete, "/v1/sessions/{session_id}/resources/{resource_id}", sessionID, resourceID)
-	return pipeline.Do[Deleted](ctx, s.p, req, opts)
+	_, err := pipeline.Do[deleted](ctx, s.p, req, opts)
+	return err
 }
 
 // doResource sends req and decodes the answer into its variant.

@@ -101,9 +101,7 @@ func TestResources(t *testing.T) {
 		requireInvalid(t, err, "authorization_token: only vcs_repository resources support token rotation")
 	})
 	t.Run("delete", func(t *testing.T) {
-		deleted, err := f.client.Sessions.Resources.Delete(ctx, s.ID, mem.ID)
-		require.NoError(t, err)
-		require.Equal(t, &sessions.Deleted{ID: mem.ID, Type: "session_resource_deleted"}, deleted)
+		require.NoError(t, f.client.Sessions.Resources.Delete(ctx, s.ID, mem.ID))
 		_, err = f.client.Sessions.Resources.Get(ctx, s.ID, mem.ID)
 		requireNotFound(t, err, "Session resource `"+mem.ID+"` not found.")
 		page, err := f.client.Sessions.Resources.List(ctx, s.ID, sessions.ResourceListParams{})

@@ -2,10 +2,9 @@ package sessions
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/money"
 )
 
@@ -22,7 +21,7 @@ type Session struct {
 	EnvironmentID string `json:"environment_id"`
 	Status        Status `json:"status"`
 	// Title is 1 to 500 characters, or "" when unset.
-	Title    string            `json:"title"`
+	Title    string            `json:"title,omitzero"`
 	Metadata map[string]string `json:"metadata"`
 	// Resources are the session's files, repositories and memory stores,
 	// in attach order.
@@ -33,7 +32,7 @@ type Session struct {
 	Budget *Budget `json:"budget"`
 	// DeploymentID names the deployment whose run created the session; ""
 	// for sessions created directly.
-	DeploymentID       string              `json:"deployment_id"`
+	DeploymentID       string              `json:"deployment_id,omitzero"`
 	OutcomeEvaluations []OutcomeEvaluation `json:"outcome_evaluations"`
 	Stats              Stats               `json:"stats"`
 	Usage              Usage               `json:"usage"`
@@ -42,35 +41,32 @@ type Session struct {
 	ArchivedAt time.Time `json:"archived_at,omitzero"`
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Archived reports whether the session has been archived.
 func (s *Session) Archived() bool { return !s.ArchivedAt.IsZero() }
 
-// UnmarshalJSON decodes the resources into their variants.
-func (s *Session) UnmarshalJSON(data []byte) error {
-	type plain Session
-	var w struct {
-		plain
-		Resources json.RawMessage `json:"resources"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*s = Session(w.plain)
-	var err error
-	if s.Resources, err = decodeList(w.Resources, decodeResource); err != nil {
-		return fmt.Errorf("resources: %w", err)
-	}
-	return nil
-}
+type (
+	plainSession           Session
+	plainBudget            Budget
+	plainUsage             Usage
+	plainCacheCreation     CacheCreation
+	plainServerToolUse     ServerToolUse
+	plainStats             Stats
+	plainOutcomeEvaluation OutcomeEvaluation
+)
 
-// decodeList decodes a union array; a missing key decodes as nil.
-func decodeList[T any](data []byte, decode func([]byte) (T, error)) ([]T, error) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	return union.DecodeSlice(data, decode)
+// MarshalJSON writes the session's wire object.
+func (s Session) MarshalJSON() ([]byte, error) { return wire.Marshal(plainSession(s)) }
+
+// UnmarshalJSON decodes the session's wire object, its resources into
+// their variants.
+func (s *Session) UnmarshalJSON(data []byte) error {
+	*s = Session{}
+	return wire.Unmarshal(data, (*plainSession)(s), unions)
 }
 
 // Status is a session's status. Values this SDK does not know are kept as
@@ -91,18 +87,25 @@ const (
 	StatusTerminated Status = "terminated"
 )
 
-// BudgetLimit is the type of the only budget kind, a spending ceiling.
-const BudgetLimit = "limit"
+// BudgetType is the kind of a budget. Values this SDK does not know are
+// kept as they are.
+type BudgetType string
+
+// BudgetLimit is the only budget kind, a spending ceiling.
+const BudgetLimit BudgetType = "limit"
 
 // Budget caps what a session may spend, in list price (type "limit"). A
 // session that reaches it stops with stop reason budget_reached; raising or
 // removing the budget (Update) resumes it.
 type Budget struct {
-	// Type is "limit"; "" is sent as "limit". A budget kind newer than this
-	// SDK keeps its type here.
-	Type string `json:"type"`
+	// Type is BudgetLimit; "" is sent as BudgetLimit. A budget kind newer
+	// than this SDK keeps its type here.
+	Type BudgetType `json:"type"`
 	// MaxListCost is the ceiling, at least 1 minor unit.
 	MaxListCost money.Money `json:"max_list_cost"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Limit returns a budget capping spend at maxListCost.
@@ -110,13 +113,26 @@ func Limit(maxListCost money.Money) Budget {
 	return Budget{Type: BudgetLimit, MaxListCost: maxListCost}
 }
 
-// MarshalJSON fills in the type when it was left empty.
+// MarshalJSON writes the budget's wire object, with the type filled in
+// when it was left empty.
 func (b Budget) MarshalJSON() ([]byte, error) {
-	type plain Budget
 	if b.Type == "" {
 		b.Type = BudgetLimit
 	}
-	return json.Marshal(plain(b))
+	return wire.Marshal(plainBudget(b))
+}
+
+// UnmarshalJSON decodes the budget's wire object; a budget without a type
+// reads as BudgetLimit, as it is sent.
+func (b *Budget) UnmarshalJSON(data []byte) error {
+	*b = Budget{}
+	if err := wire.Unmarshal(data, (*plainBudget)(b)); err != nil {
+		return err
+	}
+	if b.Type == "" {
+		b.Type = BudgetLimit
+	}
+	return nil
 }
 
 // Usage is what a session has consumed so far.
@@ -130,24 +146,72 @@ type Usage struct {
 	// above it.
 	ListCost      money.Money   `json:"list_cost"`
 	ServerToolUse ServerToolUse `json:"server_tool_use"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// MarshalJSON writes the wire object.
+func (u Usage) MarshalJSON() ([]byte, error) { return wire.Marshal(plainUsage(u)) }
+
+// UnmarshalJSON decodes the wire object.
+func (u *Usage) UnmarshalJSON(data []byte) error {
+	*u = Usage{}
+	return wire.Unmarshal(data, (*plainUsage)(u))
 }
 
 // CacheCreation counts input tokens written to the prompt cache, by TTL.
 type CacheCreation struct {
 	Ephemeral1hInputTokens int64 `json:"ephemeral_1h_input_tokens"`
 	Ephemeral5mInputTokens int64 `json:"ephemeral_5m_input_tokens"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// MarshalJSON writes the wire object.
+func (c CacheCreation) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCacheCreation(c)) }
+
+// UnmarshalJSON decodes the wire object.
+func (c *CacheCreation) UnmarshalJSON(data []byte) error {
+	*c = CacheCreation{}
+	return wire.Unmarshal(data, (*plainCacheCreation)(c))
 }
 
 // ServerToolUse counts calls of server-side tools.
 type ServerToolUse struct {
 	WebFetchRequests  int64 `json:"web_fetch_requests"`
 	WebSearchRequests int64 `json:"web_search_requests"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// MarshalJSON writes the wire object.
+func (u ServerToolUse) MarshalJSON() ([]byte, error) { return wire.Marshal(plainServerToolUse(u)) }
+
+// UnmarshalJSON decodes the wire object.
+func (u *ServerToolUse) UnmarshalJSON(data []byte) error {
+	*u = ServerToolUse{}
+	return wire.Unmarshal(data, (*plainServerToolUse)(u))
 }
 
 // Stats are a session's timings.
 type Stats struct {
 	ActiveSeconds   float64 `json:"active_seconds"`
 	DurationSeconds float64 `json:"duration_seconds"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// MarshalJSON writes the wire object.
+func (s Stats) MarshalJSON() ([]byte, error) { return wire.Marshal(plainStats(s)) }
+
+// UnmarshalJSON decodes the wire object.
+func (s *Stats) UnmarshalJSON(data []byte) error {
+	*s = Stats{}
+	return wire.Unmarshal(data, (*plainStats)(s))
 }
 
 // OutcomeEvaluation is one evaluation of an outcome defined with
@@ -160,18 +224,31 @@ type OutcomeEvaluation struct {
 	Iteration   int           `json:"iteration"`
 	Result      OutcomeResult `json:"result"`
 	CompletedAt time.Time     `json:"completed_at"`
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// MarshalJSON writes the wire object.
+func (o OutcomeEvaluation) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(plainOutcomeEvaluation(o))
+}
+
+// UnmarshalJSON decodes the wire object.
+func (o *OutcomeEvaluation) UnmarshalJSON(data []byte) error {
+	*o = OutcomeEvaluation{}
+	return wire.Unmarshal(data, (*plainOutcomeEvaluation)(o))
 }
 
 // OutcomeResult is the verdict of an evaluation. Values this SDK does not
 // know are kept as they are.
 type OutcomeResult string
 
-// OutcomeSatisfied means the rubric is met.
-const OutcomeSatisfied OutcomeResult = "satisfied"
-
-// Deleted is the answer to a delete: the id of what is gone and a type of
-// "session_deleted" or "session_resource_deleted".
-type Deleted struct {
-	ID   string `json:"id"`
-	Type string `json:"type"`
-}
+// Evaluation results.
+const (
+	OutcomeSatisfied            OutcomeResult = "satisfied"
+	OutcomeNeedsRevision        OutcomeResult = "needs_revision"
+	OutcomeMaxIterationsReached OutcomeResult = "max_iterations_reached"
+	OutcomeFailed               OutcomeResult = "failed"
+	OutcomeInterrupted          OutcomeResult = "interrupted"
+)

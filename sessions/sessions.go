@@ -12,7 +12,9 @@ import (
 
 // Create creates a session: POST /v1/sessions. The agent is resolved and
 // snapshotted now. With InitialEvents the session starts running at once
-// (Status is StatusRunning in the answer); without, it starts idle.
+// (Status is StatusRunning in the answer); without, it starts idle. A
+// budget refused by the API gives an error errors.Is matches with its
+// BudgetRefusal.
 func (s *Service) Create(ctx context.Context, params CreateParams, opts ...option.Option) (*Session, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
@@ -20,7 +22,11 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 	req := newRequest(http.MethodPost, "/v1/sessions")
 	req.Body = &params
 	req.Result = sessionCreated
-	return pipeline.Do[Session](ctx, s.p, req, opts)
+	sess, err := pipeline.Do[Session](ctx, s.p, req, opts)
+	if err != nil {
+		return nil, budgetError(err)
+	}
+	return sess, nil
 }
 
 // Get returns one session, archived or not: GET /v1/sessions/{session_id}.
@@ -69,14 +75,19 @@ func (s *Service) All(ctx context.Context, params ListParams, opts ...option.Opt
 
 // Update changes a session (docs/managed-agents-wire.md 6.5 and 6.6): POST
 // /v1/sessions/{session_id}. Archived and terminated sessions cannot be
-// updated (409), nor can the agent of a running one.
+// updated (409), nor can the agent of a running one. A budget refused by
+// the API gives an error errors.Is matches with its BudgetRefusal.
 func (s *Service) Update(ctx context.Context, sessionID string, params UpdateParams, opts ...option.Option) (*Session, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
 	req := newRequest(http.MethodPost, "/v1/sessions/{session_id}", sessionID)
 	req.Body = &params
-	return pipeline.Do[Session](ctx, s.p, req, opts)
+	sess, err := pipeline.Do[Session](ctx, s.p, req, opts)
+	if err != nil {
+		return nil, budgetError(err)
+	}
+	return sess, nil
 }
 
 // Archive archives a session, for good: POST
@@ -91,7 +102,8 @@ func (s *Service) Archive(ctx context.Context, sessionID string, opts ...option.
 // Delete deletes a session with its resources and events: DELETE
 // /v1/sessions/{session_id}. A running session must be interrupted first
 // (409). Memory stores and files it used are kept.
-func (s *Service) Delete(ctx context.Context, sessionID string, opts ...option.Option) (*Deleted, error) {
+func (s *Service) Delete(ctx context.Context, sessionID string, opts ...option.Option) error {
 	req := newRequest(http.MethodDelete, "/v1/sessions/{session_id}", sessionID)
-	return pipeline.Do[Deleted](ctx, s.p, req, opts)
+	_, err := pipeline.Do[deleted](ctx, s.p, req, opts)
+	return err
 }

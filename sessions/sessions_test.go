@@ -220,9 +220,7 @@ func TestBudgetNeedsPricedModels(t *testing.T) {
 		Agent: agents.AgentID(free.ID), EnvironmentID: f.envID, Budget: &sessions.Budget{MaxListCost: money.USD(100)},
 	})
 	requireInvalid(t, err, "budget: model_not_budgetable: model `anything-goes` has no public list price")
-	reason, ok := sessions.RejectionReason(err)
-	require.True(t, ok)
-	require.Equal(t, sessions.ReasonModelNotBudgetable, reason)
+	require.ErrorIs(t, err, sessions.ErrModelNotBudgetable)
 
 	// Without a budget the model does not matter.
 	f.newSession(t, sessions.CreateParams{Agent: agents.AgentID(free.ID), EnvironmentID: f.envID})

@@ -20,7 +20,7 @@ import (
 type StreamParams struct {
 	// EventDeltas asks for previews (EventStart, EventDelta) of these event
 	// types: EventAgentMessage, EventAgentThinking. At most 100 values.
-	EventDeltas []string
+	EventDeltas []EventType
 
 	// NoReconnect turns reconnection off: a dropped connection then ends
 	// Events with its error, and Stream sends no request but the stream's.
@@ -81,7 +81,8 @@ const historyStartID = "history_start"
 // PositionOf returns the position of ev, to save and later resume after
 // (StreamParams.ResumeAfter).
 func PositionOf(ev PersistedEvent) Position {
-	return Position{EventID: ev.ID(), ProcessedAt: ev.ProcessedAt()}
+	m := ev.Meta()
+	return Position{EventID: m.ID, ProcessedAt: m.ProcessedAt}
 }
 
 // IsZero reports whether p names no event.
@@ -172,7 +173,7 @@ func (s *EventsService) Stream(ctx context.Context, sessionID string, params Str
 			es.resume = true
 		}
 		es.lastTime = pos.ProcessedAt
-		es.last = &positionEvent{EventMeta{EventID: pos.EventID, EventProcessedAt: pos.ProcessedAt}}
+		es.last = &positionEvent{EventMeta{ID: pos.EventID, ProcessedAt: pos.ProcessedAt}}
 		es.follow = s.follower(es, sessionID, params, opts)
 	}
 	body, err := s.connect(sctx, sessionID, params, opts)
@@ -190,7 +191,7 @@ func (s *EventsService) Stream(ctx context.Context, sessionID string, params Str
 // span ctx carries: the stream's, for a reconnection.
 func (s *EventsService) connect(ctx context.Context, sessionID string, params StreamParams, opts []option.Option) (*pipeline.TracedBody, error) {
 	req := newRequest(http.MethodGet, "/v1/sessions/{session_id}/events/stream", sessionID)
-	req.Query.Strings("event_deltas", params.EventDeltas)
+	req.Query.Strings("event_deltas", typeStrings(params.EventDeltas))
 	resp, span, err := pipeline.Stream(ctx, s.p, req, opts)
 	if err != nil {
 		return nil, err
@@ -209,7 +210,7 @@ func (s *EventsService) follower(es *EventStream, sessionID string, params Strea
 	return &stream.Follow[Event]{
 		Source:       es.src,
 		MaxEventSize: stream.DefaultMaxEventSize,
-		Decode:       new(streamDecoder).decode,
+		Decode:       streamDecoder{}.decode,
 		Open: func(ctx context.Context) (io.ReadCloser, error) {
 			req := newRequest(http.MethodGet, "/v1/sessions/{session_id}", sessionID)
 			st, err := pipeline.Do[sessionState](ctx, s.p, req, opts)
@@ -275,7 +276,7 @@ func (s *EventsService) since(ctx context.Context, sessionID string, last Event,
 	if !found && !lastTime.IsZero() {
 		kept := out[:0]
 		for _, ev := range out {
-			if pe, ok := ev.(PersistedEvent); !ok || pe.ProcessedAt().After(lastTime) {
+			if pe, ok := ev.(PersistedEvent); !ok || pe.Meta().ProcessedAt.After(lastTime) {
 				kept = append(kept, ev)
 			}
 		}
@@ -291,7 +292,7 @@ func streamSource(sessionID string) stream.Source {
 // eventKey is an event's id; previews have none.
 func eventKey(ev Event) string {
 	if pe, ok := ev.(PersistedEvent); ok {
-		return pe.ID()
+		return pe.Meta().ID
 	}
 	return ""
 }
@@ -309,7 +310,7 @@ func isFinal(ev Event) bool {
 // delivered one. It is never yielded.
 type positionEvent struct{ EventMeta }
 
-func (*positionEvent) Type() string { return "" }
+func (*positionEvent) Type() EventType { return "" }
 
 // errRangedTwice is yielded by a second range over Events.
 var errRangedTwice = errors.New("sessions: EventStream.Events can be ranged over only once")
@@ -343,7 +344,7 @@ func (es *EventStream) Events() iter.Seq2[Event, error] {
 		}()
 		if es.follow == nil {
 			defer es.body.Close()
-			es.deliver(stream.Read(es.body, stream.DefaultMaxEventSize, es.src, new(streamDecoder).decode), nil, yield)
+			es.deliver(stream.Read(es.body, stream.DefaultMaxEventSize, es.src, streamDecoder{}.decode), nil, yield)
 			return
 		}
 		var skip map[string]bool
@@ -415,7 +416,7 @@ func (es *EventStream) yieldEvent(ev Event, yield func(Event, error) bool) bool 
 		return false
 	}
 	if pe, ok := ev.(PersistedEvent); ok {
-		if t := pe.ProcessedAt(); !t.IsZero() {
+		if t := pe.Meta().ProcessedAt; !t.IsZero() {
 			es.lastTime = t
 		}
 	}
@@ -463,4 +464,16 @@ func (es *EventStream) Close() error {
 		es.span.EndUnset()
 	}
 	return nil
+}
+
+// typeStrings returns types as strings, for a query.
+func typeStrings(types []EventType) []string {
+	if types == nil {
+		return nil
+	}
+	out := make([]string, len(types))
+	for i, t := range types {
+		out[i] = string(t)
+	}
+	return out
 }

@@ -81,7 +81,7 @@ func TestStreamMemoryStaysFlat(t *testing.T) {
 		if n <= events {
 			msg, ok := ev.(*sessions.AgentMessageEvent)
 			require.True(t, ok, "%T", ev)
-			require.Equal(t, "sevt_"+strconv.Itoa(n), msg.ID())
+			require.Equal(t, "sevt_"+strconv.Itoa(n), msg.ID)
 		}
 		if n%5000 == 0 {
 			runtime.ReadMemStats(&ms)

@@ -331,12 +331,12 @@ func TestStreamEnds(t *testing.T) {
 		st, err := f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{}, reading)
 		require.NoError(t, err)
 		defer st.Close()
-		deleted := reftest.When(t, read, func() error { _, err := f.client.Sessions.Delete(ctx, s.ID); return err })
+		deleted := reftest.When(t, read, func() error { err := f.client.Sessions.Delete(ctx, s.ID); return err })
 		got := drain(t, st)
 		require.NoError(t, <-deleted)
 		require.Len(t, got, 1)
 		ev := got[0].(*sessions.SessionDeletedEvent)
-		require.Regexp(t, sevtID, ev.ID())
+		require.Regexp(t, sevtID, ev.ID)
 	})
 }
 
@@ -394,7 +394,7 @@ func TestStreamIgnoresPings(t *testing.T) {
 	r := <-done
 	require.NoError(t, r.err)
 	got := r.got
-	require.Equal(t, "user.message", got[0].Type(), "the first event is the echo")
+	require.Equal(t, sessions.EventType("user.message"), got[0].Type(), "the first event is the echo")
 	require.Equal(t, "hi", sessions.Text(only[*sessions.AgentMessageEvent](t, got).Content))
 	require.Equal(t, sessions.EventSessionStatusIdle, got[len(got)-1].Type())
 }

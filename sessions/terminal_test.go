@@ -81,7 +81,7 @@ func TestTerminatedSession(t *testing.T) {
 	p.Resources = []sessions.ResourceParam{sessions.FileResourceParam{FileID: fileID}}
 	s := f.newSession(t, p)
 	rsc := s.Resources[0].(sessions.FileResource)
-	tl := f.tail(t, s.ID, sessions.StreamParams{EventDeltas: []string{sessions.EventAgentMessage}})
+	tl := f.tail(t, s.ID, sessions.StreamParams{EventDeltas: []sessions.EventType{sessions.EventAgentMessage}})
 	f.script(t, s.ID, []refserver.Step{
 		refserver.Hold(),
 		refserver.Terminate("billing_error", "The organization is out of credit."),
@@ -126,7 +126,7 @@ func TestTerminatedSession(t *testing.T) {
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_011CNha8iCJcU1wXNR6q4V8x"})
 	requireConflict(t, err, conflict)
-	_, err = f.client.Sessions.Resources.Delete(ctx, s.ID, rsc.ID)
+	err = f.client.Sessions.Resources.Delete(ctx, s.ID, rsc.ID)
 	requireConflict(t, err, conflict)
 
 	// Reads work: the history ends with the termination; a new stream
@@ -144,6 +144,6 @@ func TestTerminatedSession(t *testing.T) {
 	require.Equal(t, sessions.StatusTerminated, archived.Status)
 	require.True(t, archived.Archived())
 	require.Equal(t, done.Stats, archived.Stats)
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	require.NoError(t, err)
 }

@@ -60,14 +60,14 @@ func eventsSent(s pipeline.Span, v any) {
 		return
 	}
 	thread := ""
-	for _, ev := range page.data {
+	for _, ev := range page.Data {
 		switch ev := ev.(type) {
 		case *InterruptEvent:
-			if ev.ThreadID() != "" {
+			if ev.ThreadID != "" {
 				return // the request named it already
 			}
 		case *ToolConfirmationEvent, *CustomToolResultEvent, *ToolResultEvent:
-			if id := ev.(PersistedEvent).ThreadID(); id != "" && thread == "" {
+			if id := ev.(PersistedEvent).Meta().ThreadID; id != "" && thread == "" {
 				thread = id
 			}
 		}

@@ -98,7 +98,7 @@ func TestSessionScopedSpans(t *testing.T) {
 	_, err = client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.NoError(t, err)
 	requireSessionSpan(t, rec, "vendor.sessions.resources.retrieve", s.ID)
-	_, err = client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
+	err = client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
 	require.NoError(t, err)
 	requireSessionSpan(t, rec, "vendor.sessions.resources.delete", s.ID)
 
@@ -116,7 +116,7 @@ func TestSessionScopedSpans(t *testing.T) {
 	_, err = client.Sessions.Archive(ctx, s.ID)
 	require.NoError(t, err)
 	requireSessionSpan(t, rec, "vendor.sessions.archive", s.ID)
-	_, err = client.Sessions.Delete(ctx, s.ID)
+	err = client.Sessions.Delete(ctx, s.ID)
 	require.NoError(t, err)
 	requireSessionSpan(t, rec, "vendor.sessions.delete", s.ID)
 
@@ -210,7 +210,7 @@ func (f *fixture) coordinator(t *testing.T, steps ...refserver.Step) (*sessions.
 	f.script(t, s.ID, []refserver.Step{refserver.Spawn("code-reviewer", steps...)})
 	f.send(t, s.ID, sessions.UserMessage("Review the diff."))
 	created := tl.until(isType(sessions.EventSessionThreadCreated))
-	return s, created[len(created)-1].(sessions.PersistedEvent).ThreadID(), tl
+	return s, created[len(created)-1].(sessions.PersistedEvent).Meta().ThreadID, tl
 }
 
 // TestConversationIDOfAThread: a call that names a thread sets
@@ -245,11 +245,11 @@ func TestConversationIDOfAThreadsToolCall(t *testing.T) {
 	s, child, tl := f.coordinator(t, refserver.UseCustomTool("lookup_order", map[string]any{"order_id": "1234"}))
 	use := tl.until(isType(sessions.EventAgentCustomToolUse))
 	call := use[len(use)-1].(*sessions.AgentCustomToolUseEvent)
-	require.Equal(t, child, call.ThreadID(), "cross-posted from the child")
+	require.Equal(t, child, call.ThreadID, "cross-posted from the child")
 
-	echo, err := client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolResult(call.ID(), "shipped")}})
+	echo, err := client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolResult(call.ID, "shipped")}})
 	require.NoError(t, err)
-	require.Equal(t, child, echo[0].(sessions.PersistedEvent).ThreadID())
+	require.Equal(t, child, echo[0].(sessions.PersistedEvent).Meta().ThreadID)
 	a := spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send"))
 	require.Equal(t, child, a[tracing.GenAIConversationID].AsString())
 }

@@ -206,7 +206,7 @@ func TestDecodeMultiagent20261001(t *testing.T) {
 	require.Len(t, sub.PredefinedAgents, 1)
 	h := sub.PredefinedAgents[0].(sessions.ThreadAgent)
 	require.Equal(t, "h", h.Name, "a predefined agent keeps its whole definition")
-	require.Equal(t, sessions.UnknownDelegation{Raw: rawJSON("budgeted", `{"type": "budgeted", "max": 3}`)}, m.Workflows)
+	require.Equal(t, sessions.UnknownDelegation{Raw: rawJSON("budgeted", `{"type":"budgeted","max":3}`)}, m.Workflows)
 
 	b, err := json.Marshal(a)
 	require.NoError(t, err)
@@ -228,7 +228,7 @@ func TestDecodeUnknownMultiagent(t *testing.T) {
 	  "multiagent": {"type": "swarm_20270101", "size": 9}}`
 	var a sessions.Agent
 	require.NoError(t, json.Unmarshal([]byte(data), &a))
-	require.Equal(t, sessions.UnknownMultiagent{Raw: rawJSON("swarm_20270101", `{"type": "swarm_20270101", "size": 9}`)}, a.Multiagent)
+	require.Equal(t, sessions.UnknownMultiagent{Raw: rawJSON("swarm_20270101", `{"type":"swarm_20270101","size":9}`)}, a.Multiagent)
 	require.Equal(t, "n", a.Name)
 	b, err := json.Marshal(a.Multiagent)
 	require.NoError(t, err)

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -72,18 +74,47 @@ func TestUpdateBudget(t *testing.T) {
 
 	_, err = f.client.Sessions.Update(ctx, capped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(100)))})
 	requireInvalid(t, err, "budget: budget_create_only")
-	reason, ok := sessions.RejectionReason(err)
-	require.True(t, ok)
-	require.Equal(t, sessions.ReasonBudgetCreateOnly, reason, "a removed budget cannot be re-added")
+	require.ErrorIs(t, err, sessions.ErrBudgetCreateOnly, "a removed budget cannot be re-added")
+	require.NotErrorIs(t, err, sessions.ErrBudgetNotRaised)
 
 	uncapped := f.newSession(t, f.params())
 	_, err = f.client.Sessions.Update(ctx, uncapped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(100)))})
 	requireInvalid(t, err, "budget: budget_create_only: a budget can only be set when the session is created")
-	reason, _ = sessions.RejectionReason(err)
-	require.Equal(t, sessions.ReasonBudgetCreateOnly, reason)
+	require.ErrorIs(t, err, sessions.ErrBudgetCreateOnly)
+	var reason sessions.BudgetRefusal
+	require.ErrorAs(t, err, &reason)
+	require.Equal(t, sessions.ErrBudgetCreateOnly, reason)
 
-	_, ok = sessions.RejectionReason(nil)
-	require.False(t, ok)
+	_, err = f.client.Sessions.Update(ctx, uncapped.ID, sessions.UpdateParams{Title: param.Value("")})
+	require.Error(t, err)
+	require.NotErrorIs(t, err, sessions.ErrBudgetCreateOnly, "a local validation error is no refusal")
+}
+
+// TestBudgetNotRaised: a ceiling at or below the consumed cost is refused,
+// with the reason errors.Is finds and the API's error errors.As finds.
+func TestBudgetNotRaised(t *testing.T) {
+	f := newFixture(t)
+	p := f.params()
+	p.Budget = &sessions.Budget{MaxListCost: money.USD(2500)}
+	capped := f.newSession(t, p)
+	tl := f.tail(t, capped.ID, sessions.StreamParams{})
+	f.script(t, capped.ID, []refserver.Step{refserver.Say("Spent.", refserver.Tokens(100000, 10000))})
+	f.send(t, capped.ID, sessions.UserMessage("Spend a little."))
+	tl.untilIdle()
+	s, err := f.client.Sessions.Get(ctx, capped.ID)
+	require.NoError(t, err)
+	require.NotEqual(t, "0", s.Usage.ListCost.Amount, "the turn cost something")
+
+	// 1.5 cents were consumed (the session shows 2); a ceiling of 1 cent is
+	// below it.
+	_, err = f.client.Sessions.Update(ctx, capped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(1)))})
+	require.ErrorIs(t, err, sessions.ErrBudgetNotRaised)
+	require.NotErrorIs(t, err, sessions.ErrBudgetCreateOnly)
+	var apiErr *apierror.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, 400, apiErr.StatusCode)
+	require.Contains(t, apiErr.Message, "budget: budget_not_raised")
+	require.Equal(t, apiErr.Error(), err.Error(), "it reads as the API's error")
 }
 
 func TestUpdateAgent(t *testing.T) {
@@ -146,25 +177,21 @@ func TestArchiveAndDelete(t *testing.T) {
 	requireConflict(t, err, conflict)
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_03"})
 	requireConflict(t, err, conflict)
-	_, err = f.client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
+	err = f.client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
 	requireConflict(t, err, conflict)
 	_, err = f.client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.NoError(t, err)
 
-	deleted, err := f.client.Sessions.Delete(ctx, s.ID)
-	require.NoError(t, err, "archived sessions can be deleted")
-	require.Equal(t, &sessions.Deleted{ID: s.ID, Type: "session_deleted"}, deleted)
+	require.NoError(t, f.client.Sessions.Delete(ctx, s.ID), "archived sessions can be deleted")
 	_, err = f.client.Sessions.Get(ctx, s.ID)
 	requireNotFound(t, err, "Session `"+s.ID+"` not found.")
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	requireNotFound(t, err, "Session `"+s.ID+"` not found.")
 	_, err = f.client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.Error(t, err, "its resources are gone with it")
 
 	idle := f.newSession(t, f.params())
-	deleted, err = f.client.Sessions.Delete(ctx, idle.ID)
-	require.NoError(t, err)
-	require.Equal(t, "session_deleted", deleted.Type)
+	require.NoError(t, f.client.Sessions.Delete(ctx, idle.ID))
 }
 
 // TestRunningSessionRules: while a turn runs (held by the scripted agent),
@@ -180,7 +207,7 @@ func TestRunningSessionRules(t *testing.T) {
 	updated, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("Busy")})
 	require.NoError(t, err, "other fields can change while it runs")
 	require.Equal(t, sessions.StatusRunning, updated.Status)
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	requireConflict(t, err, "session_id: session is running; interrupt it first")
 
 	archived, err := f.client.Sessions.Archive(ctx, s.ID)
@@ -190,7 +217,7 @@ func TestRunningSessionRules(t *testing.T) {
 	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Order: sessions.OrderDesc, Limit: 1})
 	require.NoError(t, err)
 	require.Equal(t, sessions.StopEndTurn{}, page.Data[0].(*sessions.SessionStatusIdleEvent).StopReason)
-	_, err = f.client.Sessions.Delete(ctx, s.ID)
+	err = f.client.Sessions.Delete(ctx, s.ID)
 	require.NoError(t, err)
 
 	// An interrupted session can be deleted too.
@@ -199,6 +226,6 @@ func TestRunningSessionRules(t *testing.T) {
 	got, err := f.client.Sessions.Get(ctx, other.ID)
 	require.NoError(t, err)
 	require.Equal(t, sessions.StatusIdle, got.Status)
-	_, err = f.client.Sessions.Delete(ctx, other.ID)
+	err = f.client.Sessions.Delete(ctx, other.ID)
 	require.NoError(t, err)
 }

@@ -72,7 +72,7 @@ func (p *CreateParams) validate() error {
 		return err
 	}
 	if p.Budget != nil {
-		if err := p.Budget.Validate("budget"); err != nil {
+		if err := p.Budget.validate("budget"); err != nil {
 			return err
 		}
 	}
@@ -120,7 +120,7 @@ func (p *UpdateParams) validate() error {
 		}
 	}
 	if b, ok := p.Budget.Get(); ok {
-		if err := b.Validate("budget"); err != nil {
+		if err := b.validate("budget"); err != nil {
 			return err
 		}
 	}
@@ -148,10 +148,11 @@ func (p *ListParams) validate() error {
 	return nil
 }
 
-// Validate checks the budget's ceiling, naming fields under field (for
+// validate checks the budget's ceiling, naming fields under field (for
 // example "budget"): a valid amount of money, at least 1 minor unit (a
-// zero ceiling could never run) and at most 18 digits.
-func (b Budget) Validate(field string) error {
+// zero ceiling could never run) and at most 18 digits. Create and Update
+// run it before sending.
+func (b Budget) validate(field string) error {
 	cost := field + ".max_list_cost"
 	if err := moneycheck.Amount(cost, b.MaxListCost.Amount, b.MaxListCost.Currency); err != nil {
 		return err

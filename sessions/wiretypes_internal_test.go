@@ -1,0 +1,158 @@
+package sessions
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wireTypes holds a value of every exported wire type of the package, by
+// name (TestWireTypesListed keeps it complete).
+var wireTypes = map[string]any{
+	"TextRubricParam":                     TextRubricParam{},
+	"ToolResultParam":                     ToolResultParam{},
+	"ToolConfirmationParam":               ToolConfirmationParam{},
+	"SystemMessageParam":                  SystemMessageParam{},
+	"CustomToolResultParam":               CustomToolResultParam{},
+	"UserMessageParam":                    UserMessageParam{},
+	"DefineOutcomeParam":                  DefineOutcomeParam{},
+	"TextBlockParam":                      TextBlockParam{},
+	"FileRubricParam":                     FileRubricParam{},
+	"InterruptParam":                      InterruptParam{},
+	"AdvisorMember":                       AdvisorMember{},
+	"Agent":                               Agent{},
+	"AgentCustomToolUseEvent":             AgentCustomToolUseEvent{},
+	"AgentMCPToolResultEvent":             AgentMCPToolResultEvent{},
+	"AgentMCPToolUseEvent":                AgentMCPToolUseEvent{},
+	"AgentMessageEvent":                   AgentMessageEvent{},
+	"AgentThinkingEvent":                  AgentThinkingEvent{},
+	"AgentThreadContextCompactedEvent":    AgentThreadContextCompactedEvent{},
+	"AgentThreadMessageReceivedEvent":     AgentThreadMessageReceivedEvent{},
+	"AgentThreadMessageSentEvent":         AgentThreadMessageSentEvent{},
+	"AgentToolResultEvent":                AgentToolResultEvent{},
+	"AgentToolUseEvent":                   AgentToolUseEvent{},
+	"AlwaysAllowEvaluation":               AlwaysAllowEvaluation{},
+	"AlwaysAskEvaluation":                 AlwaysAskEvaluation{},
+	"AutoEvaluation":                      AutoEvaluation{},
+	"AutoPermission":                      AutoPermission{},
+	"Base64Source":                        Base64Source{},
+	"BranchCheckout":                      BranchCheckout{},
+	"Budget":                              Budget{},
+	"CacheCreation":                       CacheCreation{},
+	"Citations":                           Citations{},
+	"CommitCheckout":                      CommitCheckout{},
+	"ContentDelta":                        ContentDelta{},
+	"Coordinator":                         Coordinator{},
+	"CustomToolResultEvent":               CustomToolResultEvent{},
+	"DefineOutcomeEvent":                  DefineOutcomeEvent{},
+	"DelegationDisabled":                  DelegationDisabled{},
+	"DelegationEnabled":                   DelegationEnabled{},
+	"DocumentBlock":                       DocumentBlock{},
+	"EventDelta":                          EventDelta{},
+	"EventStart":                          EventStart{},
+	"FileResource":                        FileResource{},
+	"FileSource":                          FileSource{},
+	"ImageBlock":                          ImageBlock{},
+	"InterruptEvent":                      InterruptEvent{},
+	"MemoryStoreResource":                 MemoryStoreResource{},
+	"ModelUsage":                          ModelUsage{},
+	"Multiagent20261001":                  Multiagent20261001{},
+	"OutcomeEvaluation":                   OutcomeEvaluation{},
+	"PlainTextSource":                     PlainTextSource{},
+	"PreviewedEvent":                      PreviewedEvent{},
+	"RedactedBlock":                       RedactedBlock{},
+	"RefusalDetails":                      RefusalDetails{},
+	"RepositoryResource":                  RepositoryResource{},
+	"RetryExhausted":                      RetryExhausted{},
+	"RetryRetrying":                       RetryRetrying{},
+	"RetryTerminal":                       RetryTerminal{},
+	"SearchResultBlock":                   SearchResultBlock{},
+	"ServerToolUse":                       ServerToolUse{},
+	"Session":                             Session{},
+	"SessionDeletedEvent":                 SessionDeletedEvent{},
+	"SessionError":                        SessionError{},
+	"SessionErrorEvent":                   SessionErrorEvent{},
+	"SessionStatusIdleEvent":              SessionStatusIdleEvent{},
+	"SessionStatusRescheduledEvent":       SessionStatusRescheduledEvent{},
+	"SessionStatusRunningEvent":           SessionStatusRunningEvent{},
+	"SessionStatusTerminatedEvent":        SessionStatusTerminatedEvent{},
+	"SessionThreadCreatedEvent":           SessionThreadCreatedEvent{},
+	"SessionThreadStatusIdleEvent":        SessionThreadStatusIdleEvent{},
+	"SessionThreadStatusRescheduledEvent": SessionThreadStatusRescheduledEvent{},
+	"SessionThreadStatusRunningEvent":     SessionThreadStatusRunningEvent{},
+	"SessionThreadStatusTerminatedEvent":  SessionThreadStatusTerminatedEvent{},
+	"SessionUpdatedEvent":                 SessionUpdatedEvent{},
+	"SessionUsageEvent":                   SessionUsageEvent{},
+	"SpanModelRequestEndEvent":            SpanModelRequestEndEvent{},
+	"SpanModelRequestStartEvent":          SpanModelRequestStartEvent{},
+	"SpanOutcomeEvaluationEndEvent":       SpanOutcomeEvaluationEndEvent{},
+	"SpanOutcomeEvaluationOngoingEvent":   SpanOutcomeEvaluationOngoingEvent{},
+	"SpanOutcomeEvaluationStartEvent":     SpanOutcomeEvaluationStartEvent{},
+	"Stats":                               Stats{},
+	"StopBudgetReached":                   StopBudgetReached{},
+	"StopEndTurn":                         StopEndTurn{},
+	"StopRefusal":                         StopRefusal{},
+	"StopRequiresAction":                  StopRequiresAction{},
+	"StopRetriesExhausted":                StopRetriesExhausted{},
+	"SystemMessageEvent":                  SystemMessageEvent{},
+	"TextBlock":                           TextBlock{},
+	"ThreadAgent":                         ThreadAgent{},
+	"ToolConfirmationEvent":               ToolConfirmationEvent{},
+	"ToolResultEvent":                     ToolResultEvent{},
+	"URLSource":                           URLSource{},
+	"Usage":                               Usage{},
+	"UserMessageEvent":                    UserMessageEvent{},
+}
+
+// TestWireTypesListed: wireTypes names every exported struct type of the
+// package with an Extra field, its own or embedded.
+func TestWireTypesListed(t *testing.T) {
+	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	structs := map[string]*ast.StructType{}
+	for _, f := range pkgs["sessions"].Files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				ts := s.(*ast.TypeSpec)
+				if st, ok := ts.Type.(*ast.StructType); ok && ts.Name.IsExported() {
+					structs[ts.Name.Name] = st
+				}
+			}
+		}
+	}
+	var hasExtra func(name string) bool
+	hasExtra = func(name string) bool {
+		st, ok := structs[name]
+		if !ok {
+			return false
+		}
+		for _, f := range st.Fields.List {
+			if len(f.Names) == 0 {
+				if id, ok := f.Type.(*ast.Ident); ok && hasExtra(id.Name) {
+					return true
+				}
+			}
+			if slices.ContainsFunc(f.Names, func(n *ast.Ident) bool { return n.Name == "Extra" }) {
+				return true
+			}
+		}
+		return false
+	}
+	for name := range structs {
+		if _, listed := wireTypes[name]; hasExtra(name) && !listed {
+			t.Errorf("%s has an Extra field but is not in wireTypes", name)
+		}
+	}
+}
