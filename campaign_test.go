@@ -345,7 +345,7 @@ func (r *sessionRun) consume() {
 		}
 		if pe, ok := ev.(sessions.PersistedEvent); ok {
 			r.mu.Lock()
-			r.seen = append(r.seen, pe.ID())
+			r.seen = append(r.seen, pe.Meta().ID)
 			r.mu.Unlock()
 		}
 		if idle, ok := ev.(*sessions.SessionStatusIdleEvent); ok {
@@ -388,7 +388,7 @@ func (r *sessionRun) audit(t *testing.T, ctx context.Context, client *agentplatf
 	evs := history(t, ctx, client, r.id)
 	ids := make([]string, 0, len(evs))
 	for _, ev := range evs {
-		ids = append(ids, ev.(sessions.PersistedEvent).ID())
+		ids = append(ids, ev.(sessions.PersistedEvent).Meta().ID)
 	}
 	r.mu.Lock()
 	seen := slices.Clone(r.seen)
@@ -418,8 +418,8 @@ func (r *sessionRun) audit(t *testing.T, ctx context.Context, client *agentplatf
 	require.Equal(t, plan.turns, ended, "session %d", r.index)
 	require.Len(t, uses, plan.turns*plan.callsPerTurn, "session %d", r.index)
 	for _, use := range uses {
-		got := answers[use.ID()]
-		require.Len(t, got, 1, "session %d: call %s answered exactly once", r.index, use.ID())
+		got := answers[use.ID]
+		require.Len(t, got, 1, "session %d: call %s answered exactly once", r.index, use.ID)
 		var in campaignInput
 		require.NoError(t, json.Unmarshal(use.Input, &in))
 		require.Equal(t, campaignToolFor(in.kind()), use.Name, "session %d: order %s", r.index, in.OrderID)
@@ -435,7 +435,7 @@ func (r *sessionRun) audit(t *testing.T, ctx context.Context, client *agentplatf
 			require.True(t, got[0].IsError, "session %d: order %s", r.index, in.OrderID)
 			require.Contains(t, text, "timed out", "session %d: order %s", r.index, in.OrderID)
 			select {
-			case err := <-tools.slowEnd(use.ID()):
+			case err := <-tools.slowEnd(use.ID):
 				require.ErrorIs(t, err, context.DeadlineExceeded, "session %d: order %s: the tool's deadline ended it", r.index, in.OrderID)
 			case <-ctx.Done():
 				require.FailNow(t, "the slow tool did not return", "session %d: order %s: %v", r.index, in.OrderID, ctx.Err())
@@ -444,7 +444,7 @@ func (r *sessionRun) audit(t *testing.T, ctx context.Context, client *agentplatf
 		default:
 			require.FailNow(t, "unknown kind", in.OrderID)
 		}
-		require.Equal(t, 1, tools.executions(use.ID()), "session %d: call %s ran once", r.index, use.ID())
+		require.Equal(t, 1, tools.executions(use.ID), "session %d: call %s ran once", r.index, use.ID)
 	}
 	return len(seen), timedOut
 }

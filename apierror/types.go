@@ -5,8 +5,8 @@ package apierror
 type Type string
 
 // Error types of the API, one per status (docs/api-choices.md, "Errors").
-// The API also names session update rejection reasons (see
-// sessions.RejectionReason) and deployment run error types (see
+// The API also names budget refusal reasons (see sessions.BudgetRefusal)
+// and deployment run error types (see
 // deployments.RunErrorType): those travel inside an invalid_request_error
 // message and a deployment run, not as error types of their own.
 const (

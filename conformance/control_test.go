@@ -89,13 +89,13 @@ func TestToolConfirmation(t *testing.T) {
 	if in, err := use.ToolInput(); err != nil || in.(agents.BashInput).Command != "ls" {
 		t.Errorf("tool input %#v, %v", in, err)
 	}
-	if d := cmp.Diff([]string{use.ID()}, asked); d != "" {
+	if d := cmp.Diff([]string{use.ID}, asked); d != "" {
 		t.Errorf("requires_action event ids (-want +got):\n%s", d)
 	}
-	if conf, ok := firstOf[*sessions.ToolConfirmationEvent](seen); !ok || conf.Result != sessions.ConfirmationAllow || conf.ToolUseID != use.ID() {
+	if conf, ok := firstOf[*sessions.ToolConfirmationEvent](seen); !ok || conf.Result != sessions.ConfirmationAllow || conf.ToolUseID != use.ID {
 		t.Errorf("confirmation: %+v", conf)
 	}
-	if res, ok := firstOf[*sessions.AgentToolResultEvent](seen); !ok || res.ToolUseID != use.ID() || sessions.Text(res.Content) != "notes.md" || res.IsError {
+	if res, ok := firstOf[*sessions.AgentToolResultEvent](seen); !ok || res.ToolUseID != use.ID || sessions.Text(res.Content) != "notes.md" || res.IsError {
 		t.Errorf("tool result: %+v", res)
 	}
 	if got := agentText(seen); got != "There is one file." {
@@ -112,7 +112,7 @@ func TestMessagePreviews(t *testing.T) {
 	if err := tg.Ref.Server.ScriptSession(s.ID, []refserver.Step{refserver.SayChunks("Order 1234 ", "shipped ", "yesterday.")}); err != nil {
 		t.Fatal(err)
 	}
-	tr := runTurn(ctx, t, tg, s.ID, sessions.StreamParams{EventDeltas: []string{sessions.EventAgentMessage}}, sessions.UserMessage("Where is order 1234?"))
+	tr := runTurn(ctx, t, tg, s.ID, sessions.StreamParams{EventDeltas: []sessions.EventType{sessions.EventAgentMessage}}, sessions.UserMessage("Where is order 1234?"))
 
 	var previews sessions.Previews
 	var deltas int
@@ -122,7 +122,7 @@ func TestMessagePreviews(t *testing.T) {
 		case *sessions.EventDelta:
 			deltas++
 		case *sessions.AgentMessageEvent:
-			previewed = previews.Text(ev.ID()) // before the final event closes it
+			previewed = previews.Text(ev.ID) // before the final event closes it
 		}
 		previews.Add(ev)
 	}

@@ -106,7 +106,7 @@ func removeSession(t *testing.T, tg *Target, id string) {
 		if _, err := tg.Client.Sessions.Archive(ctx, id); err != nil && !errors.Is(err, apierror.ErrNotFound) {
 			return err
 		}
-		_, err := tg.Client.Sessions.Delete(ctx, id)
+		err := tg.Client.Sessions.Delete(ctx, id)
 		return err
 	})
 }

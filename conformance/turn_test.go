@@ -57,8 +57,8 @@ func runTurn(ctx context.Context, t *testing.T, tg *Target, sessionID string, sp
 func persisted(evs []sessions.Event) (ids, types []string) {
 	for _, ev := range evs {
 		if p, ok := ev.(sessions.PersistedEvent); ok {
-			ids = append(ids, p.ID())
-			types = append(types, p.Type())
+			ids = append(ids, p.Meta().ID)
+			types = append(types, string(p.Type()))
 		}
 	}
 	return ids, types
@@ -77,8 +77,8 @@ func checkNoLoss(ctx context.Context, t *testing.T, tg *Target, sessionID string
 		history = append(history, ev)
 	}
 	hIDs, hTypes := persisted(history)
-	first := tr.sent[0].(sessions.PersistedEvent).ID()
-	last := tr.idle.ID()
+	first := tr.sent[0].(sessions.PersistedEvent).Meta().ID
+	last := tr.idle.ID
 	from, to := index(hIDs, first), index(hIDs, last)
 	if from < 0 || to < from {
 		t.Fatalf("the history (%v) lacks the turn from %s to %s", hTypes, first, last)

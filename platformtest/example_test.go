@@ -79,7 +79,7 @@ func ExampleServer_ScriptSession() {
 		case *sessions.AgentMessageEvent:
 			fmt.Println("agent:", sessions.Text(ev.Content))
 		case *sessions.SessionStatusIdleEvent:
-			fmt.Printf("idle:  %T at %s\n", ev.StopReason, ev.ProcessedAt().Format(time.DateTime))
+			fmt.Printf("idle:  %T at %s\n", ev.StopReason, ev.ProcessedAt.Format(time.DateTime))
 		}
 	}
 	// Output:
@@ -277,7 +277,7 @@ func ExampleServer_Advance() {
 			fmt.Println("run scheduled at", t.ScheduledAt.Format(time.DateTime))
 		}
 		for ev, err := range client.Sessions.Events.All(ctx, run.SessionID, sessions.EventListParams{
-			Types: []string{sessions.EventAgentMessage},
+			Types: []sessions.EventType{sessions.EventAgentMessage},
 		}) {
 			if err != nil {
 				log.Fatal(err)

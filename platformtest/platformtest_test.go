@@ -145,7 +145,7 @@ func TestWithStartTimeIsDeterministic(t *testing.T) {
 		f.send(t, sid, sessions.UserMessage("hello"))
 		out := []string{f.envID, a.ID, sid}
 		for _, ev := range f.history(t, sid) {
-			out = append(out, ev.Type()+" "+ev.(sessions.PersistedEvent).ID()+" "+ev.(sessions.PersistedEvent).ProcessedAt().String())
+			out = append(out, string(ev.Type())+" "+ev.(sessions.PersistedEvent).Meta().ID+" "+ev.(sessions.PersistedEvent).Meta().ProcessedAt.String())
 		}
 		return out
 	}

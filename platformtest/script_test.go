@@ -85,7 +85,7 @@ func TestScriptedSteps(t *testing.T) {
 				require.Equal(t, sessions.PermissionAsk, uses[0].EvaluatedPermission)
 				stop, ok := lastIdle(t, events).(sessions.StopRequiresAction)
 				require.True(t, ok)
-				require.Equal(t, []string{uses[0].ID()}, stop.EventIDs)
+				require.Equal(t, []string{uses[0].ID}, stop.EventIDs)
 			},
 		},
 		{
@@ -164,7 +164,7 @@ func TestScriptedSteps(t *testing.T) {
 			check: func(t *testing.T, events []sessions.Event) {
 				unknown := find[*sessions.UnknownEvent](events)
 				require.Len(t, unknown, 1)
-				require.Equal(t, "agent.hologram", unknown[0].EventType)
+				require.Equal(t, sessions.EventType("agent.hologram"), unknown[0].EventType)
 				require.Contains(t, string(unknown[0].JSON), `"shape":"cube"`)
 			},
 		},

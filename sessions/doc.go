@@ -51,7 +51,7 @@
 // rules; errors.Is tells those apart with ErrBudgetCreateOnly,
 // ErrBudgetNotRaised and ErrModelNotBudgetable.
 //
-// Every call sends the vendor-beta value these endpoints require (Beta).
+// Every call sends the vendor-beta value these endpoints require.
 //
 // # Events
 //

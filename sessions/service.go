@@ -7,8 +7,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
-// Beta is the vendor-beta value these endpoints require; the SDK sends it.
-const Beta = "managed-agents-2026-04-01"
+// beta is the vendor-beta value these endpoints require; the SDK sends it.
+const beta = "managed-agents-2026-04-01"
 
 // Service calls the sessions endpoints. Get one from
 // agentplatform.Client.Sessions.
@@ -38,13 +38,13 @@ func NewService(opts ...option.Option) *Service {
 // agentplatform.Client.Sessions.Resources.
 type ResourcesService struct{ p *pipeline.Pipeline }
 
-// newRequest starts a request that carries Beta: every endpoint of this
+// newRequest starts a request that carries beta: every endpoint of this
 // package requires it. A request on one session's path (get, update,
 // archive, delete, its events and resources) names that session on its
 // span, vendor.session.id.
 func newRequest(method, route string, params ...string) *pipeline.Request {
 	req := pipeline.NewRequest(method, route, params...)
-	req.Beta = Beta
+	req.Beta = beta
 	if len(params) > 0 && strings.HasPrefix(route, sessionRoute) {
 		req.SessionID = params[0]
 	}

@@ -80,7 +80,7 @@ func TestSessionScopedSpans(t *testing.T) {
 	require.Equal(t, "Researcher", a[tracing.GenAIAgentName].AsString())
 	require.Equal(t, models.VendorHaiku55, a[tracing.GenAIRequestModel].AsString())
 	require.Equal(t, f.envID, a[tracing.SessionEnvironmentID].AsString())
-	require.Equal(t, []string{sessions.Beta}, a[tracing.Beta].AsStringSlice())
+	require.Equal(t, []string{"managed-agents-2026-04-01"}, a[tracing.Beta].AsStringSlice())
 
 	_, err = client.Sessions.Get(ctx, s.ID)
 	require.NoError(t, err)

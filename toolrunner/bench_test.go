@@ -189,7 +189,7 @@ func handLoop(c context.Context, f *fixture, st *sessions.EventStream, sessionID
 			continue
 		}
 		res := t.Run(c, use.Input)
-		answer := sessions.CustomToolResult(use.ID(), res.TextContent())
+		answer := sessions.CustomToolResult(use.ID, res.TextContent())
 		answer.IsError = res.IsError
 		if _, err := f.client.Sessions.Events.Send(c, sessionID, sessions.SendParams{Events: []sessions.EventParam{answer}}); err != nil {
 			return

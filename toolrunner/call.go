@@ -99,10 +99,10 @@ func (f *follower) track(c *call, run func(*call)) {
 func (f *follower) dispatchTool(ev *sessions.AgentCustomToolUseEvent, received time.Time) {
 	t, ok := f.r.tools[ev.Name]
 	if !ok {
-		f.log.Debug("toolrunner: custom tool not registered; left to other consumers", "call_id", ev.ID(), "tool", ev.Name)
+		f.log.Debug("toolrunner: custom tool not registered; left to other consumers", "call_id", ev.ID, "tool", ev.Name)
 		return
 	}
-	c := f.newCall(ev.ID(), ev.ThreadID(), ev.Name, ev.Input, received)
+	c := f.newCall(ev.ID, ev.ThreadID, ev.Name, ev.Input, received)
 	c.tool = t
 	f.track(c, f.runTool)
 }

@@ -68,13 +68,13 @@ func confirmRequest(sessionID string, ev sessions.Event) (ConfirmRequest, bool) 
 		if ev.EvaluatedPermission != sessions.PermissionAsk {
 			return ConfirmRequest{}, false
 		}
-		return ConfirmRequest{SessionID: sessionID, ToolUseID: ev.ID(), ThreadID: ev.ThreadID(),
+		return ConfirmRequest{SessionID: sessionID, ToolUseID: ev.ID, ThreadID: ev.ThreadID,
 			Name: string(ev.Name), Input: ev.Input, Event: ev}, true
 	case *sessions.AgentMCPToolUseEvent:
 		if ev.EvaluatedPermission != sessions.PermissionAsk {
 			return ConfirmRequest{}, false
 		}
-		return ConfirmRequest{SessionID: sessionID, ToolUseID: ev.ID(), ThreadID: ev.ThreadID(),
+		return ConfirmRequest{SessionID: sessionID, ToolUseID: ev.ID, ThreadID: ev.ThreadID,
 			Name: ev.Name, MCPServerName: ev.MCPServerName, Input: ev.Input, Event: ev}, true
 	}
 	return ConfirmRequest{}, false

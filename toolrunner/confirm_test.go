@@ -78,7 +78,7 @@ func TestConfirmations(t *testing.T) {
 				require.Empty(t, req.MCPServerName)
 				res := eventsOf[*sessions.AgentToolResultEvent](evs)
 				require.Len(t, res, 1)
-				require.Equal(t, ev.ID(), res[0].ToolUseID)
+				require.Equal(t, ev.ID, res[0].ToolUseID)
 				content, isError = res[0].Content, res[0].IsError
 			case *sessions.AgentMCPToolUseEvent:
 				require.Equal(t, "create_issue", req.Name)
@@ -125,7 +125,7 @@ func TestConfirmationsAreLeftToTheApplicationWithoutWithConfirm(t *testing.T) {
 	}, "the bash call")
 	sends := f.env.Count(http.MethodPost, "/v1/sessions/"+id+"/events")
 	require.Equal(t, 1, sends, "only the test's message was sent")
-	f.send(t, id, sessions.Allow(use.ID()))
+	f.send(t, id, sessions.Allow(use.ID))
 	evs := f.waitTurns(t, id, 1)
 	stop()
 	require.ErrorIs(t, wait(), context.Canceled)

@@ -81,7 +81,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	events, err := client.Sessions.Events.List(ctx, sess.ID, sessions.EventListParams{Types: []string{sessions.EventAgentMessage}})
+	events, err := client.Sessions.Events.List(ctx, sess.ID, sessions.EventListParams{Types: []sessions.EventType{sessions.EventAgentMessage}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -158,8 +158,8 @@ func onlyResult(tb testing.TB, evs []sessions.Event) *sessions.CustomToolResultE
 	tb.Helper()
 	uses := eventsOf[*sessions.AgentCustomToolUseEvent](evs)
 	require.Len(tb, uses, 1)
-	rs := results(evs)[uses[0].ID()]
-	require.Len(tb, rs, 1, "answers of %s", uses[0].ID())
+	rs := results(evs)[uses[0].ID]
+	require.Len(tb, rs, 1, "answers of %s", uses[0].ID)
 	return rs[0]
 }
 

@@ -74,8 +74,8 @@ func TestHundredSessions(t *testing.T) {
 		require.Len(t, uses, callsEach)
 		rs := results(evs)
 		for j, u := range uses {
-			require.Len(t, rs[u.ID()], 1, "session %d call %d", i, j)
-			require.Equal(t, fmt.Sprintf("lookup_order: order %d-%d shipped", i, j), text(rs[u.ID()][0].Content))
+			require.Len(t, rs[u.ID], 1, "session %d call %d", i, j)
+			require.Equal(t, fmt.Sprintf("lookup_order: order %d-%d shipped", i, j), text(rs[u.ID][0].Content))
 		}
 	}
 	require.EqualValues(t, n*callsEach, c.total.Load())
@@ -164,12 +164,12 @@ func TestAddAndRemoveWhileRunning(t *testing.T) {
 	evs := f.history(t, one)
 	uses := eventsOf[*sessions.AgentCustomToolUseEvent](evs)
 	require.Len(t, uses, 2)
-	require.Empty(t, results(evs)[uses[1].ID()])
+	require.Empty(t, results(evs)[uses[1].ID])
 	require.Equal(t, []string{"one-1", "two-1"}, c.orders())
 
 	require.NoError(t, r.Add(one))
 	evs = f.waitTurns(t, one, 2)
-	require.Len(t, results(evs)[uses[1].ID()], 1)
+	require.Len(t, results(evs)[uses[1].ID], 1)
 	require.Equal(t, []string{"one-1", "two-1", "one-2"}, c.orders())
 }
 
@@ -279,7 +279,7 @@ func TestRunEndsWithTheSession(t *testing.T) {
 			require.NoError(t, err)
 		}},
 		{"deleted", func(f *fixture, id string) {
-			_, err := f.client.Sessions.Delete(ctx, id)
+			err := f.client.Sessions.Delete(ctx, id)
 			require.NoError(t, err)
 		}},
 	} {

@@ -61,7 +61,7 @@ func (o *observed) ids(sessionID string) []string {
 func eventIDs(evs []sessions.Event) []string {
 	ids := make([]string, 0, len(evs))
 	for _, ev := range evs {
-		ids = append(ids, ev.(sessions.PersistedEvent).ID())
+		ids = append(ids, ev.(sessions.PersistedEvent).Meta().ID)
 	}
 	return ids
 }
@@ -90,7 +90,7 @@ func TestEventObserverSharesTheRunnersStream(t *testing.T) {
 		// the history, not handed to the observer.
 		f.say(t, ids[i], "Earlier.")
 		use := eventsOf[*sessions.AgentCustomToolUseEvent](f.history(t, ids[i]))[0]
-		f.send(t, ids[i], sessions.CustomToolResult(use.ID(), "by hand"))
+		f.send(t, ids[i], sessions.CustomToolResult(use.ID, "by hand"))
 		before[ids[i]] = len(f.waitTurns(t, ids[i], 1))
 		require.NoError(t, r.Add(ids[i]))
 	}

@@ -60,10 +60,10 @@ func (f *follower) reconcile() (reconciled, error) {
 			answered[ev.ToolUseID] = true
 		case *sessions.InterruptEvent:
 			if needed == nil { // an interrupt closes the calls pending when it was sent
-				if ev.ThreadID() == "" {
+				if ev.ThreadID == "" {
 					closedAll = true
 				} else {
-					closedThreads[ev.ThreadID()] = true
+					closedThreads[ev.ThreadID] = true
 				}
 			}
 		case *sessions.SessionStatusRunningEvent:
@@ -86,10 +86,10 @@ func (f *follower) reconcile() (reconciled, error) {
 				rec.idle = !running
 			}
 		case *sessions.AgentCustomToolUseEvent, *sessions.AgentToolUseEvent, *sessions.AgentMCPToolUseEvent:
-			id := pe.ID()
+			id := pe.Meta().ID
 			switch {
 			case needed == nil: // recorded after the latest idle
-				if !answered[id] && !closedAll && !closedThreads[pe.ThreadID()] {
+				if !answered[id] && !closedAll && !closedThreads[pe.Meta().ThreadID] {
 					rec.pending = append(rec.pending, ev)
 				}
 			case needed[id]:

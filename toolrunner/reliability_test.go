@@ -93,7 +93,7 @@ func TestInterruptBeforeTheToolStarts(t *testing.T) {
 	// The queued session's reader handles the interrupt although every
 	// slot is taken.
 	f.send(t, queued, sessions.Interrupt())
-	eventually(t, func() bool { return l.has("closed before it started", use.ID()) }, "the queued call to be dropped")
+	eventually(t, func() bool { return l.has("closed before it started", use.ID) }, "the queued call to be dropped")
 	close(b.release)
 	require.NoError(t, b.waitEnded(t))
 	f.waitTurns(t, busy, 1)
@@ -132,9 +132,9 @@ func TestStreamCutsLoseAndRepeatNothing(t *testing.T) {
 	wantOrders := make([]string, calls)
 	wantIDs := make([]string, calls)
 	for i, u := range uses {
-		require.Len(t, rs[u.ID()], 1, "answers of call %d", i)
-		require.Equal(t, fmt.Sprintf("lookup_order: order %d shipped", i), text(rs[u.ID()][0].Content))
-		wantOrders[i], wantIDs[i] = fmt.Sprint(i), u.ID()
+		require.Len(t, rs[u.ID], 1, "answers of call %d", i)
+		require.Equal(t, fmt.Sprintf("lookup_order: order %d shipped", i), text(rs[u.ID][0].Content))
+		wantOrders[i], wantIDs[i] = fmt.Sprint(i), u.ID
 	}
 	require.Equal(t, wantOrders, c.orders(), "each call ran once, in order")
 	require.Equal(t, wantIDs, c.callIDs())
@@ -197,7 +197,7 @@ func TestRestartSkipsAnsweredAndClosedCalls(t *testing.T) {
 	f.say(t, id, "Second.")
 	uses := eventsOf[*sessions.AgentCustomToolUseEvent](f.history(t, id))
 	require.Len(t, uses, 2)
-	f.send(t, id, sessions.CustomToolResult(uses[1].ID(), "answered by hand"))
+	f.send(t, id, sessions.CustomToolResult(uses[1].ID, "answered by hand"))
 
 	r := newRunner(t, f, []tool.Tool{c.tool("lookup_order")})
 	rc, stop := context.WithCancel(ctx)
@@ -251,7 +251,7 @@ func TestRestartFindsACallRecordedAfterTheLastIdle(t *testing.T) {
 	evs := f.history(t, id)
 	uses := eventsOf[*sessions.AgentCustomToolUseEvent](evs)
 	require.Len(t, uses, 1)
-	require.NotEmpty(t, uses[0].ThreadID(), "a child thread's call")
+	require.NotEmpty(t, uses[0].ThreadID, "a child thread's call")
 	lastIdle := eventsOf[*sessions.SessionStatusIdleEvent](evs)
 	require.Len(t, lastIdle, 1, "only the first turn's idle: the coordinator is running")
 
@@ -265,9 +265,9 @@ func TestRestartFindsACallRecordedAfterTheLastIdle(t *testing.T) {
 	stop()
 	require.ErrorIs(t, wait(), context.Canceled)
 	require.Equal(t, []string{"1"}, c.orders())
-	rs := results(evs)[uses[0].ID()]
+	rs := results(evs)[uses[0].ID]
 	require.Len(t, rs, 1)
-	require.Equal(t, uses[0].ThreadID(), rs[0].ThreadID(), "routed to the child")
+	require.Equal(t, uses[0].ThreadID, rs[0].ThreadID, "routed to the child")
 }
 
 // TestSendRetries: answers whose sending fails past the pipeline's own

@@ -54,7 +54,7 @@ func TestOneTool(t *testing.T) {
 	require.Equal(t, "lookup_order: order 1234 shipped", text(res.Content))
 	require.Equal(t, []string{"1234"}, c.orders())
 	use := eventsOf[*sessions.AgentCustomToolUseEvent](evs)[0]
-	require.Equal(t, []string{use.ID()}, c.callIDs(), "the tool sees its call's id")
+	require.Equal(t, []string{use.ID}, c.callIDs(), "the tool sees its call's id")
 	msgs := eventsOf[*sessions.AgentMessageEvent](evs)
 	require.Equal(t, "It shipped.", text(msgs[len(msgs)-1].Content))
 }
@@ -87,8 +87,8 @@ func TestSeveralToolsInSequence(t *testing.T) {
 	rs := results(evs)
 	want := []string{"lookup_order: order 1 shipped", "refund_order: order 1 shipped", "lookup_order: order 2 shipped", "refund_order: order 3 shipped"}
 	for i, u := range uses {
-		require.Len(t, rs[u.ID()], 1, "call %d", i)
-		require.Equal(t, want[i], text(rs[u.ID()][0].Content))
+		require.Len(t, rs[u.ID], 1, "call %d", i)
+		require.Equal(t, want[i], text(rs[u.ID][0].Content))
 	}
 }
 
@@ -193,19 +193,19 @@ func TestUnknownToolIsLeftToOtherConsumers(t *testing.T) {
 	}, "the escalate call")
 	require.Equal(t, "escalate", use.Name)
 	// The runner has seen the call and decided to leave it alone.
-	eventually(t, func() bool { return l.has("not registered", use.ID()) }, "the runner to pass on the call")
+	eventually(t, func() bool { return l.has("not registered", use.ID) }, "the runner to pass on the call")
 	evs := f.history(t, id)
-	require.Empty(t, results(evs)[use.ID()], "the runner sent no answer")
+	require.Empty(t, results(evs)[use.ID], "the runner sent no answer")
 
 	// Another consumer answers; the turn goes on to the runner's tool.
-	f.send(t, id, sessions.CustomToolResult(use.ID(), "escalated to Ana"))
+	f.send(t, id, sessions.CustomToolResult(use.ID, "escalated to Ana"))
 	evs = f.waitTurns(t, id, 1)
 	stop()
 	require.ErrorIs(t, wait(), context.Canceled)
 
 	rs := results(evs)
-	require.Len(t, rs[use.ID()], 1)
-	require.Equal(t, "escalated to Ana", text(rs[use.ID()][0].Content))
+	require.Len(t, rs[use.ID], 1)
+	require.Equal(t, "escalated to Ana", text(rs[use.ID][0].Content))
 	require.Equal(t, []string{"7"}, c.orders())
 	require.Len(t, rs, 2)
 	for _, rec := range l.all() {

@@ -304,7 +304,7 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 	case *sessions.ToolConfirmationEvent:
 		f.answered(ev.ToolUseID)
 	case *sessions.InterruptEvent:
-		f.cancel(func(c *call) bool { return ev.ThreadID() == "" || c.threadID == ev.ThreadID() }, errInterrupted)
+		f.cancel(func(c *call) bool { return ev.ThreadID == "" || c.threadID == ev.ThreadID }, errInterrupted)
 	case *sessions.SessionStatusRunningEvent:
 		f.idle = false
 	case *sessions.SessionStatusIdleEvent:

@@ -113,7 +113,7 @@ func TestSpans(t *testing.T) {
 				require.Equal(t, "vendor", m[tracing.GenAIProviderName].AsString())
 				require.Equal(t, "execute_tool", m[tracing.GenAIOperationName].AsString())
 				require.Equal(t, uses[i].Name, m[tracing.GenAIToolName].AsString())
-				require.Equal(t, uses[i].ID(), m[tracing.GenAIToolCallID].AsString())
+				require.Equal(t, uses[i].ID, m[tracing.GenAIToolCallID].AsString())
 				require.Equal(t, "function", m[tracing.GenAIToolType].AsString())
 				require.Equal(t, id, m[tracing.SessionID].AsString())
 				_, hasArgs := m[tracing.GenAIToolCallArguments]

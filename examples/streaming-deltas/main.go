@@ -86,7 +86,7 @@ func run() error {
 	// Previews of agent.message (and the start of agent.thinking) arrive as
 	// event_start and event_delta events, before the message itself.
 	stream, err := client.Sessions.Events.Stream(ctx, session.ID, sessions.StreamParams{
-		EventDeltas: []string{sessions.EventAgentMessage, sessions.EventAgentThinking},
+		EventDeltas: []sessions.EventType{sessions.EventAgentMessage, sessions.EventAgentThinking},
 	})
 	if err != nil {
 		return err
