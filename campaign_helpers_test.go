@@ -17,11 +17,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The campaign's tool and its observers: what ran, what went on the wire,
@@ -185,7 +185,7 @@ func (o *campaignObserver) OnEnd(s sdktrace.ReadOnlySpan) {
 	}
 	n := 0
 	for _, kv := range s.Attributes() {
-		if kv.Key == tracing.HTTPRequestResends {
+		if kv.Key == attr.HTTPRequestResends {
 			n = int(kv.Value.AsInt64())
 		}
 	}

@@ -15,12 +15,12 @@ import (
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/pagination"
-	"github.com/agentplatform/agentplatform-go/tracing"
 	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
@@ -206,12 +206,12 @@ func TestExecuteSpanIsNamedVendorRequest(t *testing.T) {
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
 	a := attrs(span)
-	require.Equal(t, "GET", a[tracing.HTTPRequestMethod].AsString())
-	require.Equal(t, path, a[tracing.URLPath].AsString())
-	require.Equal(t, int64(200), a[tracing.HTTPResponseStatus].AsInt64())
-	require.Equal(t, int64(1), a[tracing.HTTPRequestResends].AsInt64())
-	require.Equal(t, tracing.ProviderVendor, a[tracing.GenAIProviderName].AsString())
-	_, hasRoute := a[tracing.HTTPRoute]
+	require.Equal(t, "GET", a[attr.HTTPRequestMethod].AsString())
+	require.Equal(t, path, a[attr.URLPath].AsString())
+	require.Equal(t, int64(200), a[attr.HTTPResponseStatus].AsInt64())
+	require.Equal(t, int64(1), a[attr.HTTPRequestResends].AsInt64())
+	require.Equal(t, attr.ProviderVendor, a[attr.GenAIProviderName].AsString())
+	_, hasRoute := a[attr.HTTPRoute]
 	require.False(t, hasRoute, "a raw call has no route template")
 
 	// Another path, the same name; a failure is recorded as for any call.
@@ -221,7 +221,7 @@ func TestExecuteSpanIsNamedVendorRequest(t *testing.T) {
 	require.Len(t, spans, 2)
 	require.Equal(t, "vendor.request", spans[1].Name())
 	require.Equal(t, codes.Error, spans[1].Status().Code)
-	require.Equal(t, "not_found_error", attrs(spans[1])[tracing.ErrorType].AsString())
+	require.Equal(t, "not_found_error", attrs(spans[1])[attr.ErrorType].AsString())
 
 	// A call refused locally records nothing.
 	require.Error(t, client.Execute(ctx, http.MethodGet, "/v1/../x", nil, nil))

@@ -13,13 +13,13 @@ import (
 	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
-	"github.com/agentplatform/agentplatform-go/tracing"
 	"github.com/agentplatform/agentplatform-go/tunnels"
 	"github.com/agentplatform/agentplatform-go/workspaces"
 )
@@ -167,7 +167,7 @@ func TestSpanOfEveryFamily(t *testing.T) {
 			found = true
 			require.Equal(t, trace.SpanKindClient, s.SpanKind(), step.span)
 			require.Equal(t, codes.Ok, s.Status().Code, step.span)
-			require.Equal(t, "vendor", attrs(s)[tracing.GenAIProviderName].AsString(), step.span)
+			require.Equal(t, "vendor", attrs(s)[attr.GenAIProviderName].AsString(), step.span)
 		}
 		require.True(t, found, "no span %s among %d", step.span, len(rec.Ended()))
 	}
@@ -197,8 +197,8 @@ func TestSpanOfEveryFamily(t *testing.T) {
 		require.Equal(t, e.span, s.Name())
 		require.Equal(t, codes.Error, s.Status().Code, e.span)
 		a := attrs(s)
-		require.EqualValues(t, apiErr.StatusCode, a[tracing.HTTPResponseStatus].AsInt64(), e.span)
-		require.Equal(t, string(apiErr.Type), a[tracing.ErrorType].AsString(), e.span)
-		require.Equal(t, "not_found_error", a[tracing.ErrorType].AsString(), e.span)
+		require.EqualValues(t, apiErr.StatusCode, a[attr.HTTPResponseStatus].AsInt64(), e.span)
+		require.Equal(t, string(apiErr.Type), a[attr.ErrorType].AsString(), e.span)
+		require.Equal(t, "not_found_error", a[attr.ErrorType].AsString(), e.span)
 	}
 }

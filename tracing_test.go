@@ -18,12 +18,12 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // recorder returns a tracer provider that keeps every ended span.
@@ -63,32 +63,32 @@ func TestClientSpanOfACall(t *testing.T) {
 	span := onlySpan(t, rec)
 	require.Equal(t, "vendor.models.retrieve", span.Name())
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
-	require.Equal(t, tracing.SDKScope, span.InstrumentationScope().Name)
+	require.Equal(t, attr.SDKScope, span.InstrumentationScope().Name)
 	require.Equal(t, codes.Ok, span.Status().Code)
 	a := attrs(span)
-	require.Equal(t, "vendor", a[tracing.GenAIProviderName].AsString())
-	require.Equal(t, "GET", a[tracing.HTTPRequestMethod].AsString())
-	require.Equal(t, "/v1/models/{model_id}", a[tracing.HTTPRoute].AsString(), "the template, not the path")
-	require.Equal(t, "/v1/models/vendor-opus-5-5", a[tracing.URLPath].AsString())
-	require.Equal(t, attribute.INT64, a[tracing.HTTPResponseStatus].Type())
-	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
-	require.Equal(t, attribute.INT64, a[tracing.ServerPort].Type())
-	require.Equal(t, "127.0.0.1", a[tracing.ServerAddress].AsString())
-	require.Equal(t, "http", a[tracing.URLScheme].AsString())
-	require.Equal(t, env.URL+"/v1/models/vendor-opus-5-5", a[tracing.URLFull].AsString())
-	require.NotContains(t, a, tracing.URLQuery, "no query parameters: absent")
-	require.Equal(t, resp.Header.Get("request-id"), a[tracing.RequestID].AsString())
-	require.Equal(t, env.Seed.OrganizationID, a[tracing.OrganizationID].AsString())
-	require.Equal(t, env.Seed.DefaultWorkspaceID, a[tracing.WorkspaceID].AsString())
-	require.NotContains(t, a, tracing.SessionID)
-	require.NotContains(t, a, tracing.HTTPRequestResends)
+	require.Equal(t, "vendor", a[attr.GenAIProviderName].AsString())
+	require.Equal(t, "GET", a[attr.HTTPRequestMethod].AsString())
+	require.Equal(t, "/v1/models/{model_id}", a[attr.HTTPRoute].AsString(), "the template, not the path")
+	require.Equal(t, "/v1/models/vendor-opus-5-5", a[attr.URLPath].AsString())
+	require.Equal(t, attribute.INT64, a[attr.HTTPResponseStatus].Type())
+	require.EqualValues(t, 200, a[attr.HTTPResponseStatus].AsInt64())
+	require.Equal(t, attribute.INT64, a[attr.ServerPort].Type())
+	require.Equal(t, "127.0.0.1", a[attr.ServerAddress].AsString())
+	require.Equal(t, "http", a[attr.URLScheme].AsString())
+	require.Equal(t, env.URL+"/v1/models/vendor-opus-5-5", a[attr.URLFull].AsString())
+	require.NotContains(t, a, attr.URLQuery, "no query parameters: absent")
+	require.Equal(t, resp.Header.Get("request-id"), a[attr.RequestID].AsString())
+	require.Equal(t, env.Seed.OrganizationID, a[attr.OrganizationID].AsString())
+	require.Equal(t, env.Seed.DefaultWorkspaceID, a[attr.WorkspaceID].AsString())
+	require.NotContains(t, a, attr.SessionID)
+	require.NotContains(t, a, attr.HTTPRequestResends)
 
 	rec.Reset()
 	_, err = client.Models.List(context.Background(), models.ListParams{Limit: 2})
 	require.NoError(t, err)
 	a = attrs(onlySpan(t, rec))
-	require.Equal(t, "limit=2", a[tracing.URLQuery].AsString())
-	require.Equal(t, env.URL+"/v1/models?limit=2", a[tracing.URLFull].AsString())
+	require.Equal(t, "limit=2", a[attr.URLQuery].AsString())
+	require.Equal(t, env.URL+"/v1/models?limit=2", a[attr.URLFull].AsString())
 }
 
 func TestOneSpanCoversRetries(t *testing.T) {
@@ -99,8 +99,8 @@ func TestOneSpanCoversRetries(t *testing.T) {
 	_, err := env.Client(t, option.WithTracerProvider(tp)).Models.List(context.Background(), models.ListParams{})
 	require.NoError(t, err)
 	a := attrs(onlySpan(t, rec))
-	require.EqualValues(t, 2, a[tracing.HTTPRequestResends].AsInt64())
-	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
+	require.EqualValues(t, 2, a[attr.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 200, a[attr.HTTPResponseStatus].AsInt64())
 }
 
 // TestStreamClosedEarlyKeepsItsResendCount: a stream whose connection was
@@ -120,7 +120,7 @@ func TestStreamClosedEarlyKeepsItsResendCount(t *testing.T) {
 	require.NoError(t, ms.Close())
 	sp := onlySpan(t, rec)
 	require.Equal(t, codes.Unset, sp.Status().Code)
-	require.EqualValues(t, 1, attrs(sp)[tracing.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 1, attrs(sp)[attr.HTTPRequestResends].AsInt64())
 }
 
 func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
@@ -134,8 +134,8 @@ func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
 	require.Error(t, err)
 	span := onlySpan(t, rec)
 	require.Equal(t, codes.Error, span.Status().Code)
-	require.Equal(t, "rate_limit_error", attrs(span)[tracing.ErrorType].AsString())
-	require.EqualValues(t, 429, attrs(span)[tracing.HTTPResponseStatus].AsInt64())
+	require.Equal(t, "rate_limit_error", attrs(span)[attr.ErrorType].AsString())
+	require.EqualValues(t, 429, attrs(span)[attr.HTTPResponseStatus].AsInt64())
 
 	rec.Reset()
 	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Drop: true})
@@ -143,8 +143,8 @@ func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
 	require.Error(t, err)
 	span = onlySpan(t, rec)
 	require.Equal(t, codes.Error, span.Status().Code)
-	require.Equal(t, "connection_error", attrs(span)[tracing.ErrorType].AsString())
-	require.NotContains(t, attrs(span), tracing.HTTPResponseStatus, "no response: absent")
+	require.Equal(t, "connection_error", attrs(span)[attr.ErrorType].AsString())
+	require.NotContains(t, attrs(span), attr.HTTPResponseStatus, "no response: absent")
 
 	rec.Reset()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -154,7 +154,7 @@ func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	span = onlySpan(t, rec)
 	require.Equal(t, codes.Unset, span.Status().Code, "the application cancelled")
-	require.NotContains(t, attrs(span), tracing.ErrorType)
+	require.NotContains(t, attrs(span), attr.ErrorType)
 
 	rec.Reset()
 	_, err = client.Environments.Create(context.Background(), environments.CreateParams{})
@@ -196,7 +196,7 @@ func TestPerCallTracerProviderAndConversationID(t *testing.T) {
 		option.WithTracerProvider(callTP), option.WithConversationID("conv-42"))
 	require.NoError(t, err)
 	require.Empty(t, clientRec.Ended())
-	require.Equal(t, "conv-42", attrs(onlySpan(t, callRec))[tracing.GenAIConversationID].AsString())
+	require.Equal(t, "conv-42", attrs(onlySpan(t, callRec))[attr.GenAIConversationID].AsString())
 }
 
 func TestNoSecretReachesASpan(t *testing.T) {
@@ -244,8 +244,8 @@ func TestResendCountIncludesThe401Resend(t *testing.T) {
 	_, err := env.Client(t, option.WithTracerProvider(tp), option.WithCredentials(creds)).Models.List(ctx, models.ListParams{})
 	require.NoError(t, err)
 	a := attrs(spanNamed(t, rec, "vendor.models.list"))
-	require.EqualValues(t, 1, a[tracing.HTTPRequestResends].AsInt64())
-	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64())
+	require.EqualValues(t, 1, a[attr.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 200, a[attr.HTTPResponseStatus].AsInt64())
 
 	// A retry in the first round, then the 401, then the resend: two.
 	rec.Reset()
@@ -255,7 +255,7 @@ func TestResendCountIncludesThe401Resend(t *testing.T) {
 	_, err = env.Client(t, option.WithTracerProvider(tp), option.WithCredentials(creds)).Models.List(ctx, models.ListParams{})
 	require.NoError(t, err)
 	require.Equal(t, 3, env.Count("GET", modelsPath))
-	require.EqualValues(t, 2, attrs(spanNamed(t, rec, "vendor.models.list"))[tracing.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 2, attrs(spanNamed(t, rec, "vendor.models.list"))[attr.HTTPRequestResends].AsInt64())
 }
 
 // failingCredentials cannot produce a token.
@@ -286,8 +286,8 @@ func TestCredentialFailuresOnTheSpan(t *testing.T) {
 	require.Equal(t, apierror.TypeRateLimit, xe.Type)
 	sp := spanNamed(t, rec, "vendor.models.list")
 	require.Equal(t, codes.Error, sp.Status().Code)
-	require.Equal(t, "rate_limit_error", attrs(sp)[tracing.ErrorType].AsString())
-	require.NotContains(t, attrs(sp), tracing.HTTPResponseStatus, "nothing was sent")
+	require.Equal(t, "rate_limit_error", attrs(sp)[attr.ErrorType].AsString())
+	require.NotContains(t, attrs(sp), attr.HTTPResponseStatus, "nothing was sent")
 
 	// A token, then a 401 and a re-exchange that fails.
 	_, err = client.Models.List(ctx, models.ListParams{})
@@ -300,14 +300,14 @@ func TestCredentialFailuresOnTheSpan(t *testing.T) {
 	require.Equal(t, apierror.TypeOverloaded, xe.Type)
 	sp = spanNamed(t, rec, "vendor.models.list")
 	a := attrs(sp)
-	require.Equal(t, "overloaded_error", a[tracing.ErrorType].AsString())
-	require.NotContains(t, a, tracing.HTTPResponseStatus, "the last attempt got no response")
-	require.NotContains(t, a, tracing.RequestID)
-	require.NotContains(t, a, tracing.HTTPRequestResends, "the resend was never sent")
+	require.Equal(t, "overloaded_error", a[attr.ErrorType].AsString())
+	require.NotContains(t, a, attr.HTTPResponseStatus, "the last attempt got no response")
+	require.NotContains(t, a, attr.RequestID)
+	require.NotContains(t, a, attr.HTTPRequestResends, "the resend was never sent")
 
 	// Credentials that fail on their own.
 	rec.Reset()
 	_, err = client.Models.List(ctx, models.ListParams{}, option.WithCredentials(failingCredentials{}))
 	require.ErrorContains(t, err, "no token available")
-	require.Equal(t, "credentials_error", attrs(spanNamed(t, rec, "vendor.models.list"))[tracing.ErrorType].AsString())
+	require.Equal(t, "credentials_error", attrs(spanNamed(t, rec, "vendor.models.list"))[attr.ErrorType].AsString())
 }

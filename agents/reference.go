@@ -36,7 +36,7 @@ func (AgentReference) isAgentRef() {}
 func validateAgentRef(field string, ref AgentRef) error {
 	switch r := ref.(type) {
 	case nil:
-		return apierror.Invalid(field, "is required")
+		return &apierror.ValidationError{Field: field, Rule: "is required"}
 	case AgentID:
 		return check.Length(field, string(r), 1, 128)
 	case AgentReference:
@@ -51,10 +51,10 @@ func validateAgentRef(field string, ref AgentRef) error {
 // checkVersion accepts 0 (not sent) or an int32 of at least 1.
 func checkVersion(field string, v int) error {
 	if v < 0 {
-		return apierror.Invalid(field, "must be at least 1")
+		return &apierror.ValidationError{Field: field, Rule: "must be at least 1"}
 	}
 	if v > 1<<31-1 {
-		return apierror.Invalid(field, "must be between 1 and 2147483647")
+		return &apierror.ValidationError{Field: field, Rule: "must be between 1 and 2147483647"}
 	}
 	return nil
 }

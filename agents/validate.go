@@ -51,7 +51,7 @@ func (p *CreateParams) validate() error {
 		return err
 	}
 	if p.Model == nil {
-		return apierror.Invalid("model", "is required")
+		return &apierror.ValidationError{Field: "model", Rule: "is required"}
 	}
 	if err := validateModel(p.Model); err != nil {
 		return err
@@ -106,7 +106,7 @@ func (p *UpdateParams) validate() error {
 	}
 	if m, ok := p.Multiagent.Get(); ok {
 		if m == nil {
-			return apierror.Invalid("multiagent", "must not be nil; use param.Null to remove it")
+			return &apierror.ValidationError{Field: "multiagent", Rule: "must not be nil; use param.Null to remove it"}
 		}
 		if err := validateMultiagent(m, false); err != nil {
 			return err
@@ -149,17 +149,17 @@ func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills 
 		switch t := t.(type) {
 		case AgentToolset:
 			if seen[agentToolsetType] {
-				return apierror.Invalid(p+".type", "duplicate toolset `"+agentToolsetType+"`")
+				return &apierror.ValidationError{Field: p + ".type", Rule: "duplicate toolset `" + agentToolsetType + "`"}
 			}
 			seen[agentToolsetType] = true
 		case MCPToolset:
 			if seen["mcp:"+t.MCPServerName] {
-				return apierror.Invalid(p+".mcp_server_name", "duplicate mcp_toolset `"+t.MCPServerName+"`")
+				return &apierror.ValidationError{Field: p + ".mcp_server_name", Rule: "duplicate mcp_toolset `" + t.MCPServerName + "`"}
 			}
 			seen["mcp:"+t.MCPServerName] = true
 		case CustomTool:
 			if seen["custom:"+t.Name] {
-				return apierror.Invalid(p+".name", "duplicate custom tool `"+t.Name+"`")
+				return &apierror.ValidationError{Field: p + ".name", Rule: "duplicate custom tool `" + t.Name + "`"}
 			}
 			seen["custom:"+t.Name] = true
 		}
@@ -174,14 +174,14 @@ func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills 
 			return err
 		}
 		if names[s.Name] {
-			return apierror.Invalid(p+".name", "duplicate mcp server `"+s.Name+"`")
+			return &apierror.ValidationError{Field: p + ".name", Rule: "duplicate mcp server `" + s.Name + "`"}
 		}
 		names[s.Name] = true
 		if err := check.Length(p+".url", s.URL, 1, maxMCPURL); err != nil {
 			return err
 		}
 		if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return apierror.Invalid(p+".url", "must be an absolute http or https URL")
+			return &apierror.ValidationError{Field: p + ".url", Rule: "must be an absolute http or https URL"}
 		}
 	}
 	if matched {
@@ -198,7 +198,7 @@ func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills 
 		var key, id string
 		switch s := s.(type) {
 		case nil:
-			return apierror.Invalid(p, "must not be nil")
+			return &apierror.ValidationError{Field: p, Rule: "must not be nil"}
 		case VendorSkill:
 			if err := checkSkill(p, s.SkillID, s.Version); err != nil {
 				return err
@@ -209,7 +209,7 @@ func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills 
 				return err
 			}
 			if !strings.HasPrefix(s.SkillID, customSkillPrefix) {
-				return apierror.Invalid(p+".skill_id", "must be a custom skill id (`"+customSkillPrefix+"…`)")
+				return &apierror.ValidationError{Field: p + ".skill_id", Rule: "must be a custom skill id (`" + customSkillPrefix + "…`)"}
 			}
 			if err := check.OptionalLength(p+".version", s.Version, 1, maxSkillField); err != nil {
 				return err
@@ -219,7 +219,7 @@ func validateToolLists(prefix string, tools []Tool, servers []MCPServer, skills 
 			continue
 		}
 		if seen[key+"\x00"+id] {
-			return apierror.Invalid(p+".skill_id", "duplicate skill `"+id+"`")
+			return &apierror.ValidationError{Field: p + ".skill_id", Rule: "duplicate skill `" + id + "`"}
 		}
 		seen[key+"\x00"+id] = true
 	}
@@ -233,14 +233,14 @@ func matchServers(toolsPath, serversPath string, tools []Tool, servers []MCPServ
 	for i, t := range tools {
 		if m, ok := t.(MCPToolset); ok {
 			if !named[m.MCPServerName] {
-				return apierror.Invalid(idx(toolsPath, i)+".mcp_server_name", "no mcp_servers entry named `"+m.MCPServerName+"`")
+				return &apierror.ValidationError{Field: idx(toolsPath, i) + ".mcp_server_name", Rule: "no mcp_servers entry named `" + m.MCPServerName + "`"}
 			}
 			used[m.MCPServerName] = true
 		}
 	}
 	for i, s := range servers {
 		if !used[s.Name] {
-			return apierror.Invalid(idx(serversPath, i)+".name", "server `"+s.Name+"` is not referenced by any mcp_toolset")
+			return &apierror.ValidationError{Field: idx(serversPath, i) + ".name", Rule: "server `" + s.Name + "` is not referenced by any mcp_toolset"}
 		}
 	}
 	return nil
@@ -264,7 +264,7 @@ func checkSkill(path, id, version string) error {
 
 func count(path string, n, max int) error {
 	if n > max {
-		return apierror.Invalid(path, "must have at most "+strconv.Itoa(max)+" items")
+		return &apierror.ValidationError{Field: path, Rule: "must have at most " + strconv.Itoa(max) + " items"}
 	}
 	return nil
 }
@@ -272,7 +272,7 @@ func count(path string, n, max int) error {
 func validateTool(path string, t Tool) error {
 	switch t := t.(type) {
 	case nil:
-		return apierror.Invalid(path, "must not be nil")
+		return &apierror.ValidationError{Field: path, Rule: "must not be nil"}
 	case AgentToolset:
 		seen := map[ToolName]bool{}
 		for i, c := range t.Configs {
@@ -281,7 +281,7 @@ func validateTool(path string, t Tool) error {
 				return err
 			}
 			if seen[c.Name] {
-				return apierror.Invalid(p+".name", "duplicate tool `"+string(c.Name)+"`")
+				return &apierror.ValidationError{Field: p + ".name", Rule: "duplicate tool `" + string(c.Name) + "`"}
 			}
 			seen[c.Name] = true
 		}
@@ -296,7 +296,7 @@ func validateTool(path string, t Tool) error {
 				return err
 			}
 			if seen[c.Name] {
-				return apierror.Invalid(p, "duplicate tool `"+c.Name+"`")
+				return &apierror.ValidationError{Field: p, Rule: "duplicate tool `" + c.Name + "`"}
 			}
 			seen[c.Name] = true
 		}
@@ -305,7 +305,7 @@ func validateTool(path string, t Tool) error {
 			return err
 		}
 		if !customToolName.MatchString(t.Name) {
-			return apierror.Invalid(path+".name", "must contain only letters, digits, underscores and hyphens")
+			return &apierror.ValidationError{Field: path + ".name", Rule: "must contain only letters, digits, underscores and hyphens"}
 		}
 		if err := check.Length(path+".description", t.Description, 1, maxCustomDesc); err != nil {
 			return err
@@ -316,7 +316,7 @@ func validateTool(path string, t Tool) error {
 
 func validateToolConfig(path string, c ToolConfig) error {
 	if c.Name == "" {
-		return apierror.Invalid(path+".name", "is required")
+		return &apierror.ValidationError{Field: path + ".name", Rule: "is required"}
 	}
 	for _, d := range []struct {
 		field string
@@ -324,18 +324,18 @@ func validateToolConfig(path string, c ToolConfig) error {
 	}{{"allowed_domains", c.AllowedDomains}, {"blocked_domains", c.BlockedDomains}} {
 		for i, host := range d.list {
 			if !plainHostname.MatchString(host) || len(host) > maxHostname {
-				return apierror.Invalid(idx(path+"."+d.field, i), "must be a plain hostname")
+				return &apierror.ValidationError{Field: idx(path+"."+d.field, i), Rule: "must be a plain hostname"}
 			}
 		}
 		if d.list != nil && (len(d.list) < 1 || len(d.list) > maxDomains) {
-			return apierror.Invalid(path+"."+d.field, "must have between 1 and "+strconv.Itoa(maxDomains)+" items")
+			return &apierror.ValidationError{Field: path + "." + d.field, Rule: "must have between 1 and " + strconv.Itoa(maxDomains) + " items"}
 		}
 	}
 	if c.AllowedDomains != nil && c.BlockedDomains != nil {
-		return apierror.Invalid(path+".blocked_domains", "cannot be combined with allowed_domains")
+		return &apierror.ValidationError{Field: path + ".blocked_domains", Rule: "cannot be combined with allowed_domains"}
 	}
 	if c.MaxContentTokens < 0 || c.MaxContentTokens > 1<<31-1 {
-		return apierror.Invalid(path+".max_content_tokens", "must be at least 1")
+		return &apierror.ValidationError{Field: path + ".max_content_tokens", Rule: "must be at least 1"}
 	}
 	if l := c.UserLocation; l != nil {
 		lp := path + ".user_location"
@@ -345,7 +345,7 @@ func validateToolConfig(path string, c ToolConfig) error {
 			}
 		}
 		if l.Country != "" && !isCountryCode(l.Country) {
-			return apierror.Invalid(lp+".country", "must be 2 uppercase letters")
+			return &apierror.ValidationError{Field: lp + ".country", Rule: "must be 2 uppercase letters"}
 		}
 	}
 	return nil
@@ -368,7 +368,7 @@ func validateMultiagent(m Multiagent, creating bool) error {
 	switch m := m.(type) {
 	case Coordinator:
 		if len(m.Agents) < 1 || len(m.Agents) > maxRoster {
-			return apierror.Invalid("multiagent.agents", "must have between 1 and "+strconv.Itoa(maxRoster)+" items")
+			return &apierror.ValidationError{Field: "multiagent.agents", Rule: "must have between 1 and " + strconv.Itoa(maxRoster) + " items"}
 		}
 		return validateRoster("multiagent.agents", m.Agents, true)
 	case Multiagent20261001:
@@ -401,7 +401,7 @@ func validateDelegation(path string, d Delegation, creating bool) error {
 	}
 	inlineOff := e.InlineAgents != nil && e.InlineAgents.Type == Disabled
 	if inlineOff && len(e.PredefinedAgents) == 0 && (creating || e.PredefinedAgents != nil) {
-		return apierror.Invalid(pp, "must name at least one agent when inline_agents is disabled")
+		return &apierror.ValidationError{Field: pp, Rule: "must name at least one agent when inline_agents is disabled"}
 	}
 	return nil
 }
@@ -415,7 +415,7 @@ func validateRoster(path string, entries []RosterEntry, allowAdvisor bool) error
 		p := idx(path, i)
 		switch e := e.(type) {
 		case nil:
-			return apierror.Invalid(p, "must not be nil")
+			return &apierror.ValidationError{Field: p, Rule: "must not be nil"}
 		case AgentID:
 			if err := validateAgentRef(p, e); err != nil {
 				return err
@@ -426,18 +426,18 @@ func validateRoster(path string, entries []RosterEntry, allowAdvisor bool) error
 			}
 		case SelfEntry:
 			if self {
-				return apierror.Invalid(p, "duplicate agent `self`")
+				return &apierror.ValidationError{Field: p, Rule: "duplicate agent `self`"}
 			}
 			self = true
 		case AdvisorEntry:
 			if !allowAdvisor {
-				return apierror.Invalid(p+".type", "must be one of `agent`, `self`")
+				return &apierror.ValidationError{Field: p + ".type", Rule: "must be one of `agent`, `self`"}
 			}
 			if err := check.Length(p+".model", e.Model, 1, maxModelID); err != nil {
 				return err
 			}
 			if advisor {
-				return apierror.Invalid(p, "duplicate advisor `"+e.Model+"`")
+				return &apierror.ValidationError{Field: p, Rule: "duplicate advisor `" + e.Model + "`"}
 			}
 			advisor = true
 		}

@@ -1,8 +1,6 @@
 package apierror
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,11 +23,8 @@ type Error struct {
 	Path   string // URL path of the failed request
 
 	Header http.Header // response headers
-	Body   []byte      // raw response body, at most MaxBodySize bytes
+	Body   []byte      // raw response body, at most 1 MiB
 }
-
-// MaxBodySize bounds how much of an error body is read and kept.
-const MaxBodySize = 1 << 20
 
 // maxText bounds each part of Error's string that comes from the server
 // (type, message, request id): a body or header can be as large as the
@@ -98,70 +93,4 @@ func (e *Error) Temporary() bool {
 		return false
 	}
 	return e.StatusCode == 408 || e.StatusCode == 409 || e.StatusCode == 429 || e.StatusCode >= 500
-}
-
-// wireError is the API's JSON error body.
-type wireError struct {
-	Type  string `json:"type"`
-	Error struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-	} `json:"error"`
-	RequestID string `json:"request_id"`
-}
-
-// FromResponse builds the error for a response with status >= 400 whose body
-// (at most MaxBodySize bytes) has already been read.
-func FromResponse(method, path string, status int, header http.Header, body []byte) *Error {
-	e := &Error{StatusCode: status, Method: method, Path: path, Header: header, Body: body}
-	var w wireError
-	if len(body) > 0 && json.Unmarshal(body, &w) == nil && w.Error.Type != "" {
-		e.Type = Type(w.Error.Type)
-		e.Message = w.Error.Message
-		e.RequestID = w.RequestID
-	} else {
-		e.Type = typeForStatus(status)
-		e.Message = nonJSONMessage(status, header, len(body))
-	}
-	if e.RequestID == "" && header != nil {
-		e.RequestID = header.Get("request-id")
-	}
-	return e
-}
-
-// nonJSONMessage describes a body that is not an error body without quoting
-// it: a proxy page can be large, and nothing in it is for the caller's logs.
-func nonJSONMessage(status int, header http.Header, n int) string {
-	text := http.StatusText(status)
-	if text == "" {
-		text = "status " + strconv.Itoa(status)
-	}
-	if n == 0 {
-		return text + " (empty response body)"
-	}
-	ct := ""
-	if header != nil {
-		ct = header.Get("Content-Type")
-	}
-	if ct == "" {
-		ct = "unknown content type"
-	}
-	return text + " (non-JSON response body: " + strconv.Itoa(n) + " bytes of " + ct + ")"
-}
-
-// FromStreamEvent builds the error carried by an `error` event of an event
-// stream, whose data is the same JSON error body as a response's. There is
-// no HTTP status on such an event; StatusCode is the one the error type
-// implies, so that Temporary and the sentinels work as they do for
-// responses.
-func FromStreamEvent(method, path string, data []byte) *Error {
-	e := &Error{Method: method, Path: path, Body: bytes.Clone(data)}
-	var w wireError
-	if json.Unmarshal(data, &w) == nil && w.Error.Type != "" {
-		e.Type, e.Message, e.RequestID = Type(w.Error.Type), w.Error.Message, w.RequestID
-	} else {
-		e.Type, e.Message = TypeAPI, "malformed error event"
-	}
-	e.StatusCode = statusForType(e.Type)
-	return e
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
 func TestFromResponse(t *testing.T) {
 	body := []byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"},"request_id":"req_body"}`)
-	e := apierror.FromResponse("POST", "/v1/messages", 429, http.Header{"Request-Id": {"req_header"}}, body)
+	e := apierr.FromResponse("POST", "/v1/messages", 429, http.Header{"Request-Id": {"req_header"}}, body)
 	require.Equal(t, apierror.TypeRateLimit, e.Type)
 	require.Equal(t, "slow down", e.Message)
 	require.Equal(t, "req_body", e.RequestID, "the body's id wins")
@@ -33,7 +34,7 @@ func TestFromResponse(t *testing.T) {
 		{401, `{"type":"error","error":{"type":"","message":""}}`, apierror.TypeAuthentication, apierror.ErrAuthentication},
 		{418, "teapot", "", nil},
 	} {
-		e := apierror.FromResponse("GET", "/x", tc.status, http.Header{"Request-Id": {"req_h"}}, []byte(tc.body))
+		e := apierr.FromResponse("GET", "/x", tc.status, http.Header{"Request-Id": {"req_h"}}, []byte(tc.body))
 		require.Equal(t, tc.typ, e.Type, "status %d", tc.status)
 		require.Equal(t, "req_h", e.RequestID)
 		require.Equal(t, tc.body, string(e.Body))
@@ -42,22 +43,22 @@ func TestFromResponse(t *testing.T) {
 		}
 	}
 	// An unknown type from a newer server is kept, and matched by status.
-	e = apierror.FromResponse("GET", "/x", 400, nil, []byte(`{"type":"error","error":{"type":"quota_exceeded_error","message":"m"}}`))
+	e = apierr.FromResponse("GET", "/x", 400, nil, []byte(`{"type":"error","error":{"type":"quota_exceeded_error","message":"m"}}`))
 	require.Equal(t, apierror.Type("quota_exceeded_error"), e.Type)
 	require.ErrorIs(t, e, apierror.ErrInvalidRequest)
 
 	// A 409 is a conflict whatever its type, and still an invalid request
 	// by type; nothing else is a conflict, a local refusal included.
-	e = apierror.FromResponse("POST", "/v1/agents/a", 409, nil, []byte(`{"type":"error","error":{"type":"invalid_request_error","message":"stale"}}`))
+	e = apierr.FromResponse("POST", "/v1/agents/a", 409, nil, []byte(`{"type":"error","error":{"type":"invalid_request_error","message":"stale"}}`))
 	require.ErrorIs(t, fmt.Errorf("wrapped: %w", e), apierror.ErrConflict)
 	require.ErrorIs(t, e, apierror.ErrInvalidRequest)
 	require.Equal(t, "agentplatform: conflict", apierror.ErrConflict.Error())
-	require.NotErrorIs(t, apierror.FromResponse("GET", "/x", 400, nil, nil), apierror.ErrConflict)
-	require.NotErrorIs(t, apierror.Invalid("f", "r"), apierror.ErrConflict)
+	require.NotErrorIs(t, apierr.FromResponse("GET", "/x", 400, nil, nil), apierror.ErrConflict)
+	require.NotErrorIs(t, &apierror.ValidationError{Field: "f", Rule: "r"}, apierror.ErrConflict)
 }
 
 func TestValidationError(t *testing.T) {
-	err := fmt.Errorf("calling: %w", apierror.Invalid("limit", "must be between 1 and 1000"))
+	err := fmt.Errorf("calling: %w", &apierror.ValidationError{Field: "limit", Rule: "must be between 1 and 1000"})
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	require.NotErrorIs(t, err, apierror.ErrNotFound)
 	var v *apierror.ValidationError
@@ -66,7 +67,7 @@ func TestValidationError(t *testing.T) {
 }
 
 func TestFromStreamEvent(t *testing.T) {
-	e := apierror.FromStreamEvent("GET", "/v1/sessions/s/events/stream",
+	e := apierr.FromStreamEvent("GET", "/v1/sessions/s/events/stream",
 		[]byte(`{"type":"error","error":{"type":"overloaded_error","message":"busy"},"request_id":"req_1"}`))
 	require.Equal(t, 529, e.StatusCode)
 	require.Equal(t, "busy", e.Message)
@@ -74,17 +75,17 @@ func TestFromStreamEvent(t *testing.T) {
 	require.ErrorIs(t, e, apierror.ErrOverloaded)
 	require.True(t, e.Temporary())
 
-	e = apierror.FromStreamEvent("GET", "/x", []byte(`not json`))
+	e = apierr.FromStreamEvent("GET", "/x", []byte(`not json`))
 	require.Equal(t, apierror.TypeAPI, e.Type)
 	require.Equal(t, 500, e.StatusCode)
 	require.Equal(t, "not json", string(e.Body))
 }
 
 func TestTemporaryFollowsShouldRetry(t *testing.T) {
-	conflict := apierror.FromResponse("POST", "/x", 409, http.Header{"X-Should-Retry": {"false"}}, nil)
+	conflict := apierr.FromResponse("POST", "/x", 409, http.Header{"X-Should-Retry": {"false"}}, nil)
 	require.False(t, conflict.Temporary(), "a state conflict cannot be cured by retrying")
-	inFlight := apierror.FromResponse("POST", "/x", 409, http.Header{"X-Should-Retry": {"true"}}, nil)
+	inFlight := apierr.FromResponse("POST", "/x", 409, http.Header{"X-Should-Retry": {"true"}}, nil)
 	require.True(t, inFlight.Temporary())
-	require.True(t, apierror.FromResponse("POST", "/x", 409, nil, nil).Temporary())
-	require.True(t, apierror.FromResponse("POST", "/x", 400, http.Header{"X-Should-Retry": {"true"}}, nil).Temporary())
+	require.True(t, apierr.FromResponse("POST", "/x", 409, nil, nil).Temporary())
+	require.True(t, apierr.FromResponse("POST", "/x", 400, http.Header{"X-Should-Retry": {"true"}}, nil).Temporary())
 }

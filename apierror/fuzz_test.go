@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
 // maxServerText is what Error may take from the server: the type, message
@@ -74,21 +75,21 @@ func FuzzErrorBody(f *testing.F) {
 		const method, path = "POST", "/v1/sessions/sesn_1/events"
 		errorBody := isErrorBody(body)
 
-		e := apierror.FromResponse(method, path, status, header, body)
+		e := apierr.FromResponse(method, path, status, header, body)
 		check(t, e, body, len(method)+len(path))
 		if e.StatusCode != status {
 			t.Fatalf("status %d, want %d", e.StatusCode, status)
 		}
 		if !errorBody {
-			other := apierror.FromResponse(method, path, status, header, bytes.Repeat([]byte{0}, len(body)))
+			other := apierr.FromResponse(method, path, status, header, bytes.Repeat([]byte{0}, len(body)))
 			if e.Error() != other.Error() {
 				t.Fatalf("the error string of a non-error body depends on its content:\n%s\n%s", e.Error(), other.Error())
 			}
 		}
 
-		s := apierror.FromStreamEvent(method, path, body)
+		s := apierr.FromStreamEvent(method, path, body)
 		check(t, s, body, len(method)+len(path))
-		if !errorBody && s.Error() != apierror.FromStreamEvent(method, path, nil).Error() {
+		if !errorBody && s.Error() != apierr.FromStreamEvent(method, path, nil).Error() {
 			t.Fatalf("the error string of a malformed error event depends on its content: %s", s.Error())
 		}
 	})

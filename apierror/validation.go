@@ -15,8 +15,3 @@ func (e *ValidationError) Error() string {
 
 // Is makes errors.Is(err, ErrInvalidRequest) true for local refusals too.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalidRequest }
-
-// Invalid returns a *ValidationError for field and rule.
-func Invalid(field, rule string) *ValidationError {
-	return &ValidationError{Field: field, Rule: rule}
-}

@@ -40,5 +40,5 @@ func (p *UpdateParams) validate() error {
 	case "", StatusActive, StatusInactive, StatusArchived:
 		return nil
 	}
-	return apierror.Invalid("status", "must be one of active, inactive, archived")
+	return &apierror.ValidationError{Field: "status", Rule: "must be one of active, inactive, archived"}
 }

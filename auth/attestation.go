@@ -86,13 +86,13 @@ type device struct {
 // exchanges.
 func DeviceAttestation(cfg DeviceAttestationConfig) (*DeviceAttestationCredentials, error) {
 	if strings.TrimSpace(cfg.ClientID) == "" {
-		return nil, apierror.Invalid("client_id", "is required")
+		return nil, &apierror.ValidationError{Field: "client_id", Rule: "is required"}
 	}
 	if strings.TrimSpace(cfg.AppID) == "" {
-		return nil, apierror.Invalid("app_id", "is required")
+		return nil, &apierror.ValidationError{Field: "app_id", Rule: "is required"}
 	}
 	if cfg.Attestor == nil {
-		return nil, apierror.Invalid("attestor", "is required")
+		return nil, &apierror.ValidationError{Field: "attestor", Rule: "is required"}
 	}
 	base, err := endpointBase(cfg.BaseURL)
 	if err != nil {

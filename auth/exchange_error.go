@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
 // ExchangeError is a failed token exchange (or device attestation
@@ -106,7 +107,7 @@ func localError(msg string, err error) *ExchangeError {
 // responseError builds the typed error of a non-200 answer (the API's
 // error body, or a proxy's page) without keeping the body.
 func responseError(path string, resp *http.Response, data []byte, secrets []string) *ExchangeError {
-	ae := apierror.FromResponse(http.MethodPost, path, resp.StatusCode, resp.Header, data)
+	ae := apierr.FromResponse(http.MethodPost, path, resp.StatusCode, resp.Header, data)
 	msg := ae.Message
 	for _, s := range secrets {
 		if s != "" {

@@ -97,11 +97,11 @@ func Federation(cfg FederationConfig) (*FederationCredentials, error) {
 		{"service_account_id", cfg.ServiceAccountID},
 	} {
 		if strings.TrimSpace(v.value) == "" {
-			return nil, apierror.Invalid(v.field, "is required")
+			return nil, &apierror.ValidationError{Field: v.field, Rule: "is required"}
 		}
 	}
 	if cfg.IdentityToken == nil {
-		return nil, apierror.Invalid("identity_token", "is required: use auth.IdentityTokenFile, auth.IdentityTokenEnv or your own source")
+		return nil, &apierror.ValidationError{Field: "identity_token", Rule: "is required: use auth.IdentityTokenFile, auth.IdentityTokenEnv or your own source"}
 	}
 	base, err := endpointBase(cfg.BaseURL)
 	if err != nil {

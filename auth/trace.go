@@ -14,8 +14,8 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/version"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The exchanges are traced like every other API request (docs/tracing.md):
@@ -110,7 +110,7 @@ type tracedRequest struct {
 func newExchangeTrace(ctx context.Context, configured trace.TracerProvider) *exchangeTrace {
 	tp := tracerProviderFor(ctx, configured)
 	return &exchangeTrace{
-		tracer: tp.Tracer(tracing.SDKScope, scopeVersion),
+		tracer: tp.Tracer(attr.SDKScope, scopeVersion),
 		parent: trace.SpanContextFromContext(ctx),
 	}
 }
@@ -198,18 +198,18 @@ func (r *tracedRequest) end() {
 	}
 	attrs := make([]attribute.KeyValue, 0, 7)
 	if r.sends > 1 {
-		attrs = append(attrs, tracing.HTTPRequestResends.Int(r.sends-1))
+		attrs = append(attrs, attr.HTTPRequestResends.Int(r.sends-1))
 	}
 	if r.status != 0 {
-		attrs = append(attrs, tracing.HTTPResponseStatus.Int(r.status))
+		attrs = append(attrs, attr.HTTPResponseStatus.Int(r.status))
 	}
 	for _, h := range [...]struct {
 		name string
 		key  attribute.Key
 	}{
-		{"request-id", tracing.RequestID},
-		{"vendor-organization-id", tracing.OrganizationID},
-		{"vendor-workspace-id", tracing.WorkspaceID},
+		{"request-id", attr.RequestID},
+		{"vendor-organization-id", attr.OrganizationID},
+		{"vendor-workspace-id", attr.WorkspaceID},
 	} {
 		if v := r.header.Get(h.name); v != "" {
 			attrs = append(attrs, h.key.String(v))
@@ -223,7 +223,7 @@ func (r *tracedRequest) end() {
 		// application cancelled.
 	default:
 		et := errorType(r.err)
-		attrs = append(attrs, tracing.ErrorType.String(et))
+		attrs = append(attrs, attr.ErrorType.String(et))
 		r.span.SetStatus(codes.Error, et)
 	}
 	r.span.SetAttributes(attrs...)
@@ -256,13 +256,13 @@ func errorType(err error) string {
 // credential.
 func (x *exchanger) requestAttrs(path string) []attribute.KeyValue {
 	return []attribute.KeyValue{
-		tracing.GenAIProviderName.String(tracing.ProviderVendor),
-		tracing.HTTPRequestMethod.String(http.MethodPost),
-		tracing.HTTPRoute.String(path),
-		tracing.ServerAddress.String(x.host),
-		tracing.ServerPort.Int(x.port),
-		tracing.URLScheme.String(x.scheme),
-		tracing.URLPath.String(x.basePath + path),
-		tracing.URLFull.String(x.base + path),
+		attr.GenAIProviderName.String(attr.ProviderVendor),
+		attr.HTTPRequestMethod.String(http.MethodPost),
+		attr.HTTPRoute.String(path),
+		attr.ServerAddress.String(x.host),
+		attr.ServerPort.Int(x.port),
+		attr.URLScheme.String(x.scheme),
+		attr.URLPath.String(x.basePath + path),
+		attr.URLFull.String(x.base + path),
 	}
 }

@@ -20,10 +20,10 @@ import (
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
 	"github.com/agentplatform/agentplatform-go/auth/authtest"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 const (
@@ -85,7 +85,7 @@ func attrKeys(s sdktrace.ReadOnlySpan) []string {
 func requireChildOf(t *testing.T, child, parent sdktrace.ReadOnlySpan) {
 	t.Helper()
 	require.Equal(t, trace.SpanKindClient, child.SpanKind())
-	require.Equal(t, tracing.SDKScope, child.InstrumentationScope().Name)
+	require.Equal(t, attr.SDKScope, child.InstrumentationScope().Name)
 	require.Equal(t, pipeline.Version, child.InstrumentationScope().Version, "the same scope as the client's spans")
 	require.Equal(t, parent.SpanContext().TraceID(), child.SpanContext().TraceID(), "same trace")
 	require.Equal(t, parent.SpanContext().SpanID(), child.Parent().SpanID(), "child of the call's span")
@@ -116,14 +116,14 @@ func requestAttrs(t *testing.T, base, path string) map[attribute.Key]attribute.V
 	port, err := strconv.Atoi(u.Port())
 	require.NoError(t, err)
 	return map[attribute.Key]attribute.Value{
-		tracing.GenAIProviderName: attribute.StringValue("vendor"),
-		tracing.HTTPRequestMethod: attribute.StringValue("POST"),
-		tracing.HTTPRoute:         attribute.StringValue(path),
-		tracing.ServerAddress:     attribute.StringValue(u.Hostname()),
-		tracing.ServerPort:        attribute.IntValue(port),
-		tracing.URLScheme:         attribute.StringValue("http"),
-		tracing.URLPath:           attribute.StringValue(path),
-		tracing.URLFull:           attribute.StringValue(base + path),
+		attr.GenAIProviderName: attribute.StringValue("vendor"),
+		attr.HTTPRequestMethod: attribute.StringValue("POST"),
+		attr.HTTPRoute:         attribute.StringValue(path),
+		attr.ServerAddress:     attribute.StringValue(u.Hostname()),
+		attr.ServerPort:        attribute.IntValue(port),
+		attr.URLScheme:         attribute.StringValue("http"),
+		attr.URLPath:           attribute.StringValue(path),
+		attr.URLFull:           attribute.StringValue(base + path),
 	}
 }
 
@@ -157,12 +157,12 @@ func TestFederationExchangeSpan(t *testing.T) {
 	requireChildOf(t, ex, call)
 	require.Equal(t, codes.Ok, ex.Status().Code)
 	got := attrs(ex)
-	require.NotEmpty(t, got[tracing.RequestID].AsString())
+	require.NotEmpty(t, got[attr.RequestID].AsString())
 	want := requestAttrs(t, e.URL, tokenPath)
-	want[tracing.HTTPResponseStatus] = attribute.IntValue(200)
-	want[tracing.RequestID] = got[tracing.RequestID]
-	want[tracing.OrganizationID] = attribute.StringValue(e.Seed.OrganizationID)
-	want[tracing.WorkspaceID] = attribute.StringValue(e.Seed.DefaultWorkspaceID) // the token's workspace, from the response
+	want[attr.HTTPResponseStatus] = attribute.IntValue(200)
+	want[attr.RequestID] = got[attr.RequestID]
+	want[attr.OrganizationID] = attribute.StringValue(e.Seed.OrganizationID)
+	want[attr.WorkspaceID] = attribute.StringValue(e.Seed.DefaultWorkspaceID) // the token's workspace, from the response
 	require.Equal(t, want, got)
 
 	require.Equal(t, []string{traceparent(ex)}, traceparents(e.Server, tokenPath), "the exchange carried its span's traceparent")
@@ -192,11 +192,11 @@ func TestDeviceAttestationExchangeSpans(t *testing.T) {
 		require.Equal(t, codes.Ok, s.Status().Code, name)
 		got := attrs(s)
 		want := requestAttrs(t, e.URL, path)
-		want[tracing.HTTPResponseStatus] = attribute.IntValue(200)
-		want[tracing.RequestID] = got[tracing.RequestID]
-		want[tracing.OrganizationID] = attribute.StringValue(e.Seed.OrganizationID)
+		want[attr.HTTPResponseStatus] = attribute.IntValue(200)
+		want[attr.RequestID] = got[attr.RequestID]
+		want[attr.OrganizationID] = attribute.StringValue(e.Seed.OrganizationID)
 		if path == tokenPath {
-			want[tracing.WorkspaceID] = attribute.StringValue(e.Seed.DefaultWorkspaceID)
+			want[attr.WorkspaceID] = attribute.StringValue(e.Seed.DefaultWorkspaceID)
 		}
 		require.Equal(t, want, got, name)
 		require.Equal(t, []string{traceparent(s)}, traceparents(e.Server, path), name)
@@ -246,15 +246,15 @@ func TestFailedExchangeSpans(t *testing.T) {
 			requireChildOf(t, ex, rec.one(t, "vendor.models.list"))
 			require.Equal(t, codes.Error, ex.Status().Code)
 			got := attrs(ex)
-			require.Equal(t, tc.errType, got[tracing.ErrorType].AsString())
+			require.Equal(t, tc.errType, got[attr.ErrorType].AsString())
 			if tc.status == 0 {
-				require.NotContains(t, got, tracing.HTTPResponseStatus)
-				require.NotContains(t, got, tracing.RequestID)
+				require.NotContains(t, got, attr.HTTPResponseStatus)
+				require.NotContains(t, got, attr.RequestID)
 			} else {
-				require.Equal(t, int64(tc.status), got[tracing.HTTPResponseStatus].AsInt64())
-				require.Equal(t, xe.RequestID, got[tracing.RequestID].AsString())
+				require.Equal(t, int64(tc.status), got[attr.HTTPResponseStatus].AsInt64())
+				require.Equal(t, xe.RequestID, got[attr.RequestID].AsString())
 			}
-			require.NotContains(t, got, tracing.HTTPRequestResends)
+			require.NotContains(t, got, attr.HTTPRequestResends)
 			requireNoSecret(t, rec.Ended(), e.secrets())
 		})
 	}
@@ -271,9 +271,9 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 		e.Server.InjectFault(refserver.Fault{Path: tokenPath, Status: 503, Times: 2})
 		require.NoError(t, listModels(c))
 		got := attrs(rec.one(t, tokenSpan))
-		require.Equal(t, int64(2), got[tracing.HTTPRequestResends].AsInt64())
-		require.Equal(t, int64(200), got[tracing.HTTPResponseStatus].AsInt64())
-		require.NotContains(t, got, tracing.ErrorType)
+		require.Equal(t, int64(2), got[attr.HTTPRequestResends].AsInt64())
+		require.Equal(t, int64(200), got[attr.HTTPResponseStatus].AsInt64())
+		require.NotContains(t, got, attr.ErrorType)
 		require.Equal(t, codes.Ok, rec.one(t, tokenSpan).Status().Code)
 		require.Equal(t, 3, e.Count("POST", tokenPath))
 	})
@@ -285,9 +285,9 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 		require.Error(t, listModels(c))
 		ex := rec.one(t, tokenSpan)
 		got := attrs(ex)
-		require.Equal(t, int64(3), got[tracing.HTTPRequestResends].AsInt64())
-		require.Equal(t, int64(500), got[tracing.HTTPResponseStatus].AsInt64())
-		require.Equal(t, "api_error", got[tracing.ErrorType].AsString())
+		require.Equal(t, int64(3), got[attr.HTTPRequestResends].AsInt64())
+		require.Equal(t, int64(500), got[attr.HTTPResponseStatus].AsInt64())
+		require.Equal(t, "api_error", got[attr.ErrorType].AsString())
 		require.Equal(t, codes.Error, ex.Status().Code)
 	})
 	t.Run("device challenge", func(t *testing.T) {
@@ -296,8 +296,8 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 		c := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)), option.WithTracerProvider(rec.tp))
 		e.Server.InjectFault(refserver.Fault{Path: challengePath, Status: 502, Times: 1})
 		require.NoError(t, sayHello(c))
-		require.Equal(t, int64(1), attrs(rec.one(t, challengeSpan))[tracing.HTTPRequestResends].AsInt64())
-		require.NotContains(t, attrs(rec.one(t, tokenSpan)), tracing.HTTPRequestResends)
+		require.Equal(t, int64(1), attrs(rec.one(t, challengeSpan))[attr.HTTPRequestResends].AsInt64())
+		require.NotContains(t, attrs(rec.one(t, tokenSpan)), attr.HTTPRequestResends)
 		require.Len(t, traceparents(e.Server, challengePath), 2)
 		for _, tp := range traceparents(e.Server, challengePath) {
 			require.Equal(t, traceparent(rec.one(t, challengeSpan)), tp, "a resend carries its span's traceparent")

@@ -15,10 +15,10 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/chat"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // badInput is declared here so that the table's rows may be positional.
@@ -134,15 +134,15 @@ func TestSpans(t *testing.T) {
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
 	a := attrs(span)
-	requireString(t, a, tracing.GenAIProviderName, "vendor")
-	requireString(t, a, tracing.GenAIOperationName, "chat")
-	requireString(t, a, tracing.GenAIRequestModel, models.VendorSonnet55)
-	requireInt(t, a, tracing.GenAIRequestMaxTokens, 512)
-	require.Equal(t, 0.3, a[tracing.GenAIRequestTemperature].AsFloat64())
-	requireString(t, a, tracing.GenAIResponseID, c.ID)
-	requireString(t, a, tracing.GenAIResponseModel, c.Model)
-	requireInt(t, a, tracing.UsageInputTokens, c.Usage.PromptTokens)
-	requireInt(t, a, tracing.UsageOutputTokens, c.Usage.CompletionTokens)
+	requireString(t, a, attr.GenAIProviderName, "vendor")
+	requireString(t, a, attr.GenAIOperationName, "chat")
+	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
+	requireInt(t, a, attr.GenAIRequestMaxTokens, 512)
+	require.Equal(t, 0.3, a[attr.GenAIRequestTemperature].AsFloat64())
+	requireString(t, a, attr.GenAIResponseID, c.ID)
+	requireString(t, a, attr.GenAIResponseModel, c.Model)
+	requireInt(t, a, attr.UsageInputTokens, c.Usage.PromptTokens)
+	requireInt(t, a, attr.UsageOutputTokens, c.Usage.CompletionTokens)
 	require.Empty(t, spansNamed(rec, "vendor.messages.create"), "one span, not a messages span")
 
 	rec.Reset()
@@ -154,9 +154,9 @@ func TestSpans(t *testing.T) {
 	span = oneSpan(t, rec, "vendor.chat.completions.create")
 	require.Equal(t, codes.Ok, span.Status().Code, "read to [DONE]")
 	a = attrs(span)
-	require.True(t, a[tracing.GenAIRequestStream].AsBool())
-	requireString(t, a, tracing.GenAIResponseID, c.ID)
-	requireInt(t, a, tracing.UsageOutputTokens, c.Usage.CompletionTokens)
+	require.True(t, a[attr.GenAIRequestStream].AsBool())
+	requireString(t, a, attr.GenAIResponseID, c.ID)
+	requireInt(t, a, attr.UsageOutputTokens, c.Usage.CompletionTokens)
 
 	rec.Reset()
 	st, err = client.Stream(ctx, chatPrompt(chat.UserMessage("Hello there")))
@@ -169,7 +169,7 @@ func TestSpans(t *testing.T) {
 	require.Error(t, err)
 	span = oneSpan(t, rec, "vendor.chat.completions.create")
 	require.Equal(t, codes.Error, span.Status().Code)
-	requireString(t, attrs(span), tracing.ErrorType, "overloaded_error")
+	requireString(t, attrs(span), attr.ErrorType, "overloaded_error")
 }
 
 // TestUnreadStreamEndsWithItsContext: a stream that is never read nor
@@ -190,7 +190,7 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 		require.Eventually(t, func() bool { return len(spansNamed(rec, name)) > 0 }, time.Minute, time.Millisecond)
 		span := oneSpan(t, rec, name)
 		require.Equal(t, codes.Unset, span.Status().Code)
-		require.NotContains(t, attrs(span), tracing.ErrorType)
+		require.NotContains(t, attrs(span), attr.ErrorType)
 		require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 		_, err = st.Completion()

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
@@ -139,7 +140,7 @@ func (s *CompletionStream) Chunks() iter.Seq2[*CompletionChunk, error] {
 				return
 			}
 			if e, ok := chunk.Extra["error"]; ok && string(e) != "null" { // an error frame
-				s.fail(apierror.FromStreamEvent(chatSource.Method, chatSource.Path, data), yield)
+				s.fail(apierr.FromStreamEvent(chatSource.Method, chatSource.Path, data), yield)
 				return
 			}
 			if err := s.acc.Add(chunk); err != nil {

@@ -3,8 +3,8 @@ package chat
 import (
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Span attributes of the chat completion calls (docs/tracing.md). They run
@@ -21,20 +21,20 @@ func (b chatBody) AnnotateSpan(s pipeline.Span) { annotateChat(s, b.p, b.stream)
 func annotateChat(s pipeline.Span, p *CompletionParams, stream bool) {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs,
-		tracing.GenAIOperationName.String(opChat),
-		tracing.GenAIRequestModel.String(p.Model),
-		tracing.GenAIRequestStream.Bool(stream),
+		attr.GenAIOperationName.String(opChat),
+		attr.GenAIRequestModel.String(p.Model),
+		attr.GenAIRequestStream.Bool(stream),
 	)
 	if p.MaxCompletionTokens > 0 { // it wins over MaxTokens
-		attrs = append(attrs, tracing.GenAIRequestMaxTokens.Int(p.MaxCompletionTokens))
+		attrs = append(attrs, attr.GenAIRequestMaxTokens.Int(p.MaxCompletionTokens))
 	} else if p.MaxTokens > 0 {
-		attrs = append(attrs, tracing.GenAIRequestMaxTokens.Int(p.MaxTokens))
+		attrs = append(attrs, attr.GenAIRequestMaxTokens.Int(p.MaxTokens))
 	}
 	if p.Temperature != nil {
-		attrs = append(attrs, tracing.GenAIRequestTemperature.Float64(*p.Temperature))
+		attrs = append(attrs, attr.GenAIRequestTemperature.Float64(*p.Temperature))
 	}
 	if p.TopP != nil {
-		attrs = append(attrs, tracing.GenAIRequestTopP.Float64(*p.TopP))
+		attrs = append(attrs, attr.GenAIRequestTopP.Float64(*p.TopP))
 	}
 	s.SetAttributes(attrs...)
 }
@@ -47,13 +47,13 @@ func chatResult(s pipeline.Span, v any) {
 		return
 	}
 	attrs := []attribute.KeyValue{
-		tracing.GenAIResponseID.String(c.ID),
-		tracing.GenAIResponseModel.String(c.Model),
+		attr.GenAIResponseID.String(c.ID),
+		attr.GenAIResponseModel.String(c.Model),
 	}
 	if c.Usage != nil {
 		attrs = append(attrs,
-			tracing.UsageInputTokens.Int(c.Usage.PromptTokens),
-			tracing.UsageOutputTokens.Int(c.Usage.CompletionTokens),
+			attr.UsageInputTokens.Int(c.Usage.PromptTokens),
+			attr.UsageOutputTokens.Int(c.Usage.CompletionTokens),
 		)
 	}
 	s.SetAttributes(attrs...)

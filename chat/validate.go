@@ -19,7 +19,7 @@ const (
 
 var toolNameRule = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
 
-func invalid(field, rule string) error { return apierror.Invalid(field, rule) }
+func invalid(field, rule string) error { return &apierror.ValidationError{Field: field, Rule: rule} }
 
 func idx(prefix string, i int) string { return prefix + "." + strconv.Itoa(i) }
 

@@ -116,7 +116,7 @@ func (p *UpdateParams) validate() error {
 // only session create accepts it.
 func validateAgent(ref agents.AgentRef) error {
 	if _, ok := ref.(sessions.AgentWithOverrides); ok {
-		return apierror.Invalid("agent", agentWithOverrides+" is accepted only when creating a session")
+		return &apierror.ValidationError{Field: "agent", Rule: agentWithOverrides + " is accepted only when creating a session"}
 	}
 	return validateAgentRef("agent", ref)
 }
@@ -128,21 +128,21 @@ func validateBudget(b sessions.Budget) error {
 
 func validateEvents(events []sessions.EventParam) error {
 	if len(events) < 1 || len(events) > maxEvents {
-		return apierror.Invalid("initial_events", "must have between 1 and "+strconv.Itoa(maxEvents)+" items")
+		return &apierror.ValidationError{Field: "initial_events", Rule: "must have between 1 and " + strconv.Itoa(maxEvents) + " items"}
 	}
 	return validateSessionEvents("initial_events", events)
 }
 
 func validateResources(rs []sessions.ResourceParam) error {
 	if len(rs) > maxResources {
-		return apierror.Invalid("resources", "must have at most "+strconv.Itoa(maxResources)+" items")
+		return &apierror.ValidationError{Field: "resources", Rule: "must have at most " + strconv.Itoa(maxResources) + " items"}
 	}
 	return validateSessionResources("resources", rs)
 }
 
 func validateVaultIDs(ids []string) error {
 	if len(ids) > maxVaultIDs {
-		return apierror.Invalid("vault_ids", "must have at most "+strconv.Itoa(maxVaultIDs)+" items")
+		return &apierror.ValidationError{Field: "vault_ids", Rule: "must have at most " + strconv.Itoa(maxVaultIDs) + " items"}
 	}
 	return check.PrefixedIDs("vault_ids", ids, "vlt_", "a vault id")
 }
@@ -152,14 +152,14 @@ func (s *ScheduleParam) validate() error {
 		return err
 	}
 	if s.Timezone == "" {
-		return apierror.Invalid("schedule.timezone", "must be at least 1 character")
+		return &apierror.ValidationError{Field: "schedule.timezone", Rule: "must be at least 1 character"}
 	}
 	return nil
 }
 
 func (p *ListParams) validate() error {
 	if p.Status != "" && p.IncludeArchived {
-		return apierror.Invalid("status", "cannot be combined with include_archived")
+		return &apierror.ValidationError{Field: "status", Rule: "cannot be combined with include_archived"}
 	}
 	return nil
 }

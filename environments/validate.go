@@ -68,7 +68,7 @@ func validateConfig(c Config, creating bool) error {
 		for _, l := range p.lists() {
 			field := "config.packages." + l.name
 			if len(l.list) > maxPackages {
-				return apierror.Invalid(field, "must have at most "+strconv.Itoa(maxPackages)+" items")
+				return &apierror.ValidationError{Field: field, Rule: "must have at most " + strconv.Itoa(maxPackages) + " items"}
 			}
 			for i, spec := range l.list {
 				if err := check.Length(field+"["+strconv.Itoa(i)+"]", spec, 1, maxPackageSpec); err != nil {
@@ -84,16 +84,16 @@ func validateConfig(c Config, creating bool) error {
 	}
 	for i, h := range limited.AllowedHosts {
 		if !hostname.MatchString(h) || len(h) > maxHostname {
-			return apierror.Invalid("config.networking.allowed_hosts["+strconv.Itoa(i)+"]", "must be a hostname")
+			return &apierror.ValidationError{Field: "config.networking.allowed_hosts[" + strconv.Itoa(i) + "]", Rule: "must be a hostname"}
 		}
 	}
 	if len(limited.AllowedHosts) > maxHosts {
-		return apierror.Invalid("config.networking.allowed_hosts", "must have at most "+strconv.Itoa(maxHosts)+" items")
+		return &apierror.ValidationError{Field: "config.networking.allowed_hosts", Rule: "must have at most " + strconv.Itoa(maxHosts) + " items"}
 	}
 	allowPkg := limited.AllowPackageManagers
 	refused := allowPkg != nil && !*allowPkg || allowPkg == nil && creating
 	if hasPackages && refused {
-		return apierror.Invalid("config.networking.allow_package_managers", "must be true when packages are specified")
+		return &apierror.ValidationError{Field: "config.networking.allow_package_managers", Rule: "must be true when packages are specified"}
 	}
 	return nil
 }

@@ -170,7 +170,7 @@ func (s *MemoriesService) List(ctx context.Context, storeID string, params Memor
 		return nil, err
 	}
 	if params.Depth < 0 || params.Depth > math.MaxInt32 {
-		return nil, apierror.Invalid("depth", "must be between 0 and "+strconv.Itoa(math.MaxInt32))
+		return nil, &apierror.ValidationError{Field: "depth", Rule: "must be between 0 and " + strconv.Itoa(math.MaxInt32)}
 	}
 	req.Query.String("path_prefix", params.PathPrefix)
 	req.Query.Int("depth", params.Depth)

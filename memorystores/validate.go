@@ -27,7 +27,7 @@ func checkName(name string) error {
 		return err
 	}
 	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return apierror.Invalid("name", "must not contain control characters")
+		return &apierror.ValidationError{Field: "name", Rule: "must not contain control characters"}
 	}
 	return nil
 }
@@ -45,20 +45,20 @@ func checkPath(field, p string) error {
 	case !utf8.ValidString(p):
 		// encoding/json would silently replace the bad bytes, storing
 		// a path the caller never wrote.
-		return apierror.Invalid(field, "must be valid UTF-8")
+		return &apierror.ValidationError{Field: field, Rule: "must be valid UTF-8"}
 	case !strings.HasPrefix(p, "/"):
-		return apierror.Invalid(field, "must start with `/`")
+		return &apierror.ValidationError{Field: field, Rule: "must start with `/`"}
 	}
 	for seg := range strings.SplitSeq(p[1:], "/") { // "/" alone is one empty segment
 		if seg == "" || seg == "." || seg == ".." {
-			return apierror.Invalid(field, "must not contain empty, `.` or `..` segments")
+			return &apierror.ValidationError{Field: field, Rule: "must not contain empty, `.` or `..` segments"}
 		}
 	}
 	if len(p) > maxPathBytes {
-		return apierror.Invalid(field, "must be between 2 and "+strconv.Itoa(maxPathBytes)+" bytes")
+		return &apierror.ValidationError{Field: field, Rule: "must be between 2 and " + strconv.Itoa(maxPathBytes) + " bytes"}
 	}
 	if strings.IndexFunc(p, forbiddenPathRune) >= 0 {
-		return apierror.Invalid(field, "must not contain control or format characters")
+		return &apierror.ValidationError{Field: field, Rule: "must not contain control or format characters"}
 	}
 	return nil
 }
@@ -74,17 +74,17 @@ func checkPathPrefix(p string) error {
 		return nil
 	}
 	if !strings.HasSuffix(p, "/") {
-		return apierror.Invalid("path_prefix", "must end with `/`")
+		return &apierror.ValidationError{Field: "path_prefix", Rule: "must end with `/`"}
 	}
 	return checkPath("path_prefix", strings.TrimSuffix(p, "/"))
 }
 
 func checkContent(content string) error {
 	if !utf8.ValidString(content) {
-		return apierror.Invalid("content", "must be valid UTF-8")
+		return &apierror.ValidationError{Field: "content", Rule: "must be valid UTF-8"}
 	}
 	if len(content) > maxContentBytes {
-		return apierror.Invalid("content", "must be at most "+strconv.Itoa(maxContentBytes)+" bytes")
+		return &apierror.ValidationError{Field: "content", Rule: "must be at most " + strconv.Itoa(maxContentBytes) + " bytes"}
 	}
 	return nil
 }
@@ -98,7 +98,7 @@ func checkSHA256(field, v string) error {
 		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
 	}
 	if !ok {
-		return apierror.Invalid(field, "must be 64 lowercase hexadecimal characters")
+		return &apierror.ValidationError{Field: field, Rule: "must be 64 lowercase hexadecimal characters"}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
@@ -263,7 +264,7 @@ func TestLocalRulesMatchServer(t *testing.T) {
 			raw, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)
 			require.NoError(t, resp.Body.Close())
-			apiErr := apierror.FromResponse(req.Method, req.URL.Path, resp.StatusCode, resp.Header, raw)
+			apiErr := apierr.FromResponse(req.Method, req.URL.Path, resp.StatusCode, resp.Header, raw)
 			require.Equal(t, http.StatusBadRequest, apiErr.StatusCode, string(raw))
 			require.ErrorIs(t, apiErr, apierror.ErrInvalidRequest)
 			require.True(t, strings.HasPrefix(apiErr.Message, bc.field+": "), apiErr.Message)

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 var createSource = stream.Source{Method: http.MethodPost, Path: "/v1/messages"}
@@ -202,7 +202,7 @@ func (s *MessageStream) end() {
 		recordServerTools(s.span, m, s.blockAt, time.Now())
 	}
 	if d := s.TimeToFirstChunk(); d > 0 {
-		s.span.SetAttributes(tracing.GenAITimeToFirstChunk.Float64(d.Seconds()))
+		s.span.SetAttributes(attr.GenAITimeToFirstChunk.Float64(d.Seconds()))
 	}
 }
 

@@ -11,9 +11,9 @@ import (
 	"go.opentelemetry.io/otel/codes"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // TestUnreadStreamEndsWithItsContext: a Messages
@@ -48,7 +48,7 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 				require.Eventually(t, func() bool { return len(spansNamed(rec, kind.span)) > 0 }, time.Minute, time.Millisecond)
 				span := oneSpan(t, rec, kind.span)
 				require.Equal(t, codes.Unset, span.Status().Code)
-				require.NotContains(t, attrs(span), tracing.ErrorType)
+				require.NotContains(t, attrs(span), attr.ErrorType)
 				require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 				require.ErrorIs(t, read(), context.Canceled)

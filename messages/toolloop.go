@@ -12,12 +12,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // ToolLoop configures RunTools. The zero value uses the defaults.
@@ -184,19 +184,19 @@ func (tr toolTracer) run(ctx context.Context, t tool.Tool, call ToolUseBlock) Co
 	ctx, span := tr(ctx, spanCustomToolUse+call.Name)
 	if span.Recording() {
 		span.SetAttributes(
-			tracing.GenAIOperationName.String(opExecuteTool),
-			tracing.GenAIToolName.String(call.Name),
-			tracing.GenAIToolCallID.String(call.ID),
-			tracing.GenAIToolType.String(toolFunction),
+			attr.GenAIOperationName.String(opExecuteTool),
+			attr.GenAIToolName.String(call.Name),
+			attr.GenAIToolCallID.String(call.ID),
+			attr.GenAIToolType.String(toolFunction),
 		)
 	}
 	res := runTool(ctx, t, call)
 	block := ToolResult(call.ID, res)
 	if span.ContentCapture() {
 		var c content
-		c.set(tracing.GenAIToolCallArguments, rawTree(call.Input))
+		c.set(attr.GenAIToolCallArguments, rawTree(call.Input))
 		if obj, ok := wireTree(block).(genai.Object); ok {
-			c.set(tracing.GenAIToolCallResult, genai.ToolResponse(obj, genai.Options{}))
+			c.set(attr.GenAIToolCallResult, genai.ToolResponse(obj, genai.Options{}))
 		}
 		c.record(span)
 	}

@@ -6,9 +6,9 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Span attributes of the Messages calls (docs/tracing.md;
@@ -44,61 +44,61 @@ type countTokensBody CountTokensParams
 
 // AnnotateSpan records the request model of CountTokens.
 func (b *countTokensBody) AnnotateSpan(s pipeline.Span) {
-	s.SetAttributes(tracing.GenAIRequestModel.String(b.Model))
+	s.SetAttributes(attr.GenAIRequestModel.String(b.Model))
 }
 
 // annotateCreate records the request attributes of Create and Stream.
 func annotateCreate(s pipeline.Span, p *MessageParams, stream bool) {
 	attrs := make([]attribute.KeyValue, 0, 14)
 	attrs = append(attrs,
-		tracing.GenAIOperationName.String(opChat),
-		tracing.GenAIRequestModel.String(p.Model),
-		tracing.GenAIRequestMaxTokens.Int(p.MaxTokens),
-		tracing.GenAIRequestStream.Bool(stream),
+		attr.GenAIOperationName.String(opChat),
+		attr.GenAIRequestModel.String(p.Model),
+		attr.GenAIRequestMaxTokens.Int(p.MaxTokens),
+		attr.GenAIRequestStream.Bool(stream),
 	)
 	if p.Temperature != nil {
-		attrs = append(attrs, tracing.GenAIRequestTemperature.Float64(*p.Temperature))
+		attrs = append(attrs, attr.GenAIRequestTemperature.Float64(*p.Temperature))
 	}
 	if p.TopP != nil {
-		attrs = append(attrs, tracing.GenAIRequestTopP.Float64(*p.TopP))
+		attrs = append(attrs, attr.GenAIRequestTopP.Float64(*p.TopP))
 	}
 	if p.TopK != nil {
-		attrs = append(attrs, tracing.GenAIRequestTopK.Int(*p.TopK))
+		attrs = append(attrs, attr.GenAIRequestTopK.Int(*p.TopK))
 	}
 	if p.OutputConfig != nil && p.OutputConfig.Effort != "" {
-		attrs = append(attrs, tracing.GenAIRequestReasoningLevel.String(string(p.OutputConfig.Effort)))
+		attrs = append(attrs, attr.GenAIRequestReasoningLevel.String(string(p.OutputConfig.Effort)))
 	}
 	if (p.OutputConfig != nil && p.OutputConfig.Format != nil) || p.OutputFormat != nil {
-		attrs = append(attrs, tracing.GenAIOutputType.String("json"))
+		attrs = append(attrs, attr.GenAIOutputType.String("json"))
 	}
 	if p.ServiceTier != "" {
-		attrs = append(attrs, tracing.RequestServiceTier.String(string(p.ServiceTier)))
+		attrs = append(attrs, attr.RequestServiceTier.String(string(p.ServiceTier)))
 	}
 	switch t := p.Thinking.(type) {
 	case ThinkingEnabled:
-		attrs = append(attrs, tracing.ThinkingType.String("enabled"), tracing.ThinkingBudgetTokens.Int(t.BudgetTokens))
+		attrs = append(attrs, attr.ThinkingType.String("enabled"), attr.ThinkingBudgetTokens.Int(t.BudgetTokens))
 	case *ThinkingEnabled:
 		if t != nil {
-			attrs = append(attrs, tracing.ThinkingType.String("enabled"), tracing.ThinkingBudgetTokens.Int(t.BudgetTokens))
+			attrs = append(attrs, attr.ThinkingType.String("enabled"), attr.ThinkingBudgetTokens.Int(t.BudgetTokens))
 		}
 	case ThinkingAdaptive, *ThinkingAdaptive:
-		attrs = append(attrs, tracing.ThinkingType.String("adaptive"))
+		attrs = append(attrs, attr.ThinkingType.String("adaptive"))
 	case ThinkingDisabled, *ThinkingDisabled:
-		attrs = append(attrs, tracing.ThinkingType.String("disabled"))
+		attrs = append(attrs, attr.ThinkingType.String("disabled"))
 	}
 	s.SetAttributes(attrs...)
 	if s.ContentCapture() {
 		var c content
 		if p.System != nil {
-			c.set(tracing.GenAISystemInstructions, genai.SystemInstructions(wireTree(p.System), genai.Options{}))
+			c.set(attr.GenAISystemInstructions, genai.SystemInstructions(wireTree(p.System), genai.Options{}))
 		}
-		c.set(tracing.GenAIInputMessages, genai.InputMessages(wireTree(p.Messages), genai.Options{}))
+		c.set(attr.GenAIInputMessages, genai.InputMessages(wireTree(p.Messages), genai.Options{}))
 		if len(p.StopSequences) > 0 {
 			stops := make([]any, len(p.StopSequences))
 			for i, v := range p.StopSequences {
 				stops[i] = v
 			}
-			c.set(tracing.GenAIRequestStopSequences, stops)
+			c.set(attr.GenAIRequestStopSequences, stops)
 		}
 		c.record(s)
 	}
@@ -118,14 +118,14 @@ func createResult(s pipeline.Span, v any) {
 func annotateMessage(s pipeline.Span, m *Message) {
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
-		tracing.GenAIResponseID.String(m.ID),
-		tracing.GenAIResponseModel.String(m.Model),
+		attr.GenAIResponseID.String(m.ID),
+		attr.GenAIResponseModel.String(m.Model),
 	)
 	if m.StopReason != "" {
-		attrs = append(attrs, tracing.MessageStopReason.String(string(m.StopReason)))
+		attrs = append(attrs, attr.MessageStopReason.String(string(m.StopReason)))
 	}
 	if m.Usage.ServiceTier != "" {
-		attrs = append(attrs, tracing.ResponseServiceTier.String(string(m.Usage.ServiceTier)))
+		attrs = append(attrs, attr.ResponseServiceTier.String(string(m.Usage.ServiceTier)))
 	}
 	s.SetAttributes(usageAttrs(attrs, &m.Usage)...)
 	if s.ContentCapture() {
@@ -134,7 +134,7 @@ func annotateMessage(s pipeline.Span, m *Message) {
 			role = string(RoleAssistant)
 		}
 		var c content
-		c.set(tracing.GenAIOutputMessages, genai.OutputMessages(role, wireTree(m.Content), genai.FinishReason(string(m.StopReason)), genai.Options{}))
+		c.set(attr.GenAIOutputMessages, genai.OutputMessages(role, wireTree(m.Content), genai.FinishReason(string(m.StopReason)), genai.Options{}))
 		c.record(s)
 	}
 }
@@ -144,15 +144,15 @@ func annotateMessage(s pipeline.Span, m *Message) {
 // come from the usage iterations of type "compaction", when there are any.
 func usageAttrs(attrs []attribute.KeyValue, u *Usage) []attribute.KeyValue {
 	attrs = append(attrs,
-		tracing.UsageInputTokens.Int(u.TotalInputTokens()),
-		tracing.UsageOutputTokens.Int(u.OutputTokens),
-		tracing.UsageCacheWrite.Int(u.CacheCreationInputTokens),
-		tracing.UsageCacheRead.Int(u.CacheReadInputTokens),
-		tracing.UsageEphemeral5m.Int(u.CacheCreation.Ephemeral5mInputTokens),
-		tracing.UsageEphemeral1h.Int(u.CacheCreation.Ephemeral1hInputTokens),
+		attr.UsageInputTokens.Int(u.TotalInputTokens()),
+		attr.UsageOutputTokens.Int(u.OutputTokens),
+		attr.UsageCacheWrite.Int(u.CacheCreationInputTokens),
+		attr.UsageCacheRead.Int(u.CacheReadInputTokens),
+		attr.UsageEphemeral5m.Int(u.CacheCreation.Ephemeral5mInputTokens),
+		attr.UsageEphemeral1h.Int(u.CacheCreation.Ephemeral1hInputTokens),
 	)
 	if u.OutputTokensDetails != nil {
-		attrs = append(attrs, tracing.UsageReasoningOutput.Int(u.OutputTokensDetails.ThinkingTokens))
+		attrs = append(attrs, attr.UsageReasoningOutput.Int(u.OutputTokensDetails.ThinkingTokens))
 	}
 	compacted, in, out := false, 0, 0
 	for _, it := range u.Iterations {
@@ -163,7 +163,7 @@ func usageAttrs(attrs []attribute.KeyValue, u *Usage) []attribute.KeyValue {
 		}
 	}
 	if compacted {
-		attrs = append(attrs, tracing.UsageCompactionIn.Int(in), tracing.UsageCompactionOut.Int(out))
+		attrs = append(attrs, attr.UsageCompactionIn.Int(in), attr.UsageCompactionOut.Int(out))
 	}
 	return attrs
 }
@@ -187,18 +187,18 @@ func recordServerTools(s pipeline.Span, m *Message, at []time.Time, end time.Tim
 		}
 		child := s.StartChild(name, timeAt(at, i, end))
 		child.SetAttributes(
-			tracing.GenAIOperationName.String(opExecuteTool),
-			tracing.GenAIToolName.String(toolName),
-			tracing.GenAIToolCallID.String(id),
-			tracing.GenAIToolType.String(toolExtension),
+			attr.GenAIOperationName.String(opExecuteTool),
+			attr.GenAIToolName.String(toolName),
+			attr.GenAIToolCallID.String(id),
+			attr.GenAIToolType.String(toolExtension),
 		)
 		j, result := findResult(m.Content, i+1, id)
 		if child.ContentCapture() {
 			var c content
-			c.set(tracing.GenAIToolCallArguments, rawTree(input))
+			c.set(attr.GenAIToolCallArguments, rawTree(input))
 			if result != nil {
 				if obj, ok := wireTree(result).(genai.Object); ok {
-					c.set(tracing.GenAIToolCallResult, genai.ToolResponse(obj, genai.Options{}))
+					c.set(attr.GenAIToolCallResult, genai.ToolResponse(obj, genai.Options{}))
 				}
 			}
 			c.record(child)
@@ -321,7 +321,7 @@ func (c *content) set(key attribute.Key, v any) {
 
 func (c *content) record(s pipeline.Span) {
 	if c.truncated {
-		c.attrs = append(c.attrs, tracing.ContentTruncated.Bool(true))
+		c.attrs = append(c.attrs, attr.ContentTruncated.Bool(true))
 	}
 	s.SetAttributes(c.attrs...)
 }
@@ -351,6 +351,6 @@ func rawTree(raw json.RawMessage) any {
 // countTokensResult records the count: not usage, so no gen_ai.usage.*.
 func countTokensResult(s pipeline.Span, v any) {
 	if n, ok := v.(*TokenCount); ok {
-		s.SetAttributes(tracing.CountTokensInputTokens.Int(n.InputTokens))
+		s.SetAttributes(attr.CountTokensInputTokens.Int(n.InputTokens))
 	}
 }

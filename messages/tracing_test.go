@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -24,7 +25,6 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/tool"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The spans of the Messages calls (docs/tracing.md), span by
@@ -74,9 +74,9 @@ func oneSpan(t *testing.T, rec *tracetest.SpanRecorder, name string) sdktrace.Re
 
 // contentKeys are the attributes that exist only in content mode.
 var contentKeys = []attribute.Key{
-	tracing.GenAISystemInstructions, tracing.GenAIInputMessages, tracing.GenAIOutputMessages,
-	tracing.GenAIRequestStopSequences, tracing.GenAIToolCallArguments, tracing.GenAIToolCallResult,
-	tracing.ContentTruncated,
+	attr.GenAISystemInstructions, attr.GenAIInputMessages, attr.GenAIOutputMessages,
+	attr.GenAIRequestStopSequences, attr.GenAIToolCallArguments, attr.GenAIToolCallResult,
+	attr.ContentTruncated,
 }
 
 func requireNoContent(t *testing.T, rec *tracetest.SpanRecorder) {
@@ -126,44 +126,44 @@ func TestCreateSpan(t *testing.T) {
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
 	a := attrs(span)
-	requireString(t, a, tracing.GenAIProviderName, "vendor")
-	requireString(t, a, tracing.HTTPRoute, "/v1/messages")
-	requireString(t, a, tracing.GenAIOperationName, "chat")
-	requireString(t, a, tracing.GenAIRequestModel, models.VendorSonnet55)
-	requireInt(t, a, tracing.GenAIRequestMaxTokens, 4096)
-	require.Equal(t, attribute.BOOL, a[tracing.GenAIRequestStream].Type())
-	require.False(t, a[tracing.GenAIRequestStream].AsBool())
-	requireString(t, a, tracing.GenAIRequestReasoningLevel, "medium")
-	requireString(t, a, tracing.RequestServiceTier, "auto")
-	requireString(t, a, tracing.ThinkingType, "enabled")
-	requireInt(t, a, tracing.ThinkingBudgetTokens, 2048)
-	for _, k := range []attribute.Key{tracing.GenAIRequestTemperature, tracing.GenAIRequestTopP, tracing.GenAIRequestTopK,
-		tracing.GenAIOutputType, tracing.Beta, tracing.UsageCompactionIn, tracing.UsageCompactionOut, tracing.GenAITimeToFirstChunk,
-		tracing.ErrorType, tracing.SessionID} {
+	requireString(t, a, attr.GenAIProviderName, "vendor")
+	requireString(t, a, attr.HTTPRoute, "/v1/messages")
+	requireString(t, a, attr.GenAIOperationName, "chat")
+	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
+	requireInt(t, a, attr.GenAIRequestMaxTokens, 4096)
+	require.Equal(t, attribute.BOOL, a[attr.GenAIRequestStream].Type())
+	require.False(t, a[attr.GenAIRequestStream].AsBool())
+	requireString(t, a, attr.GenAIRequestReasoningLevel, "medium")
+	requireString(t, a, attr.RequestServiceTier, "auto")
+	requireString(t, a, attr.ThinkingType, "enabled")
+	requireInt(t, a, attr.ThinkingBudgetTokens, 2048)
+	for _, k := range []attribute.Key{attr.GenAIRequestTemperature, attr.GenAIRequestTopP, attr.GenAIRequestTopK,
+		attr.GenAIOutputType, attr.Beta, attr.UsageCompactionIn, attr.UsageCompactionOut, attr.GenAITimeToFirstChunk,
+		attr.ErrorType, attr.SessionID} {
 		require.NotContains(t, a, k)
 	}
 
-	requireString(t, a, tracing.GenAIResponseID, msg.ID)
-	requireString(t, a, tracing.GenAIResponseModel, models.VendorSonnet55)
-	requireString(t, a, tracing.MessageStopReason, "tool_use")
-	requireString(t, a, tracing.ResponseServiceTier, "standard")
-	requireInt(t, a, tracing.UsageInputTokens, 72) // 21 + 51 written + 0 read
-	requireInt(t, a, tracing.UsageOutputTokens, 35)
-	requireInt(t, a, tracing.UsageCacheWrite, 51)
-	requireInt(t, a, tracing.UsageCacheRead, 0)
-	requireInt(t, a, tracing.UsageEphemeral1h, 51)
-	requireInt(t, a, tracing.UsageEphemeral5m, 0)
-	requireInt(t, a, tracing.UsageReasoningOutput, 21)
-	requireInt(t, a, tracing.HTTPResponseStatus, 200)
+	requireString(t, a, attr.GenAIResponseID, msg.ID)
+	requireString(t, a, attr.GenAIResponseModel, models.VendorSonnet55)
+	requireString(t, a, attr.MessageStopReason, "tool_use")
+	requireString(t, a, attr.ResponseServiceTier, "standard")
+	requireInt(t, a, attr.UsageInputTokens, 72) // 21 + 51 written + 0 read
+	requireInt(t, a, attr.UsageOutputTokens, 35)
+	requireInt(t, a, attr.UsageCacheWrite, 51)
+	requireInt(t, a, attr.UsageCacheRead, 0)
+	requireInt(t, a, attr.UsageEphemeral1h, 51)
+	requireInt(t, a, attr.UsageEphemeral5m, 0)
+	requireInt(t, a, attr.UsageReasoningOutput, 21)
+	requireInt(t, a, attr.HTTPResponseStatus, 200)
 	requireNoContent(t, rec)
 
 	rec.Reset()
 	again, err := client.Messages.Create(ctx, example28())
 	require.NoError(t, err)
 	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
-	requireInt(t, a, tracing.UsageInputTokens, again.Usage.TotalInputTokens())
-	requireInt(t, a, tracing.UsageCacheRead, 51)
-	requireInt(t, a, tracing.UsageCacheWrite, 0)
+	requireInt(t, a, attr.UsageInputTokens, again.Usage.TotalInputTokens())
+	requireInt(t, a, attr.UsageCacheRead, 51)
+	requireInt(t, a, attr.UsageCacheWrite, 0)
 
 	// Sampling, JSON output and the SDK's own beta values.
 	rec.Reset()
@@ -177,16 +177,16 @@ func TestCreateSpan(t *testing.T) {
 	_, err = client.Messages.Create(ctx, p)
 	require.NoError(t, err)
 	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
-	require.Equal(t, attribute.FLOAT64, a[tracing.GenAIRequestTemperature].Type())
-	require.Equal(t, 0.5, a[tracing.GenAIRequestTemperature].AsFloat64())
-	require.Equal(t, 0.9, a[tracing.GenAIRequestTopP].AsFloat64())
-	requireInt(t, a, tracing.GenAIRequestTopK, 40)
-	requireString(t, a, tracing.GenAIOutputType, "json")
-	requireString(t, a, tracing.RequestServiceTier, "standard_only")
-	requireString(t, a, tracing.ThinkingType, "disabled")
-	require.NotContains(t, a, tracing.ThinkingBudgetTokens)
-	require.NotContains(t, a, tracing.GenAIRequestReasoningLevel)
-	require.Equal(t, []string{"server-side-fallback-2026-07-01"}, a[tracing.Beta].AsStringSlice())
+	require.Equal(t, attribute.FLOAT64, a[attr.GenAIRequestTemperature].Type())
+	require.Equal(t, 0.5, a[attr.GenAIRequestTemperature].AsFloat64())
+	require.Equal(t, 0.9, a[attr.GenAIRequestTopP].AsFloat64())
+	requireInt(t, a, attr.GenAIRequestTopK, 40)
+	requireString(t, a, attr.GenAIOutputType, "json")
+	requireString(t, a, attr.RequestServiceTier, "standard_only")
+	requireString(t, a, attr.ThinkingType, "disabled")
+	require.NotContains(t, a, attr.ThinkingBudgetTokens)
+	require.NotContains(t, a, attr.GenAIRequestReasoningLevel)
+	require.Equal(t, []string{"server-side-fallback-2026-07-01"}, a[attr.Beta].AsStringSlice())
 	require.NotEmpty(t, env.Server.Requests())
 }
 
@@ -197,11 +197,11 @@ func TestCreateSpanOnFailureAndCancellation(t *testing.T) {
 	span := oneSpan(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Error, span.Status().Code)
 	a := attrs(span)
-	requireString(t, a, tracing.ErrorType, "rate_limit_error")
-	requireInt(t, a, tracing.HTTPResponseStatus, 429)
-	requireString(t, a, tracing.GenAIRequestModel, models.VendorSonnet55)
-	require.NotContains(t, a, tracing.GenAIResponseID, "no response")
-	require.NotContains(t, a, tracing.UsageInputTokens)
+	requireString(t, a, attr.ErrorType, "rate_limit_error")
+	requireInt(t, a, attr.HTTPResponseStatus, 429)
+	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
+	require.NotContains(t, a, attr.GenAIResponseID, "no response")
+	require.NotContains(t, a, attr.UsageInputTokens)
 
 	rec.Reset()
 	env.Server.InjectFault(refserver.Fault{Path: "/v1/messages", Delay: time.Hour})
@@ -211,7 +211,7 @@ func TestCreateSpanOnFailureAndCancellation(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	span = oneSpan(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Unset, span.Status().Code, "the application cancelled")
-	require.NotContains(t, attrs(span), tracing.ErrorType)
+	require.NotContains(t, attrs(span), attr.ErrorType)
 }
 
 // TestStreamSpan: a stream read to its end is OK, with the response
@@ -229,16 +229,16 @@ func TestStreamSpan(t *testing.T) {
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
 	a := attrs(span)
-	require.True(t, a[tracing.GenAIRequestStream].AsBool())
-	requireString(t, a, tracing.GenAIResponseID, msg.ID)
-	requireString(t, a, tracing.GenAIResponseModel, models.VendorSonnet55)
-	requireString(t, a, tracing.MessageStopReason, "tool_use")
-	requireString(t, a, tracing.ResponseServiceTier, "standard")
-	requireInt(t, a, tracing.UsageInputTokens, 72)
-	requireInt(t, a, tracing.UsageOutputTokens, 35)
-	requireInt(t, a, tracing.UsageReasoningOutput, 21)
-	requireInt(t, a, tracing.HTTPResponseStatus, 200)
-	ttfc := a[tracing.GenAITimeToFirstChunk]
+	require.True(t, a[attr.GenAIRequestStream].AsBool())
+	requireString(t, a, attr.GenAIResponseID, msg.ID)
+	requireString(t, a, attr.GenAIResponseModel, models.VendorSonnet55)
+	requireString(t, a, attr.MessageStopReason, "tool_use")
+	requireString(t, a, attr.ResponseServiceTier, "standard")
+	requireInt(t, a, attr.UsageInputTokens, 72)
+	requireInt(t, a, attr.UsageOutputTokens, 35)
+	requireInt(t, a, attr.UsageReasoningOutput, 21)
+	requireInt(t, a, attr.HTTPResponseStatus, 200)
+	ttfc := a[attr.GenAITimeToFirstChunk]
 	require.Equal(t, attribute.FLOAT64, ttfc.Type(), "seconds")
 	require.InDelta(t, st.TimeToFirstChunk().Seconds(), ttfc.AsFloat64(), 1e-9)
 	require.Greater(t, ttfc.AsFloat64(), 0.0)
@@ -267,7 +267,7 @@ func TestStreamSpanEndsEarly(t *testing.T) {
 	require.NoError(t, st.Close())
 	span := oneSpan(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Unset, span.Status().Code, "closed without reading")
-	require.NotContains(t, attrs(span), tracing.ErrorType)
+	require.NotContains(t, attrs(span), attr.ErrorType)
 
 	rec.Reset()
 	st, err = client.Messages.Stream(ctx, prompt("Hello there"))
@@ -279,9 +279,9 @@ func TestStreamSpanEndsEarly(t *testing.T) {
 	span = oneSpan(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Unset, span.Status().Code, "left before the end")
 	a := attrs(span)
-	require.NotContains(t, a, tracing.ErrorType)
-	require.NotContains(t, a, tracing.MessageStopReason, "the message never finished")
-	require.Contains(t, a, tracing.GenAIResponseID, "what message_start said is kept")
+	require.NotContains(t, a, attr.ErrorType)
+	require.NotContains(t, a, attr.MessageStopReason, "the message never finished")
+	require.Contains(t, a, attr.GenAIResponseID, "what message_start said is kept")
 
 	rec.Reset()
 	st, err = client.Messages.Stream(ctx, prompt("Hello there [[refserver:error overloaded_error after=3]]"))
@@ -291,16 +291,16 @@ func TestStreamSpanEndsEarly(t *testing.T) {
 	require.NoError(t, st.Close())
 	span = oneSpan(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Error, span.Status().Code, "an error event")
-	requireString(t, attrs(span), tracing.ErrorType, "overloaded_error")
-	requireInt(t, attrs(span), tracing.HTTPResponseStatus, 200)
+	requireString(t, attrs(span), attr.ErrorType, "overloaded_error")
+	requireInt(t, attrs(span), attr.HTTPResponseStatus, 200)
 
 	rec.Reset()
 	_, err = client.Messages.Stream(ctx, prompt("Hello there [[refserver:error rate_limit_error]]"))
 	require.Error(t, err)
 	span = oneSpan(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Error, span.Status().Code)
-	requireString(t, attrs(span), tracing.ErrorType, "rate_limit_error")
-	requireInt(t, attrs(span), tracing.HTTPResponseStatus, 429)
+	requireString(t, attrs(span), attr.ErrorType, "rate_limit_error")
+	requireInt(t, attrs(span), attr.HTTPResponseStatus, 429)
 }
 
 // TestContentMode: system instructions, input and output messages and
@@ -315,26 +315,26 @@ func TestContentMode(t *testing.T) {
 
 	a := attrs(oneSpan(t, rec, "vendor.messages.create"))
 	require.Equal(t, []any{map[string]any{"type": "text", "content": "You are a weather assistant."}},
-		jsonAttr(t, a[tracing.GenAISystemInstructions]))
+		jsonAttr(t, a[attr.GenAISystemInstructions]))
 	require.Equal(t, []any{map[string]any{"role": "user", "parts": []any{
 		map[string]any{"type": "text", "content": `What is the weather in Paris? Use get_weather {"location": "Paris"}`}}}},
-		jsonAttr(t, a[tracing.GenAIInputMessages]))
+		jsonAttr(t, a[attr.GenAIInputMessages]))
 	require.Equal(t, []any{map[string]any{"role": "assistant", "finish_reason": "tool_call", "parts": []any{
 		map[string]any{"type": "reasoning", "content": msg.Content[0].(messages.ThinkingBlock).Thinking},
 		map[string]any{"type": "text", "content": "I'll use get_weather."},
 		map[string]any{"type": "tool_call", "id": use.ID, "name": "get_weather", "arguments": map[string]any{"location": "Paris"}},
-	}}}, jsonAttr(t, a[tracing.GenAIOutputMessages]))
-	require.NotContains(t, a[tracing.GenAIOutputMessages].AsString(), msg.Content[0].(messages.ThinkingBlock).Signature,
+	}}}, jsonAttr(t, a[attr.GenAIOutputMessages]))
+	require.NotContains(t, a[attr.GenAIOutputMessages].AsString(), msg.Content[0].(messages.ThinkingBlock).Signature,
 		"reasoning without its signature")
-	require.Equal(t, []any{"\n\nDone", "END"}, jsonAttr(t, a[tracing.GenAIRequestStopSequences]))
-	require.NotContains(t, a, tracing.ContentTruncated)
+	require.Equal(t, []any{"\n\nDone", "END"}, jsonAttr(t, a[attr.GenAIRequestStopSequences]))
+	require.NotContains(t, a, attr.ContentTruncated)
 
 	// The next turn: the assistant's blocks and the tool result go back.
 	rec.Reset()
 	p.Messages = append(p.Messages, msg.Param(), messages.UserBlocks(messages.ToolResultBlock{ToolUseID: use.ID, Content: messages.Text("15 degrees")}))
 	_, err = client.Messages.Create(ctx, p)
 	require.NoError(t, err)
-	in := jsonAttr(t, attrs(oneSpan(t, rec, "vendor.messages.create"))[tracing.GenAIInputMessages]).([]any)
+	in := jsonAttr(t, attrs(oneSpan(t, rec, "vendor.messages.create"))[attr.GenAIInputMessages]).([]any)
 	require.Len(t, in, 3)
 	require.Equal(t, map[string]any{"role": "user", "parts": []any{
 		map[string]any{"type": "tool_call_response", "id": use.ID, "response": "15 degrees"}}}, in[2])
@@ -347,11 +347,11 @@ func TestContentMode(t *testing.T) {
 			messages.TextBlock{Text: "Describe"})}})
 	require.NoError(t, err)
 	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
-	require.Equal(t, []any{map[string]any{"type": "text", "content": "Be brief."}}, jsonAttr(t, a[tracing.GenAISystemInstructions]))
+	require.Equal(t, []any{map[string]any{"type": "text", "content": "Be brief."}}, jsonAttr(t, a[attr.GenAISystemInstructions]))
 	require.Equal(t, []any{map[string]any{"role": "user", "parts": []any{
 		map[string]any{"type": "vendor_image", "source": map[string]any{"type": "url", "url": "https://example.com/a.png"}},
-		map[string]any{"type": "text", "content": "Describe"}}}}, jsonAttr(t, a[tracing.GenAIInputMessages]))
-	require.NotContains(t, a, tracing.GenAIRequestStopSequences)
+		map[string]any{"type": "text", "content": "Describe"}}}}, jsonAttr(t, a[attr.GenAIInputMessages]))
+	require.NotContains(t, a, attr.GenAIRequestStopSequences)
 
 	// A stream carries the same content.
 	rec.Reset()
@@ -362,7 +362,7 @@ func TestContentMode(t *testing.T) {
 	require.NoError(t, st.Close())
 	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
 	require.Equal(t, []any{map[string]any{"role": "assistant", "finish_reason": "stop", "parts": []any{
-		map[string]any{"type": "text", "content": "You said: Hello there"}}}}, jsonAttr(t, a[tracing.GenAIOutputMessages]))
+		map[string]any{"type": "text", "content": "You said: Hello there"}}}}, jsonAttr(t, a[attr.GenAIOutputMessages]))
 }
 
 func TestContentModeOff(t *testing.T) {
@@ -397,8 +397,8 @@ func TestContentTruncation(t *testing.T) {
 	require.Greater(t, len(msg.Text()), 200000)
 
 	a := attrs(oneSpan(t, rec, "vendor.messages.create"))
-	require.True(t, a[tracing.ContentTruncated].AsBool())
-	for _, k := range []attribute.Key{tracing.GenAIInputMessages, tracing.GenAIOutputMessages} {
+	require.True(t, a[attr.ContentTruncated].AsBool())
+	for _, k := range []attribute.Key{attr.GenAIInputMessages, attr.GenAIOutputMessages} {
 		v := a[k].AsString()
 		require.LessOrEqual(t, len(v), 64<<10, k)
 		require.Greater(t, len(v), 60<<10, "%s: as much as fits", k)
@@ -406,7 +406,7 @@ func TestContentTruncation(t *testing.T) {
 		text := msgs[0].(map[string]any)["parts"].([]any)[0].(map[string]any)["content"].(string)
 		require.True(t, strings.HasSuffix(text, "…"), k)
 	}
-	require.Equal(t, []any{map[string]any{"type": "text", "content": "Be brief."}}, jsonAttr(t, a[tracing.GenAISystemInstructions]),
+	require.Equal(t, []any{map[string]any{"type": "text", "content": "Be brief."}}, jsonAttr(t, a[attr.GenAISystemInstructions]),
 		"what fits is whole")
 }
 
@@ -456,25 +456,25 @@ func TestServerToolSpans(t *testing.T) {
 				require.Equal(t, parent.SpanContext().SpanID(), tc.span.Parent().SpanID(), "a child of vendor.messages.create")
 				require.Equal(t, parent.SpanContext().TraceID(), tc.span.SpanContext().TraceID())
 				require.Equal(t, codes.Ok, tc.span.Status().Code)
-				require.Equal(t, tracing.SDKScope, tc.span.InstrumentationScope().Name)
+				require.Equal(t, attr.SDKScope, tc.span.InstrumentationScope().Name)
 				a := attrs(tc.span)
-				requireString(t, a, tracing.GenAIProviderName, "vendor")
-				requireString(t, a, tracing.GenAIOperationName, "execute_tool")
-				requireString(t, a, tracing.GenAIToolName, tc.name)
-				requireString(t, a, tracing.GenAIToolCallID, tc.id)
-				requireString(t, a, tracing.GenAIToolType, "extension")
+				requireString(t, a, attr.GenAIProviderName, "vendor")
+				requireString(t, a, attr.GenAIOperationName, "execute_tool")
+				requireString(t, a, attr.GenAIToolName, tc.name)
+				requireString(t, a, attr.GenAIToolCallID, tc.id)
+				requireString(t, a, attr.GenAIToolType, "extension")
 				require.False(t, tc.span.StartTime().Before(parent.StartTime()))
 				require.False(t, tc.span.EndTime().After(parent.EndTime()))
 				require.False(t, tc.span.EndTime().Before(tc.span.StartTime()))
 			}
-			require.Equal(t, map[string]any{"query": "go 1.26 then mcp:crm/lookup {\"id\": 7}"}, jsonAttr(t, attrs(search)[tracing.GenAIToolCallArguments]))
-			results := jsonAttr(t, attrs(search)[tracing.GenAIToolCallResult]).([]any)
+			require.Equal(t, map[string]any{"query": "go 1.26 then mcp:crm/lookup {\"id\": 7}"}, jsonAttr(t, attrs(search)[attr.GenAIToolCallArguments]))
+			results := jsonAttr(t, attrs(search)[attr.GenAIToolCallResult]).([]any)
 			require.Len(t, results, 2)
 			require.Equal(t, "web_search_result", results[0].(map[string]any)["type"])
-			require.Equal(t, map[string]any{"id": 7.0}, jsonAttr(t, attrs(mcp)[tracing.GenAIToolCallArguments]))
-			require.Equal(t, []any{map[string]any{"type": "text", "content": "lookup ok"}}, jsonAttr(t, attrs(mcp)[tracing.GenAIToolCallResult]))
+			require.Equal(t, map[string]any{"id": 7.0}, jsonAttr(t, attrs(mcp)[attr.GenAIToolCallArguments]))
+			require.Equal(t, []any{map[string]any{"type": "text", "content": "lookup ok"}}, jsonAttr(t, attrs(mcp)[attr.GenAIToolCallResult]))
 
-			out := jsonAttr(t, attrs(parent)[tracing.GenAIOutputMessages]).([]any)[0].(map[string]any)["parts"].([]any)
+			out := jsonAttr(t, attrs(parent)[attr.GenAIOutputMessages]).([]any)[0].(map[string]any)["parts"].([]any)
 			var types []string
 			for _, p := range out {
 				types = append(types, p.(map[string]any)["type"].(string))
@@ -519,13 +519,13 @@ func TestServerToolSpanOfAFailedCall(t *testing.T) {
 	spans := spansNamed(rec, "vendor.tool_use web_search")
 	require.Len(t, spans, 2)
 	require.Equal(t, codes.Error, spans[0].Status().Code)
-	requireString(t, attrs(spans[0]), tracing.ErrorType, "max_uses_exceeded")
+	requireString(t, attrs(spans[0]), attr.ErrorType, "max_uses_exceeded")
 	require.Equal(t, codes.Unset, spans[1].Status().Code, "no result yet (pause_turn): the outcome is unknown")
 	mcp := oneSpan(t, rec, "vendor.mcp_tool_use lookup")
 	require.Equal(t, codes.Error, mcp.Status().Code)
-	requireString(t, attrs(mcp), tracing.ErrorType, "tool_error")
+	requireString(t, attrs(mcp), attr.ErrorType, "tool_error")
 	fetch := oneSpan(t, rec, "vendor.tool_use web_fetch")
-	requireString(t, attrs(fetch), tracing.ErrorType, "url_not_accessible")
+	requireString(t, attrs(fetch), attr.ErrorType, "url_not_accessible")
 }
 
 // TestToolLoopSpans: RunTools records a vendor.custom_tool_use span per
@@ -558,13 +558,13 @@ func TestToolLoopSpans(t *testing.T) {
 	require.Equal(t, span.SpanContext().SpanID(), oneSpan(t, rec, "lookup").Parent().SpanID(), "the tool's spans are its children")
 	require.Equal(t, inner.SpanID(), oneSpan(t, rec, "lookup").SpanContext().SpanID())
 	a := attrs(span)
-	requireString(t, a, tracing.GenAIProviderName, "vendor")
-	requireString(t, a, tracing.GenAIOperationName, "execute_tool")
-	requireString(t, a, tracing.GenAIToolName, "get_weather")
-	requireString(t, a, tracing.GenAIToolType, "function")
-	require.Contains(t, a, tracing.GenAIToolCallID)
-	require.Equal(t, map[string]any{"location": "Paris"}, jsonAttr(t, a[tracing.GenAIToolCallArguments]), "content mode from the call's options")
-	require.Equal(t, []any{map[string]any{"type": "text", "content": "15 degrees, sunny in Paris"}}, jsonAttr(t, a[tracing.GenAIToolCallResult]))
+	requireString(t, a, attr.GenAIProviderName, "vendor")
+	requireString(t, a, attr.GenAIOperationName, "execute_tool")
+	requireString(t, a, attr.GenAIToolName, "get_weather")
+	requireString(t, a, attr.GenAIToolType, "function")
+	require.Contains(t, a, attr.GenAIToolCallID)
+	require.Equal(t, map[string]any{"location": "Paris"}, jsonAttr(t, a[attr.GenAIToolCallArguments]), "content mode from the call's options")
+	require.Equal(t, []any{map[string]any{"type": "text", "content": "15 degrees, sunny in Paris"}}, jsonAttr(t, a[attr.GenAIToolCallResult]))
 	require.Len(t, spansNamed(rec, "vendor.messages.create"), 2)
 
 	rec.Reset()
@@ -572,8 +572,8 @@ func TestToolLoopSpans(t *testing.T) {
 	require.ErrorIs(t, err, messages.ErrMaxIterations)
 	span = oneSpan(t, rec, "vendor.custom_tool_use get_weather")
 	require.Equal(t, codes.Error, span.Status().Code, "an error result")
-	requireString(t, attrs(span), tracing.ErrorType, "tool_error")
-	require.NotContains(t, attrs(span), tracing.GenAIToolCallArguments, "content mode is off for this call")
+	requireString(t, attrs(span), attr.ErrorType, "tool_error")
+	require.NotContains(t, attrs(span), attr.GenAIToolCallArguments, "content mode is off for this call")
 }
 
 func TestCountTokensSpan(t *testing.T) {
@@ -585,8 +585,8 @@ func TestCountTokensSpan(t *testing.T) {
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
 	a := attrs(span)
-	requireString(t, a, tracing.GenAIRequestModel, models.VendorSonnet55)
-	requireInt(t, a, tracing.CountTokensInputTokens, n.InputTokens)
+	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
+	requireInt(t, a, attr.CountTokensInputTokens, n.InputTokens)
 	for k := range a {
 		require.False(t, strings.HasPrefix(string(k), "gen_ai.usage."), "%s: a count is not usage", k)
 	}
@@ -650,6 +650,6 @@ func TestStreamSpanClosedOrCancelledWhileRead(t *testing.T) {
 		require.NoError(t, st.Close())
 		span := oneSpan(t, rec, "vendor.messages.create")
 		require.Equal(t, codes.Unset, span.Status().Code, "cancelled %v", cancelCtx)
-		require.NotContains(t, attrs(span), tracing.ErrorType)
+		require.NotContains(t, attrs(span), attr.ErrorType)
 	}
 }

@@ -41,7 +41,7 @@ var (
 	propertyKeyRule = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 )
 
-func invalid(field, rule string) error { return apierror.Invalid(field, rule) }
+func invalid(field, rule string) error { return &apierror.ValidationError{Field: field, Rule: rule} }
 
 // The server's wording of the common rules (docs/messages-wire.md 1.5).
 const (

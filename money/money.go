@@ -31,11 +31,11 @@ func New(minorUnits int64, currency string) Money {
 // valid amount or does not fit in an int64.
 func (m Money) MinorUnits() (int64, error) {
 	if err := moneycheck.AmountRule(m.Amount); err != "" {
-		return 0, apierror.Invalid("amount", err)
+		return 0, &apierror.ValidationError{Field: "amount", Rule: err}
 	}
 	n, err := strconv.ParseInt(m.Amount, 10, 64)
 	if err != nil {
-		return 0, apierror.Invalid("amount", "must fit in a 64-bit integer")
+		return 0, &apierror.ValidationError{Field: "amount", Rule: "must fit in a 64-bit integer"}
 	}
 	return n, nil
 }

@@ -55,7 +55,7 @@ func WithAPIKey(key string) Option {
 func WithCredentials(creds auth.Credentials) Option {
 	return func(c *config.Config) error {
 		if creds == nil {
-			return apierror.Invalid("credentials", "must not be nil")
+			return &apierror.ValidationError{Field: "credentials", Rule: "must not be nil"}
 		}
 		c.Credentials = creds
 		return nil
@@ -74,7 +74,7 @@ func WithBeta(values ...string) Option {
 	return func(c *config.Config) error {
 		for _, v := range values {
 			if v == "" {
-				return apierror.Invalid("vendor-beta", "values must not be empty")
+				return &apierror.ValidationError{Field: "vendor-beta", Rule: "values must not be empty"}
 			}
 		}
 		c.Betas = append(slices.Clip(c.Betas), values...)
@@ -106,7 +106,7 @@ func WithWorkspaceID(id string) Option {
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config.Config) error {
 		if hc == nil {
-			return apierror.Invalid("http_client", "must not be nil")
+			return &apierror.ValidationError{Field: "http_client", Rule: "must not be nil"}
 		}
 		c.HTTPClient = hc
 		return nil
@@ -118,7 +118,7 @@ func WithHTTPClient(hc *http.Client) Option {
 func WithMaxRetries(n int) Option {
 	return func(c *config.Config) error {
 		if n < 0 {
-			return apierror.Invalid("max_retries", "must not be negative")
+			return &apierror.ValidationError{Field: "max_retries", Rule: "must not be negative"}
 		}
 		c.MaxRetries = n
 		return nil
@@ -134,7 +134,7 @@ func WithMaxRetries(n int) Option {
 func WithRequestTimeout(d time.Duration) Option {
 	return func(c *config.Config) error {
 		if d < 0 {
-			return apierror.Invalid("request_timeout", "must not be negative")
+			return &apierror.ValidationError{Field: "request_timeout", Rule: "must not be negative"}
 		}
 		c.RequestTimeout = d
 		return nil
@@ -146,7 +146,7 @@ func WithRequestTimeout(d time.Duration) Option {
 func WithMaxRetryWait(d time.Duration) Option {
 	return func(c *config.Config) error {
 		if d < 0 {
-			return apierror.Invalid("max_retry_wait", "must not be negative")
+			return &apierror.ValidationError{Field: "max_retry_wait", Rule: "must not be negative"}
 		}
 		c.MaxRetryWait = d
 		return nil
@@ -161,7 +161,7 @@ func WithMaxRetryWait(d time.Duration) Option {
 func WithMaxResponseSize(n int64) Option {
 	return func(c *config.Config) error {
 		if n <= 0 {
-			return apierror.Invalid("max_response_size", "must be positive")
+			return &apierror.ValidationError{Field: "max_response_size", Rule: "must be positive"}
 		}
 		c.MaxResponseSize = n
 		return nil
@@ -173,7 +173,7 @@ func WithMaxResponseSize(n int64) Option {
 func WithHeader(key, value string) Option {
 	return func(c *config.Config) error {
 		if key == "" {
-			return apierror.Invalid("header", "name must not be empty")
+			return &apierror.ValidationError{Field: "header", Rule: "name must not be empty"}
 		}
 		h := c.Header.Clone()
 		if h == nil {
@@ -199,7 +199,7 @@ func WithMiddleware(mw ...Middleware) Option {
 	return func(c *config.Config) error {
 		for _, m := range mw {
 			if m == nil {
-				return apierror.Invalid("middleware", "must not be nil")
+				return &apierror.ValidationError{Field: "middleware", Rule: "must not be nil"}
 			}
 		}
 		c.Middleware = append(slices.Clip(c.Middleware), mw...)
@@ -213,7 +213,7 @@ func WithMiddleware(mw ...Middleware) Option {
 func WithResponseInto(dst **http.Response) Option {
 	return func(c *config.Config) error {
 		if dst == nil {
-			return apierror.Invalid("response_into", "must not be nil")
+			return &apierror.ValidationError{Field: "response_into", Rule: "must not be nil"}
 		}
 		c.ResponseInto = dst
 		return nil
@@ -235,7 +235,7 @@ func WithInsecureHTTP() Option {
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config.Config) error {
 		if tp == nil {
-			return apierror.Invalid("tracer_provider", "must not be nil")
+			return &apierror.ValidationError{Field: "tracer_provider", Rule: "must not be nil"}
 		}
 		c.TracerProvider = tp
 		return nil
@@ -249,7 +249,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 func WithPropagator(p propagation.TextMapPropagator) Option {
 	return func(c *config.Config) error {
 		if p == nil {
-			return apierror.Invalid("propagator", "must not be nil")
+			return &apierror.ValidationError{Field: "propagator", Rule: "must not be nil"}
 		}
 		c.Propagator = p
 		return nil
@@ -310,7 +310,7 @@ func WithJSONSet(path string, value any) Option {
 	raw, err := json.Marshal(value)
 	return func(c *config.Config) error {
 		if err != nil {
-			return apierror.Invalid("option.WithJSONSet", fmt.Sprintf("%q: the value cannot be encoded: %v", path, err))
+			return &apierror.ValidationError{Field: "option.WithJSONSet", Rule: fmt.Sprintf("%q: the value cannot be encoded: %v", path, err)}
 		}
 		return c.EditJSON("option.WithJSONSet", path, raw)
 	}

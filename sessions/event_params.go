@@ -144,13 +144,13 @@ func (e InterruptParam) validateEvent(string) error { return nil }
 
 func (e ToolConfirmationParam) validateEvent(path string) error {
 	if e.Result == "" {
-		return apierror.Invalid(path+".result", "is required")
+		return &apierror.ValidationError{Field: path + ".result", Rule: "is required"}
 	}
 	if err := check.Length(path+".tool_use_id", e.ToolUseID, 1, maxToolUseID); err != nil {
 		return err
 	}
 	if e.DenyMessage != "" && e.Result != ConfirmationDeny {
-		return apierror.Invalid(path+".deny_message", "only allowed when result is `deny`")
+		return &apierror.ValidationError{Field: path + ".deny_message", Rule: "only allowed when result is `deny`"}
 	}
 	return check.Length(path+".deny_message", e.DenyMessage, 0, maxDenyMessage)
 }

@@ -36,7 +36,7 @@ type SendParams struct {
 
 func (p *SendParams) validate() error {
 	if len(p.Events) == 0 {
-		return apierror.Invalid("events", "must have at least 1 item")
+		return &apierror.ValidationError{Field: "events", Rule: "must have at least 1 item"}
 	}
 	if err := atMost("events", len(p.Events), maxEvents); err != nil {
 		return err
@@ -90,7 +90,7 @@ type EventListParams struct {
 func (p *EventListParams) validate() error {
 	for _, t := range p.Types {
 		if t == "" {
-			return apierror.Invalid("types", "must not be empty")
+			return &apierror.ValidationError{Field: "types", Rule: "must not be empty"}
 		}
 	}
 	return nil

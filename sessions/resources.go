@@ -96,7 +96,7 @@ func (s *ResourcesService) Get(ctx context.Context, sessionID, resourceID string
 // no token (400).
 func (s *ResourcesService) Update(ctx context.Context, sessionID, resourceID string, params ResourceUpdateParams, opts ...option.Option) (Resource, error) {
 	if params.AuthorizationToken == "" {
-		return nil, apierror.Invalid("authorization_token", "is required")
+		return nil, &apierror.ValidationError{Field: "authorization_token", Rule: "is required"}
 	}
 	if err := check.Length("authorization_token", string(params.AuthorizationToken), 1, maxToken); err != nil {
 		return nil, err

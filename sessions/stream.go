@@ -36,14 +36,14 @@ type StreamParams struct {
 
 func (p *StreamParams) validate() error {
 	if len(p.EventDeltas) > maxEventDeltas {
-		return apierror.Invalid("event_deltas", "must have at most 100 items")
+		return &apierror.ValidationError{Field: "event_deltas", Rule: "must have at most 100 items"}
 	}
 	if !p.ResumeAfter.IsZero() {
 		if p.NoReconnect {
-			return apierror.Invalid("resume_after", "needs reconnection (NoReconnect is set)")
+			return &apierror.ValidationError{Field: "resume_after", Rule: "needs reconnection (NoReconnect is set)"}
 		}
 		if p.ResumeAfter.EventID == "" {
-			return apierror.Invalid("resume_after.event_id", "is required")
+			return &apierror.ValidationError{Field: "resume_after.event_id", Rule: "is required"}
 		}
 	}
 	return nil

@@ -14,11 +14,11 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The span of a session's event stream (docs/tracing.md): one span from
@@ -135,10 +135,10 @@ func TestStreamSpanCoversReconnections(t *testing.T) {
 					"a stray root: %s", r.Name())
 			}
 			require.Equal(t, codes.Ok, stream.Status().Code)
-			require.NotContains(t, spanAttrs(stream), tracing.ErrorType)
+			require.NotContains(t, spanAttrs(stream), attr.ErrorType)
 			ev := reconnects(stream)
 			require.Len(t, ev, 1, "one recovered drop")
-			require.Equal(t, "connection_error", ev[0][tracing.ErrorType].AsString())
+			require.Equal(t, "connection_error", ev[0][attr.ErrorType].AsString())
 			require.Positive(t, ev[0]["vendor.stream.reconnect.missed_events"].AsInt64(), "the events sent while away")
 			require.EqualValues(t, 1, ev[0]["vendor.stream.reconnect.attempts"].AsInt64())
 
@@ -195,7 +195,7 @@ func TestStreamSpanWhenReconnectingFails(t *testing.T) {
 
 	stream := stream0(t, rec)
 	require.Equal(t, codes.Error, stream.Status().Code)
-	require.Equal(t, "not_found_error", spanAttrs(stream)[tracing.ErrorType].AsString())
+	require.Equal(t, "not_found_error", spanAttrs(stream)[attr.ErrorType].AsString())
 	require.Empty(t, reconnects(stream), "nothing was recovered")
 	check := lastSpan(t, rec, streamSpan) // the stream's own span ends last
 	require.Equal(t, stream.SpanContext(), check.SpanContext())
@@ -228,7 +228,7 @@ func TestStreamSpanClosedAfterAReconnection(t *testing.T) {
 
 	stream := stream0(t, rec)
 	require.Equal(t, codes.Unset, stream.Status().Code)
-	require.NotContains(t, spanAttrs(stream), tracing.ErrorType)
+	require.NotContains(t, spanAttrs(stream), attr.ErrorType)
 	require.Len(t, reconnects(stream), 1)
 	for _, sp := range rec.Ended() {
 		if sp.Name() == streamSpan && sp.Parent().IsValid() {
@@ -269,7 +269,7 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 				spans := named()
 				require.Len(t, spans, 1)
 				require.Equal(t, codes.Unset, spans[0].Status().Code)
-				require.NotContains(t, spanAttrs(spans[0]), tracing.ErrorType)
+				require.NotContains(t, spanAttrs(spans[0]), attr.ErrorType)
 				require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 				var errs []error

@@ -3,8 +3,8 @@ package sessions
 import (
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Span attributes of the session calls (docs/tracing.md). The session id of
@@ -20,13 +20,13 @@ func sessionCreated(s pipeline.Span, v any) {
 	}
 	attrs := make([]attribute.KeyValue, 0, 5)
 	attrs = append(attrs,
-		tracing.SessionID.String(sess.ID),
-		tracing.GenAIAgentID.String(sess.Agent.ID),
-		tracing.GenAIAgentName.String(sess.Agent.Name),
-		tracing.SessionEnvironmentID.String(sess.EnvironmentID),
+		attr.SessionID.String(sess.ID),
+		attr.GenAIAgentID.String(sess.Agent.ID),
+		attr.GenAIAgentName.String(sess.Agent.Name),
+		attr.SessionEnvironmentID.String(sess.EnvironmentID),
 	)
 	if sess.Agent.Model.ID != "" {
-		attrs = append(attrs, tracing.GenAIRequestModel.String(sess.Agent.Model.ID))
+		attrs = append(attrs, attr.GenAIRequestModel.String(sess.Agent.Model.ID))
 	}
 	s.SetAttributes(attrs...)
 }
@@ -73,6 +73,6 @@ func eventsSent(s pipeline.Span, v any) {
 		}
 	}
 	if thread != "" {
-		s.SetAttributes(tracing.GenAIConversationID.String(thread))
+		s.SetAttributes(attr.GenAIConversationID.String(thread))
 	}
 }

@@ -15,13 +15,13 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The spans of the session calls (docs/tracing.md), recorded
@@ -60,8 +60,8 @@ func requireSessionSpan(t *testing.T, rec *tracetest.SpanRecorder, name, session
 	s := lastSpan(t, rec, name)
 	require.Equal(t, codes.Ok, s.Status().Code, name)
 	a := spanAttrs(s)
-	require.Equal(t, sessionID, a[tracing.SessionID].AsString(), "%s: vendor.session.id", name)
-	require.NotContains(t, a, tracing.GenAIConversationID, name)
+	require.Equal(t, sessionID, a[attr.SessionID].AsString(), "%s: vendor.session.id", name)
+	require.NotContains(t, a, attr.GenAIConversationID, name)
 	return a
 }
 
@@ -76,11 +76,11 @@ func TestSessionScopedSpans(t *testing.T) {
 		Resources: []sessions.ResourceParam{sessions.MemoryStoreResourceParam{MemoryStoreID: store.ID}}})
 	require.NoError(t, err)
 	a := requireSessionSpan(t, rec, "vendor.sessions.create", s.ID)
-	require.Equal(t, f.agent.ID, a[tracing.GenAIAgentID].AsString())
-	require.Equal(t, "Researcher", a[tracing.GenAIAgentName].AsString())
-	require.Equal(t, models.VendorHaiku55, a[tracing.GenAIRequestModel].AsString())
-	require.Equal(t, f.envID, a[tracing.SessionEnvironmentID].AsString())
-	require.Equal(t, []string{"managed-agents-2026-04-01"}, a[tracing.Beta].AsStringSlice())
+	require.Equal(t, f.agent.ID, a[attr.GenAIAgentID].AsString())
+	require.Equal(t, "Researcher", a[attr.GenAIAgentName].AsString())
+	require.Equal(t, models.VendorHaiku55, a[attr.GenAIRequestModel].AsString())
+	require.Equal(t, f.envID, a[attr.SessionEnvironmentID].AsString())
+	require.Equal(t, []string{"managed-agents-2026-04-01"}, a[attr.Beta].AsStringSlice())
 
 	_, err = client.Sessions.Get(ctx, s.ID)
 	require.NoError(t, err)
@@ -111,7 +111,7 @@ func TestSessionScopedSpans(t *testing.T) {
 
 	_, err = client.Sessions.List(ctx, sessions.ListParams{})
 	require.NoError(t, err)
-	require.NotContains(t, spanAttrs(lastSpan(t, rec, "vendor.sessions.list")), tracing.SessionID, "not one session")
+	require.NotContains(t, spanAttrs(lastSpan(t, rec, "vendor.sessions.list")), attr.SessionID, "not one session")
 
 	_, err = client.Sessions.Archive(ctx, s.ID)
 	require.NoError(t, err)
@@ -125,9 +125,9 @@ func TestSessionScopedSpans(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	span := lastSpan(t, rec, "vendor.sessions.retrieve")
 	require.Equal(t, codes.Error, span.Status().Code)
-	require.Equal(t, "not_found_error", spanAttrs(span)[tracing.ErrorType].AsString())
-	require.EqualValues(t, 404, spanAttrs(span)[tracing.HTTPResponseStatus].AsInt64())
-	require.Equal(t, s.ID, spanAttrs(span)[tracing.SessionID].AsString())
+	require.Equal(t, "not_found_error", spanAttrs(span)[attr.ErrorType].AsString())
+	require.EqualValues(t, 404, spanAttrs(span)[attr.HTTPResponseStatus].AsInt64())
+	require.Equal(t, s.ID, spanAttrs(span)[attr.SessionID].AsString())
 }
 
 // TestEventStreamSpans: the stream's span ends with the stream: unset
@@ -147,9 +147,9 @@ func TestEventStreamSpans(t *testing.T) {
 	require.Len(t, rec.Ended(), n+1)
 	require.Equal(t, codes.Unset, span.Status().Code, "closed early")
 	a := spanAttrs(span)
-	require.NotContains(t, a, tracing.ErrorType)
-	require.Equal(t, s.ID, a[tracing.SessionID].AsString())
-	require.EqualValues(t, 200, a[tracing.HTTPResponseStatus].AsInt64(), "the status sent with the headers")
+	require.NotContains(t, a, attr.ErrorType)
+	require.Equal(t, s.ID, a[attr.SessionID].AsString())
+	require.EqualValues(t, 200, a[attr.HTTPResponseStatus].AsInt64(), "the status sent with the headers")
 
 	// An error event ends the stream and its span in ERROR.
 	rec.Reset()
@@ -166,7 +166,7 @@ func TestEventStreamSpans(t *testing.T) {
 	require.ErrorAs(t, streamErr, new(*apierror.Error))
 	span = lastSpan(t, rec, "vendor.sessions.events.stream")
 	require.Equal(t, codes.Error, span.Status().Code)
-	require.Equal(t, "overloaded_error", spanAttrs(span)[tracing.ErrorType].AsString())
+	require.Equal(t, "overloaded_error", spanAttrs(span)[attr.ErrorType].AsString())
 
 	// The application's context ends: unset.
 	rec.Reset()
@@ -183,7 +183,7 @@ func TestEventStreamSpans(t *testing.T) {
 	require.NoError(t, st.Close())
 	span = lastSpan(t, rec, "vendor.sessions.events.stream")
 	require.Equal(t, codes.Unset, span.Status().Code, "cancelled")
-	require.NotContains(t, spanAttrs(span), tracing.ErrorType)
+	require.NotContains(t, spanAttrs(span), attr.ErrorType)
 
 	// The server ends the stream (the session is archived): OK.
 	rec.Reset()
@@ -223,17 +223,17 @@ func TestConversationIDOfAThread(t *testing.T) {
 	_, err := client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.InterruptThread(child)}})
 	require.NoError(t, err)
 	a := spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send"))
-	require.Equal(t, child, a[tracing.GenAIConversationID].AsString())
-	require.Equal(t, s.ID, a[tracing.SessionID].AsString())
+	require.Equal(t, child, a[attr.GenAIConversationID].AsString())
+	require.Equal(t, s.ID, a[attr.SessionID].AsString())
 
 	_, err = client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.InterruptThread(child)}},
 		option.WithConversationID("conv-7"))
 	require.NoError(t, err)
-	require.Equal(t, "conv-7", spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send"))[tracing.GenAIConversationID].AsString())
+	require.Equal(t, "conv-7", spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send"))[attr.GenAIConversationID].AsString())
 
 	_, err = client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.Interrupt()}})
 	require.NoError(t, err)
-	require.NotContains(t, spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send")), tracing.GenAIConversationID, "every thread")
+	require.NotContains(t, spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send")), attr.GenAIConversationID, "every thread")
 }
 
 // TestConversationIDOfAThreadsToolCall: the answer to a child thread's
@@ -251,7 +251,7 @@ func TestConversationIDOfAThreadsToolCall(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, child, echo[0].(sessions.PersistedEvent).Meta().ThreadID)
 	a := spanAttrs(lastSpan(t, rec, "vendor.sessions.events.send"))
-	require.Equal(t, child, a[tracing.GenAIConversationID].AsString())
+	require.Equal(t, child, a[attr.GenAIConversationID].AsString())
 }
 
 // TestNoRepositoryTokenReachesASpan: a repository's authorization token
@@ -312,7 +312,7 @@ func TestStreamEndedWhileBlockedIsUnset(t *testing.T) {
 			<-done
 			span := lastSpan(t, rec, "vendor.sessions.events.stream")
 			require.Equal(t, codes.Unset, span.Status().Code)
-			require.NotContains(t, spanAttrs(span), tracing.ErrorType)
+			require.NotContains(t, spanAttrs(span), attr.ErrorType)
 		})
 	}
 }

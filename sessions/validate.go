@@ -41,7 +41,7 @@ func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" 
 
 func atMost(path string, n, max int) error {
 	if n > max {
-		return apierror.Invalid(path, "must have at most "+strconv.Itoa(max)+" items")
+		return &apierror.ValidationError{Field: path, Rule: "must have at most " + strconv.Itoa(max) + " items"}
 	}
 	return nil
 }
@@ -139,10 +139,10 @@ func (p *ListParams) validate() error {
 	}
 	if p.AgentVersion != 0 {
 		if p.AgentID == "" {
-			return apierror.Invalid("agent_version", "requires agent_id")
+			return &apierror.ValidationError{Field: "agent_version", Rule: "requires agent_id"}
 		}
 		if p.AgentVersion < 1 || p.AgentVersion > 1<<31-1 {
-			return apierror.Invalid("agent_version", "must be between 1 and 2147483647")
+			return &apierror.ValidationError{Field: "agent_version", Rule: "must be between 1 and 2147483647"}
 		}
 	}
 	return nil
@@ -158,10 +158,10 @@ func (b Budget) validate(field string) error {
 		return err
 	}
 	if b.MaxListCost.Amount == "0" {
-		return apierror.Invalid(cost+".amount", "must be at least 1")
+		return &apierror.ValidationError{Field: cost + ".amount", Rule: "must be at least 1"}
 	}
 	if len(b.MaxListCost.Amount) > maxBudgetDigits {
-		return apierror.Invalid(cost+".amount", "must have at most "+strconv.Itoa(maxBudgetDigits)+" digits")
+		return &apierror.ValidationError{Field: cost + ".amount", Rule: "must have at most " + strconv.Itoa(maxBudgetDigits) + " digits"}
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func validateResources(field string, resources []ResourceParam) error {
 		}
 	}
 	if stores > maxMemoryStores {
-		return apierror.Invalid(field, "must have at most "+strconv.Itoa(maxMemoryStores)+" memory stores")
+		return &apierror.ValidationError{Field: field, Rule: "must have at most " + strconv.Itoa(maxMemoryStores) + " memory stores"}
 	}
 	return nil
 }
@@ -193,7 +193,7 @@ func checkFileID(field, id string) error {
 		return err
 	}
 	if !strings.HasPrefix(id, filePrefix) {
-		return apierror.Invalid(field, "must be a file id (`"+filePrefix+"…`)")
+		return &apierror.ValidationError{Field: field, Rule: "must be a file id (`" + filePrefix + "…`)"}
 	}
 	return nil
 }
@@ -208,7 +208,7 @@ func checkMountPath(field, p string) error {
 		return err
 	}
 	if !strings.HasPrefix(p, "/") {
-		return apierror.Invalid(field, "must start with `/`")
+		return &apierror.ValidationError{Field: field, Rule: "must start with `/`"}
 	}
 	return nil
 }
@@ -216,7 +216,7 @@ func checkMountPath(field, p string) error {
 func validateResource(path string, r ResourceParam) error {
 	switch r := r.(type) {
 	case nil:
-		return apierror.Invalid(path, "must not be nil")
+		return &apierror.ValidationError{Field: path, Rule: "must not be nil"}
 	case FileResourceParam:
 		return r.validate(path)
 	case RepositoryResourceParam:
@@ -224,7 +224,7 @@ func validateResource(path string, r ResourceParam) error {
 			return err
 		}
 		if u, err := url.Parse(r.URL); err != nil || u.Scheme != "https" || u.Host == "" {
-			return apierror.Invalid(path+".url", "must be an absolute https URL")
+			return &apierror.ValidationError{Field: path + ".url", Rule: "must be an absolute https URL"}
 		}
 		if err := check.OptionalLength(path+".authorization_token", string(r.AuthorizationToken), 1, maxToken); err != nil {
 			return err
@@ -235,7 +235,7 @@ func validateResource(path string, r ResourceParam) error {
 		return checkMountPath(path+".mount_path", r.MountPath)
 	case MemoryStoreResourceParam:
 		if r.MemoryStoreID == "" {
-			return apierror.Invalid(path+".memory_store_id", "is required")
+			return &apierror.ValidationError{Field: path + ".memory_store_id", Rule: "is required"}
 		}
 		return check.Length(path+".instructions", r.Instructions, 0, maxInstructions)
 	}
@@ -262,7 +262,7 @@ func validateCheckout(path string, c Checkout) error {
 			return err
 		}
 		if strings.Trim(strings.ToLower(c.SHA), "0123456789abcdef") != "" {
-			return apierror.Invalid(path+".sha", "must be a hexadecimal commit id")
+			return &apierror.ValidationError{Field: path + ".sha", Rule: "must be a hexadecimal commit id"}
 		}
 	}
 	return nil
@@ -297,7 +297,7 @@ func validateEvents(field string, events []EventParam, send bool) error {
 		path := idx(field, i)
 		switch e := e.(type) {
 		case nil:
-			return apierror.Invalid(path, "must not be nil")
+			return &apierror.ValidationError{Field: path, Rule: "must not be nil"}
 		case UserMessageParam:
 			if err := validateContent(path+".content", e.Content); err != nil {
 				return err
@@ -308,13 +308,13 @@ func validateEvents(field string, events []EventParam, send bool) error {
 			}
 		case SystemMessageParam:
 			if send && (len(e.Content) < 1 || len(e.Content) > maxSystemBlocks) {
-				return apierror.Invalid(path+".content", "must have between 1 and "+strconv.Itoa(maxSystemBlocks)+" items")
+				return &apierror.ValidationError{Field: path + ".content", Rule: "must have between 1 and " + strconv.Itoa(maxSystemBlocks) + " items"}
 			}
 			if err := validateContent(path+".content", e.Content); err != nil {
 				return err
 			}
 			if i != len(events)-1 || i == 0 || !accompaniable(events[i-1]) {
-				return apierror.Invalid(path, placement)
+				return &apierror.ValidationError{Field: path, Rule: placement}
 			}
 		case eventValidator:
 			if err := e.validateEvent(path); err != nil {
@@ -340,15 +340,15 @@ func accompaniable(e EventParam) bool {
 
 func validateContent(path string, blocks []ContentBlockParam) error {
 	if len(blocks) == 0 {
-		return apierror.Invalid(path, "must have at least 1 item")
+		return &apierror.ValidationError{Field: path, Rule: "must have at least 1 item"}
 	}
 	for j, b := range blocks {
 		switch b := b.(type) {
 		case nil:
-			return apierror.Invalid(idx(path, j), "must not be nil")
+			return &apierror.ValidationError{Field: idx(path, j), Rule: "must not be nil"}
 		case TextBlockParam:
 			if b.Text == "" {
-				return apierror.Invalid(idx(path, j)+".text", "must be at least 1 character")
+				return &apierror.ValidationError{Field: idx(path, j) + ".text", Rule: "must be at least 1 character"}
 			}
 		}
 	}
@@ -357,25 +357,25 @@ func validateContent(path string, blocks []ContentBlockParam) error {
 
 func (e *DefineOutcomeParam) validate(path string) error {
 	if e.Description == "" {
-		return apierror.Invalid(path+".description", "must be at least 1 character")
+		return &apierror.ValidationError{Field: path + ".description", Rule: "must be at least 1 character"}
 	}
 	switch r := e.Rubric.(type) {
 	case nil:
-		return apierror.Invalid(path+".rubric", "is required")
+		return &apierror.ValidationError{Field: path + ".rubric", Rule: "is required"}
 	case TextRubricParam:
 		if err := check.Length(path+".rubric.content", r.Content, 1, maxRubric); err != nil {
 			return err
 		}
 	case FileRubricParam:
 		if r.FileID == "" {
-			return apierror.Invalid(path+".rubric.file_id", "is required")
+			return &apierror.ValidationError{Field: path + ".rubric.file_id", Rule: "is required"}
 		}
 		if err := checkFileID(path+".rubric.file_id", r.FileID); err != nil {
 			return err
 		}
 	}
 	if e.MaxIterations != 0 && (e.MaxIterations < 1 || e.MaxIterations > maxIterations) {
-		return apierror.Invalid(path+".max_iterations", "must be between 1 and "+strconv.Itoa(maxIterations))
+		return &apierror.ValidationError{Field: path + ".max_iterations", Rule: "must be between 1 and " + strconv.Itoa(maxIterations)}
 	}
 	return nil
 }

@@ -34,14 +34,14 @@ var nameRule = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 // or omitzero are required; a `jsonschema:"…"` tag describes a field).
 func New[In any](name, description string, fn func(ctx context.Context, in In) (Result, error)) (Tool, error) {
 	if fn == nil {
-		return Tool{}, apierror.Invalid("tool", "function must not be nil")
+		return Tool{}, &apierror.ValidationError{Field: "tool", Rule: "function must not be nil"}
 	}
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		return Tool{}, fmt.Errorf("agentplatform: tool %s: input schema: %w", name, err)
 	}
 	if schema.Type != "object" {
-		return Tool{}, apierror.Invalid("input_schema.type", fmt.Sprintf("must be object: the input of tool %s must be a struct", name))
+		return Tool{}, &apierror.ValidationError{Field: "input_schema.type", Rule: fmt.Sprintf("must be object: the input of tool %s must be a struct", name)}
 	}
 	raw, err := json.Marshal(schema)
 	if err != nil {
@@ -61,14 +61,14 @@ func New[In any](name, description string, fn func(ctx context.Context, in In) (
 // after it was checked against the schema.
 func NewRaw(name, description string, inputSchema json.RawMessage, fn func(ctx context.Context, input json.RawMessage) (Result, error)) (Tool, error) {
 	if fn == nil {
-		return Tool{}, apierror.Invalid("tool", "function must not be nil")
+		return Tool{}, &apierror.ValidationError{Field: "tool", Rule: "function must not be nil"}
 	}
 	var schema jsonschema.Schema
 	if err := json.Unmarshal(inputSchema, &schema); err != nil {
-		return Tool{}, apierror.Invalid("input_schema", "must be a JSON Schema object: "+err.Error())
+		return Tool{}, &apierror.ValidationError{Field: "input_schema", Rule: "must be a JSON Schema object: " + err.Error()}
 	}
 	if schema.Type != "object" {
-		return Tool{}, apierror.Invalid("input_schema.type", "must be object")
+		return Tool{}, &apierror.ValidationError{Field: "input_schema.type", Rule: "must be object"}
 	}
 	return newTool(name, description, append(json.RawMessage(nil), inputSchema...), &schema, fn)
 }
@@ -76,14 +76,14 @@ func NewRaw(name, description string, inputSchema json.RawMessage, fn func(ctx c
 func newTool(name, description string, raw json.RawMessage, schema *jsonschema.Schema,
 	run func(context.Context, json.RawMessage) (Result, error)) (Tool, error) {
 	if !nameRule.MatchString(name) {
-		return Tool{}, apierror.Invalid("name", "must be 1 to 128 letters, digits, underscores or hyphens")
+		return Tool{}, &apierror.ValidationError{Field: "name", Rule: "must be 1 to 128 letters, digits, underscores or hyphens"}
 	}
 	if description == "" || !utf8.ValidString(description) {
-		return Tool{}, apierror.Invalid("description", "must not be empty")
+		return Tool{}, &apierror.ValidationError{Field: "description", Rule: "must not be empty"}
 	}
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
-		return Tool{}, apierror.Invalid("input_schema", err.Error())
+		return Tool{}, &apierror.ValidationError{Field: "input_schema", Rule: err.Error()}
 	}
 	return Tool{name: name, description: description, schema: raw, resolved: resolved, run: run}, nil
 }

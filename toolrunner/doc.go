@@ -193,7 +193,7 @@
 // (an error result) or timeout, or unset when the call was cancelled. It
 // parents the spans the tool starts and the request that sends its result.
 // In content mode the span also holds gen_ai.tool.call.arguments and
-// gen_ai.tool.call.result. Spans go under the scope tracing.SDKScope.
+// gen_ai.tool.call.result. Spans go under the scope attr.SDKScope.
 //
 // The Runner takes its tracer provider, logger and content mode from the
 // client whose Sessions it is given (option.WithTracerProvider,

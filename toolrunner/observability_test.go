@@ -13,11 +13,11 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
@@ -101,7 +101,7 @@ func TestContentModeFromTheEnvironment(t *testing.T) {
 	require.ErrorIs(t, wait(), context.Canceled)
 	spans := toolSpans(rec)
 	require.Len(t, spans, 1)
-	require.JSONEq(t, `{"order_id":"1"}`, attrs(spans[0])[tracing.GenAIToolCallArguments].AsString())
+	require.JSONEq(t, `{"order_id":"1"}`, attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
 }
 
 // TestSpansGoToTheGlobalProviderByDefault.
@@ -130,8 +130,8 @@ func TestSpansGoToTheGlobalProviderByDefault(t *testing.T) {
 	spans := toolSpans(rec)
 	require.Len(t, spans, 1)
 	require.Equal(t, "vendor.custom_tool_use lookup_order", spans[0].Name())
-	require.Equal(t, tracing.SDKScope, spans[0].InstrumentationScope().Name)
-	_, content := attrs(spans[0])[tracing.GenAIToolCallArguments]
+	require.Equal(t, attr.SDKScope, spans[0].InstrumentationScope().Name)
+	_, content := attrs(spans[0])[attr.GenAIToolCallArguments]
 	require.False(t, content, "content mode is off by default")
 }
 

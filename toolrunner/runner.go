@@ -57,18 +57,19 @@ type Runner struct {
 // the agent with agents.FromTools.
 func New(s *sessions.Service, tools []tool.Tool, opts ...Option) (*Runner, error) {
 	if s == nil || s.Events == nil {
-		return nil, apierror.Invalid("sessions", "must not be nil: pass client.Sessions")
+		return nil, &apierror.ValidationError{Field: "sessions", Rule: "must not be nil: pass client.Sessions"}
 	}
 	byName := make(map[string]tool.Tool, len(tools))
 	index := make(map[string]int, len(tools))
 	for i, t := range tools {
 		field := "tools[" + strconv.Itoa(i) + "]"
 		if t.Name() == "" {
-			return nil, apierror.Invalid(field, "is not a tool: build tools with tool.New or tool.NewRaw")
+			return nil, &apierror.ValidationError{Field: field, Rule: "is not a tool: build tools with tool.New or tool.NewRaw"}
 		}
 		if j, dup := index[t.Name()]; dup {
-			return nil, apierror.Invalid(field+".name", fmt.Sprintf(
-				"tool names must be unique within a runner: %q is also the name of tools[%d]", t.Name(), j))
+			return nil, &apierror.ValidationError{Field: field + ".name", Rule: fmt.Sprintf(
+				"tool names must be unique within a runner: %q is also the name of tools[%d]", t.Name(), j)}
+
 		}
 		index[t.Name()] = i
 		byName[t.Name()] = t
@@ -221,7 +222,7 @@ func (r *Runner) Close(ctx context.Context) error {
 // start creates the follower of a session and starts its goroutine.
 func (r *Runner) start(ctx context.Context, sessionID string) (*follower, error) {
 	if sessionID == "" {
-		return nil, apierror.Invalid("session_id", "must not be empty")
+		return nil, &apierror.ValidationError{Field: "session_id", Rule: "must not be empty"}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

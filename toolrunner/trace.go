@@ -10,10 +10,10 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/tool"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The span of one tool call (docs/tracing.md): INTERNAL,
@@ -40,7 +40,7 @@ func newTracer(tp trace.TracerProvider, content bool) tracer {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
-	return tracer{t: tp.Tracer(tracing.SDKScope, trace.WithInstrumentationVersion(pipeline.Version)), content: content}
+	return tracer{t: tp.Tracer(attr.SDKScope, trace.WithInstrumentationVersion(pipeline.Version)), content: content}
 }
 
 // start starts the span of a call of a registered tool. Attributes are
@@ -52,15 +52,15 @@ func (tr tracer) start(ctx context.Context, c *call) (context.Context, trace.Spa
 	}
 	attrs := make([]attribute.KeyValue, 0, 8)
 	attrs = append(attrs,
-		tracing.GenAIProviderName.String(tracing.ProviderVendor),
-		tracing.GenAIOperationName.String(opExecuteTool),
-		tracing.GenAIToolName.String(c.name),
-		tracing.GenAIToolCallID.String(c.id),
-		tracing.GenAIToolType.String(toolFunction),
-		tracing.SessionID.String(c.sessionID),
+		attr.GenAIProviderName.String(attr.ProviderVendor),
+		attr.GenAIOperationName.String(opExecuteTool),
+		attr.GenAIToolName.String(c.name),
+		attr.GenAIToolCallID.String(c.id),
+		attr.GenAIToolType.String(toolFunction),
+		attr.SessionID.String(c.sessionID),
 	)
 	if c.threadID != "" {
-		attrs = append(attrs, tracing.GenAIConversationID.String(c.threadID))
+		attrs = append(attrs, attr.GenAIConversationID.String(c.threadID))
 	}
 	span.SetAttributes(attrs...)
 	if tr.content {
@@ -71,9 +71,9 @@ func (tr tracer) start(ctx context.Context, c *call) (context.Context, trace.Spa
 			}
 		}
 		v, cut := genai.Encode(args, genai.Limit())
-		span.SetAttributes(tracing.GenAIToolCallArguments.String(v))
+		span.SetAttributes(attr.GenAIToolCallArguments.String(v))
 		if cut {
-			span.SetAttributes(tracing.ContentTruncated.Bool(true))
+			span.SetAttributes(attr.ContentTruncated.Bool(true))
 		}
 	}
 	return ctx, span
@@ -89,19 +89,19 @@ func (tr tracer) end(span trace.Span, c *call, res tool.Result, o outcome) {
 	}
 	if tr.content && o != outcomeAbandoned {
 		v, cut := genai.Encode(resultTree(c.id, res), genai.Limit())
-		span.SetAttributes(tracing.GenAIToolCallResult.String(v))
+		span.SetAttributes(attr.GenAIToolCallResult.String(v))
 		if cut {
-			span.SetAttributes(tracing.ContentTruncated.Bool(true))
+			span.SetAttributes(attr.ContentTruncated.Bool(true))
 		}
 	}
 	switch {
 	case o == outcomeTimeout:
-		span.SetAttributes(tracing.ErrorType.String(errTypeTimeout))
+		span.SetAttributes(attr.ErrorType.String(errTypeTimeout))
 		span.SetStatus(codes.Error, errTypeTimeout)
 	case o == outcomeCancelled, o == outcomeAbandoned:
 		// the application or the session cancelled: status unset
 	case res.IsError:
-		span.SetAttributes(tracing.ErrorType.String(errTypeTool))
+		span.SetAttributes(attr.ErrorType.String(errTypeTool))
 		span.SetStatus(codes.Error, errTypeTool)
 	default:
 		span.SetStatus(codes.Ok, "")

@@ -13,12 +13,12 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
@@ -33,7 +33,7 @@ func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
 func toolSpans(rec *tracetest.SpanRecorder) []sdktrace.ReadOnlySpan {
 	var out []sdktrace.ReadOnlySpan
 	for _, s := range rec.Ended() {
-		if s.InstrumentationScope().Name == tracing.SDKScope && s.SpanKind() == trace.SpanKindInternal {
+		if s.InstrumentationScope().Name == attr.SDKScope && s.SpanKind() == trace.SpanKindInternal {
 			out = append(out, s)
 		}
 	}
@@ -110,27 +110,27 @@ func TestSpans(t *testing.T) {
 				require.Equal(t, "vendor.custom_tool_use "+uses[i].Name, s.Name())
 				require.Equal(t, trace.SpanKindInternal, s.SpanKind())
 				m := attrs(s)
-				require.Equal(t, "vendor", m[tracing.GenAIProviderName].AsString())
-				require.Equal(t, "execute_tool", m[tracing.GenAIOperationName].AsString())
-				require.Equal(t, uses[i].Name, m[tracing.GenAIToolName].AsString())
-				require.Equal(t, uses[i].ID, m[tracing.GenAIToolCallID].AsString())
-				require.Equal(t, "function", m[tracing.GenAIToolType].AsString())
-				require.Equal(t, id, m[tracing.SessionID].AsString())
-				_, hasArgs := m[tracing.GenAIToolCallArguments]
-				_, hasResult := m[tracing.GenAIToolCallResult]
+				require.Equal(t, "vendor", m[attr.GenAIProviderName].AsString())
+				require.Equal(t, "execute_tool", m[attr.GenAIOperationName].AsString())
+				require.Equal(t, uses[i].Name, m[attr.GenAIToolName].AsString())
+				require.Equal(t, uses[i].ID, m[attr.GenAIToolCallID].AsString())
+				require.Equal(t, "function", m[attr.GenAIToolType].AsString())
+				require.Equal(t, id, m[attr.SessionID].AsString())
+				_, hasArgs := m[attr.GenAIToolCallArguments]
+				_, hasResult := m[attr.GenAIToolCallResult]
 				require.Equal(t, content, hasArgs, "arguments only in content mode")
 				require.Equal(t, content, hasResult, "result only in content mode")
 			}
 			require.Equal(t, codes.Ok, spans[0].Status().Code)
-			require.NotContains(t, attrs(spans[0]), tracing.ErrorType)
+			require.NotContains(t, attrs(spans[0]), attr.ErrorType)
 			require.Equal(t, codes.Error, spans[1].Status().Code)
-			require.Equal(t, "tool_error", attrs(spans[1])[tracing.ErrorType].AsString())
+			require.Equal(t, "tool_error", attrs(spans[1])[attr.ErrorType].AsString())
 			require.Equal(t, codes.Error, spans[2].Status().Code)
-			require.Equal(t, "timeout", attrs(spans[2])[tracing.ErrorType].AsString())
+			require.Equal(t, "timeout", attrs(spans[2])[attr.ErrorType].AsString())
 			if content {
-				require.JSONEq(t, `{"order_id":"1234"}`, attrs(spans[0])[tracing.GenAIToolCallArguments].AsString())
-				require.JSONEq(t, `[{"type":"text","content":"order 1234 shipped"}]`, attrs(spans[0])[tracing.GenAIToolCallResult].AsString())
-				require.JSONEq(t, `[{"type":"text","content":"no such order"}]`, attrs(spans[1])[tracing.GenAIToolCallResult].AsString())
+				require.JSONEq(t, `{"order_id":"1234"}`, attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
+				require.JSONEq(t, `[{"type":"text","content":"order 1234 shipped"}]`, attrs(spans[0])[attr.GenAIToolCallResult].AsString())
+				require.JSONEq(t, `[{"type":"text","content":"no such order"}]`, attrs(spans[1])[attr.GenAIToolCallResult].AsString())
 			}
 
 			// Each answer's request is a child of its call's span.

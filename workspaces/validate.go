@@ -65,7 +65,7 @@ func validateColor(c string) error {
 		return nil
 	}
 	if check.HexColor("display_color", c) != nil {
-		return apierror.Invalid("display_color", "must be a hex color of the form #RRGGBB")
+		return &apierror.ValidationError{Field: "display_color", Rule: "must be a hex color of the form #RRGGBB"}
 	}
 	return nil
 }
@@ -86,11 +86,11 @@ func validateResidency(allowed AllowedGeos, def Geo) error {
 		}
 	}
 	if len(geos) == 0 {
-		return apierror.Invalid("data_residency.allowed_inference_geos",
-			"must be \"unrestricted\" or a non-empty array of distinct values from `global`, `us`")
+		return &apierror.ValidationError{Field: "data_residency.allowed_inference_geos", Rule: "must be \"unrestricted\" or a non-empty array of distinct values from `global`, `us`"}
+
 	}
 	if def != "" && !slices.Contains(geos, def) {
-		return apierror.Invalid("data_residency.default_inference_geo", "must be one of data_residency.allowed_inference_geos")
+		return &apierror.ValidationError{Field: "data_residency.default_inference_geo", Rule: "must be one of data_residency.allowed_inference_geos"}
 	}
 	return nil
 }
@@ -100,14 +100,14 @@ func validateResidency(allowed AllowedGeos, def Geo) error {
 // in sorted order, as the server does, so the same map reports the same key.
 func validateTags(tags map[string]string) error {
 	if len(tags) > maxTags {
-		return apierror.Invalid("tags", "must have at most "+strconv.Itoa(maxTags)+" entries")
+		return &apierror.ValidationError{Field: "tags", Rule: "must have at most " + strconv.Itoa(maxTags) + " entries"}
 	}
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if n := utf8.RuneCountInString(k); n < 1 || n > maxTagKey {
-			return apierror.Invalid("tags", "keys must be between 1 and "+strconv.Itoa(maxTagKey)+" characters")
+			return &apierror.ValidationError{Field: "tags", Rule: "keys must be between 1 and " + strconv.Itoa(maxTagKey) + " characters"}
 		}
 		if len(k) >= len(reservedTag) && strings.EqualFold(k[:len(reservedTag)], reservedTag) {
-			return apierror.Invalid("tags", "key `"+k+"` must not begin with `"+reservedTag+"`")
+			return &apierror.ValidationError{Field: "tags", Rule: "key `" + k + "` must not begin with `" + reservedTag + "`"}
 		}
 		if err := check.Length("tags."+k, tags[k], 0, maxTagValue); err != nil {
 			return err

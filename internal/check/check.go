@@ -16,12 +16,12 @@ func Length(field, s string, min, max int) error {
 	n := utf8.RuneCountInString(s)
 	if n < min || n > max {
 		if min == max {
-			return apierror.Invalid(field, "must be exactly "+strconv.Itoa(min)+" characters")
+			return &apierror.ValidationError{Field: field, Rule: "must be exactly " + strconv.Itoa(min) + " characters"}
 		}
 		if min == 0 {
-			return apierror.Invalid(field, "must be at most "+strconv.Itoa(max)+" characters")
+			return &apierror.ValidationError{Field: field, Rule: "must be at most " + strconv.Itoa(max) + " characters"}
 		}
-		return apierror.Invalid(field, "must be between "+strconv.Itoa(min)+" and "+strconv.Itoa(max)+" characters")
+		return &apierror.ValidationError{Field: field, Rule: "must be between " + strconv.Itoa(min) + " and " + strconv.Itoa(max) + " characters"}
 	}
 	return nil
 }
@@ -38,7 +38,7 @@ func OptionalLength(field, s string, min, max int) error {
 // lie in [1, max].
 func Limit(v, max int) error {
 	if v != 0 && (v < 1 || v > max) {
-		return apierror.Invalid("limit", "must be between 1 and "+strconv.Itoa(max))
+		return &apierror.ValidationError{Field: "limit", Rule: "must be between 1 and " + strconv.Itoa(max)}
 	}
 	return nil
 }
@@ -55,5 +55,5 @@ func HexColor(field, s string) error {
 			return nil
 		}
 	}
-	return apierror.Invalid(field, `must be a hex color such as "#6C5BB9"`)
+	return &apierror.ValidationError{Field: field, Rule: `must be a hex color such as "#6C5BB9"`}
 }

@@ -14,10 +14,10 @@ func PrefixedIDs(field string, ids []string, prefix, kind string) error {
 	for i, id := range ids {
 		at := field + "[" + strconv.Itoa(i) + "]"
 		if !strings.HasPrefix(id, prefix) {
-			return apierror.Invalid(at, "must be "+kind+" (`"+prefix+"…`)")
+			return &apierror.ValidationError{Field: at, Rule: "must be " + kind + " (`" + prefix + "…`)"}
 		}
 		if seen[id] {
-			return apierror.Invalid(at, "duplicate "+strings.TrimPrefix(strings.TrimPrefix(kind, "an "), "a ")+" `"+id+"`")
+			return &apierror.ValidationError{Field: at, Rule: "duplicate " + strings.TrimPrefix(strings.TrimPrefix(kind, "an "), "a ") + " `" + id + "`"}
 		}
 		seen[id] = true
 	}

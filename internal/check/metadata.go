@@ -17,7 +17,7 @@ const (
 	MaxMetadataValue = 512
 )
 
-var errMetadataPairs = apierror.Invalid("metadata", "must have at most "+strconv.Itoa(MaxMetadataPairs)+" pairs")
+var errMetadataPairs = &apierror.ValidationError{Field: "metadata", Rule: "must have at most " + strconv.Itoa(MaxMetadataPairs) + " pairs"}
 
 // Metadata checks a create's metadata map. Keys are checked in sorted order,
 // so the same map always reports the same key.
@@ -60,7 +60,7 @@ func MetadataPatch(m map[string]*string) error {
 // metadataEntry checks a key and, unless it is nil (a deletion), its value.
 func metadataEntry(k string, v *string) error {
 	if n := utf8.RuneCountInString(k); n < 1 || n > MaxMetadataKey {
-		return apierror.Invalid("metadata", "keys must be between 1 and "+strconv.Itoa(MaxMetadataKey)+" characters")
+		return &apierror.ValidationError{Field: "metadata", Rule: "keys must be between 1 and " + strconv.Itoa(MaxMetadataKey) + " characters"}
 	}
 	if v == nil {
 		return nil

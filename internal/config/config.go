@@ -95,10 +95,10 @@ type Config struct {
 func (c *Config) SetBaseURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return apierror.Invalid("base_url", "must be an absolute http or https URL")
+		return &apierror.ValidationError{Field: "base_url", Rule: "must be an absolute http or https URL"}
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return apierror.Invalid("base_url", "must not contain user info, a query or a fragment")
+		return &apierror.ValidationError{Field: "base_url", Rule: "must not contain user info, a query or a fragment"}
 	}
 	c.baseURL = strings.TrimSuffix(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
 	c.baseInsecure = u.Scheme == "http" && !IsLoopback(u.Hostname())

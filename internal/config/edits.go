@@ -34,7 +34,7 @@ type BodyEdit struct {
 // addition, for a repeatable parameter.
 func (c *Config) SetQuery(key, value string, add bool) error {
 	if key == "" {
-		return apierror.Invalid("query", "parameter name must not be empty")
+		return &apierror.ValidationError{Field: "query", Rule: "parameter name must not be empty"}
 	}
 	c.QueryEdits = append(slices.Clip(c.QueryEdits), QueryEdit{Key: key, Value: value, Add: add})
 	return nil
@@ -47,7 +47,7 @@ func (c *Config) SetQuery(key, value string, add bool) error {
 func (c *Config) EditJSON(opt, path string, value json.RawMessage) error {
 	keys, err := splitPath(path)
 	if err != nil {
-		return apierror.Invalid(opt, fmt.Sprintf("%q: %v", path, err))
+		return &apierror.ValidationError{Field: opt, Rule: fmt.Sprintf("%q: %v", path, err)}
 	}
 	c.BodyEdits = append(slices.Clip(c.BodyEdits), BodyEdit{Opt: opt, Path: path, Keys: keys, Value: value})
 	return nil

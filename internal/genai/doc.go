@@ -8,8 +8,8 @@
 //
 //	tree, _ := genai.Parse(messagesJSON)             // [{"role":…,"content":…}, …]
 //	v, truncated := genai.Encode(genai.InputMessages(tree, genai.Options{}), genai.Limit())
-//	span.SetAttributes(tracing.GenAIInputMessages.String(v))
-//	if truncated { span.SetAttributes(tracing.ContentTruncated.Bool(true)) }
+//	span.SetAttributes(attr.GenAIInputMessages.String(v))
+//	if truncated { span.SetAttributes(attr.ContentTruncated.Bool(true)) }
 //
 // # Mapping
 //

@@ -18,10 +18,10 @@ import (
 // example "budget.max_list_cost.amount" for field "budget.max_list_cost".
 func Amount(field, amount, currency string) error {
 	if rule := AmountRule(amount); rule != "" {
-		return apierror.Invalid(join(field, "amount"), rule)
+		return &apierror.ValidationError{Field: join(field, "amount"), Rule: rule}
 	}
 	if !isCurrencyCode(currency) {
-		return apierror.Invalid(join(field, "currency"), "must be an uppercase ISO 4217 code such as USD")
+		return &apierror.ValidationError{Field: join(field, "currency"), Rule: "must be an uppercase ISO 4217 code such as USD"}
 	}
 	return nil
 }
@@ -38,10 +38,10 @@ func Ceiling(field, amount, currency string) error {
 		return err
 	}
 	if amount == "0" {
-		return apierror.Invalid(join(field, "amount"), "must be at least 1")
+		return &apierror.ValidationError{Field: join(field, "amount"), Rule: "must be at least 1"}
 	}
 	if len(amount) > maxCeilingDigits {
-		return apierror.Invalid(join(field, "amount"), "must have at most "+strconv.Itoa(maxCeilingDigits)+" digits")
+		return &apierror.ValidationError{Field: join(field, "amount"), Rule: "must have at most " + strconv.Itoa(maxCeilingDigits) + " digits"}
 	}
 	return nil
 }

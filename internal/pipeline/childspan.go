@@ -7,8 +7,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // INTERNAL spans of the SDK (docs/tracing.md): the tool spans a Messages response
@@ -25,7 +25,7 @@ func (s Span) StartChild(name string, start time.Time) Span {
 	if s.st == nil {
 		return Span{}
 	}
-	tracer := s.span.TracerProvider().Tracer(tracing.SDKScope, trace.WithInstrumentationVersion(Version))
+	tracer := s.span.TracerProvider().Tracer(attr.SDKScope, trace.WithInstrumentationVersion(Version))
 	_, span := tracer.Start(trace.ContextWithSpan(context.Background(), s.span), name, internalKind, trace.WithTimestamp(orNow(start)))
 	return newInternal(span, s.st.content)
 }
@@ -57,7 +57,7 @@ func newInternal(span trace.Span, content bool) Span {
 	if !span.IsRecording() {
 		return Span{span: span}
 	}
-	span.SetAttributes(tracing.GenAIProviderName.String(tracing.ProviderVendor))
+	span.SetAttributes(attr.GenAIProviderName.String(attr.ProviderVendor))
 	return Span{span: span, st: &spanState{content: content}}
 }
 
@@ -72,7 +72,7 @@ func (s Span) Finish(errType string, end time.Time) {
 		if errType == "" {
 			s.span.SetStatus(codes.Ok, "")
 		} else {
-			s.span.SetAttributes(tracing.ErrorType.String(errType))
+			s.span.SetAttributes(attr.ErrorType.String(errType))
 			s.span.SetStatus(codes.Error, errType)
 		}
 	}

@@ -15,8 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/option"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 func recordingSpan(t *testing.T, content bool) (Span, *tracetest.SpanRecorder) {
@@ -42,7 +42,7 @@ func TestChildSpans(t *testing.T) {
 	require.Len(t, spans, 2)
 	c := spans[0]
 	require.Equal(t, trace.SpanKindInternal, c.SpanKind())
-	require.Equal(t, tracing.SDKScope, c.InstrumentationScope().Name)
+	require.Equal(t, attr.SDKScope, c.InstrumentationScope().Name)
 	require.Equal(t, parent.span.SpanContext().SpanID(), c.Parent().SpanID())
 	require.Equal(t, start, c.StartTime())
 	require.Equal(t, start.Add(time.Second), c.EndTime())

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
@@ -20,7 +21,7 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // maxPooledBuffer keeps one huge response from pinning memory in the pool.
 const maxPooledBuffer = 1 << 20
 
-// maxDrain bounds how much of an error body past apierror.MaxBodySize is
+// maxDrain bounds how much of an error body past apierr.MaxBodySize is
 // read to keep the connection; past it the connection is given up.
 const maxDrain = 64 << 10
 
@@ -62,12 +63,12 @@ func (b *bufferedBody) bytes() []byte {
 // readResponse replaces resp's body by its content, read in full and
 // closed. A 2xx body larger than limit is refused with an
 // *apierror.ResponseError without reading the rest; any other body (an
-// error, a redirect) is cut to apierror.MaxBodySize, which is all of it
+// error, a redirect) is cut to apierr.MaxBodySize, which is all of it
 // that is kept. c names the call in errors; it may be nil.
 func readResponse(resp *http.Response, limit int64, c *call) error {
 	success := resp.StatusCode >= 200 && resp.StatusCode < 300
 	if !success {
-		limit = apierror.MaxBodySize
+		limit = apierr.MaxBodySize
 	}
 	if success && resp.ContentLength > limit {
 		resp.Body.Close()

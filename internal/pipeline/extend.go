@@ -53,12 +53,12 @@ func editBody(b []byte, edits []config.BodyEdit) ([]byte, error) {
 	}
 	if kind := jsonKind(b); kind != '{' {
 		e := edits[0]
-		return nil, apierror.Invalid(e.Opt, fmt.Sprintf("%q: the request body is %s, not a JSON object", e.Path, kindName(kind)))
+		return nil, &apierror.ValidationError{Field: e.Opt, Rule: fmt.Sprintf("%q: the request body is %s, not a JSON object", e.Path, kindName(kind))}
 	}
 	for _, e := range edits {
 		out, err := editValue(b, e.Keys, 0, e.Value)
 		if err != nil {
-			return nil, apierror.Invalid(e.Opt, fmt.Sprintf("%q: %v", e.Path, err))
+			return nil, &apierror.ValidationError{Field: e.Opt, Rule: fmt.Sprintf("%q: %v", e.Path, err)}
 		}
 		b = out
 	}

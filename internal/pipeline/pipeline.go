@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/config"
 	"github.com/agentplatform/agentplatform-go/option"
 )
@@ -236,8 +237,8 @@ func (p *Pipeline) attempt(ctx context.Context, c *call, rc *retryablehttp.Clien
 		*cfg.ResponseInto = resp
 	}
 	if resp.StatusCode >= 400 {
-		body, _ := readBody(resp, apierror.MaxBodySize)
-		apiErr := apierror.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
+		body, _ := readBody(resp, apierr.MaxBodySize)
+		apiErr := apierr.FromResponse(req.Method, req.Path, resp.StatusCode, resp.Header, body)
 		if resp.StatusCode == http.StatusUnauthorized {
 			return nil, &refused{err: apiErr, req: rreq.Request}
 		}

@@ -69,7 +69,7 @@ func (q *Query) Encode() string { return string(q.buf) }
 // exclude each other, and limit.
 func (q *Query) IDPage(afterID, beforeID string, limit, maxLimit int) error {
 	if afterID != "" && beforeID != "" {
-		return apierror.Invalid("after_id", "cannot be combined with before_id")
+		return &apierror.ValidationError{Field: "after_id", Rule: "cannot be combined with before_id"}
 	}
 	if err := check.Limit(limit, maxLimit); err != nil {
 		return err

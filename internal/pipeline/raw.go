@@ -48,7 +48,7 @@ func NewRawRequest(method, path string, body any) *Request {
 	case []byte:
 		body = json.RawMessage(b)
 	case io.Reader:
-		r.err = apierror.Invalid("body", "must be JSON: pass []byte or json.RawMessage for encoded JSON, not an io.Reader")
+		r.err = &apierror.ValidationError{Field: "body", Rule: "must be JSON: pass []byte or json.RawMessage for encoded JSON, not an io.Reader"}
 		return r
 	}
 	if raw, ok := body.(json.RawMessage); ok {
@@ -56,7 +56,7 @@ func NewRawRequest(method, path string, body any) *Request {
 		case len(raw) == 0:
 			body = nil
 		case !json.Valid(raw):
-			r.err = apierror.Invalid("body", "must be valid JSON")
+			r.err = &apierror.ValidationError{Field: "body", Rule: "must be valid JSON"}
 			return r
 		}
 	}
@@ -69,11 +69,11 @@ func NewRawRequest(method, path string, body any) *Request {
 // case-sensitive and "post" would miss the Idempotency-Key of a POST.
 func checkMethod(m string) error {
 	if m == "" {
-		return apierror.Invalid("method", "must not be empty")
+		return &apierror.ValidationError{Field: "method", Rule: "must not be empty"}
 	}
 	for i := 0; i < len(m); i++ {
 		if c := m[i]; c < 'A' || c > 'Z' {
-			return apierror.Invalid("method", "must be an upper-case HTTP method such as GET or POST")
+			return &apierror.ValidationError{Field: "method", Rule: "must be an upper-case HTTP method such as GET or POST"}
 		}
 	}
 	return nil
@@ -82,20 +82,20 @@ func checkMethod(m string) error {
 // checkRawPath checks a raw call's path; see NewRawRequest.
 func checkRawPath(path string) error {
 	if !strings.HasPrefix(path, "/") {
-		return apierror.Invalid("path", `must start with "/" and be relative to the base URL, such as "/v1/models"`)
+		return &apierror.ValidationError{Field: "path", Rule: `must start with "/" and be relative to the base URL, such as "/v1/models"`}
 	}
 	if strings.ContainsAny(path, "?#") {
-		return apierror.Invalid("path", "must not contain a query or a fragment: send query parameters with option.WithQuery")
+		return &apierror.ValidationError{Field: "path", Rule: "must not contain a query or a fragment: send query parameters with option.WithQuery"}
 	}
 	for seg := range strings.SplitSeq(path[1:], "/") {
 		if seg == "" {
-			return apierror.Invalid("path", `must not contain an empty segment ("//", or a trailing "/"): is an id empty?`)
+			return &apierror.ValidationError{Field: "path", Rule: `must not contain an empty segment ("//", or a trailing "/"): is an id empty?`}
 		}
 		if !escapedSegment(seg) {
-			return apierror.Invalid("path", "must be escaped: escape each segment with url.PathEscape")
+			return &apierror.ValidationError{Field: "path", Rule: "must be escaped: escape each segment with url.PathEscape"}
 		}
 		if dec, err := url.PathUnescape(seg); err != nil || dec == "." || dec == ".." {
-			return apierror.Invalid("path", `must not contain a "." or ".." segment`)
+			return &apierror.ValidationError{Field: "path", Rule: `must not contain a "." or ".." segment`}
 		}
 	}
 	return nil
@@ -134,7 +134,7 @@ func isHex(c byte) bool {
 func Into(ctx context.Context, p *Pipeline, req *Request, out any, opts []option.Option) error {
 	if out != nil {
 		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
-			return apierror.Invalid("result", "must be nil or a non-nil pointer")
+			return &apierror.ValidationError{Field: "result", Rule: "must be nil or a non-nil pointer"}
 		}
 	}
 	resp, span, err := p.send(ctx, req, opts)

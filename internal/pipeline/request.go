@@ -78,7 +78,7 @@ func NewRequest(method, route string, params ...string) *Request {
 		}
 		name := rest[open+1 : end]
 		if v == "" && r.err == nil {
-			r.err = apierror.Invalid(name, "must not be empty")
+			r.err = &apierror.ValidationError{Field: name, Rule: "must not be empty"}
 		}
 		b.WriteString(rest[:open])
 		b.WriteString(url.PathEscape(v))

@@ -4,7 +4,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentplatform/agentplatform-go/tracing"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 )
 
 // The reconnect event of a stream's span (docs/tracing.md): a session
@@ -31,7 +31,7 @@ func (s Span) Reconnected(cause error, missed, attempts int) {
 	}
 	kv := make([]attribute.KeyValue, 0, 3)
 	if cause != nil {
-		kv = append(kv, tracing.ErrorType.String(errorType(cause)))
+		kv = append(kv, attr.ErrorType.String(errorType(cause)))
 	}
 	kv = append(kv, StreamMissedEvents.Int(missed), StreamReconnectAttempts.Int(attempts))
 	s.span.AddEvent(EventStreamReconnect, trace.WithAttributes(kv...))

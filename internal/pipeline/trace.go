@@ -18,7 +18,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
-	"github.com/agentplatform/agentplatform-go/tracing"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 )
 
 // Tracing (docs/tracing.md). Every call gets one CLIENT span that
@@ -33,7 +33,7 @@ func tracerFor(tp trace.TracerProvider) trace.Tracer {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
-	return tp.Tracer(tracing.SDKScope, trace.WithInstrumentationVersion(Version))
+	return tp.Tracer(attr.SDKScope, trace.WithInstrumentationVersion(Version))
 }
 
 // propagatorFor is cfg's propagator, else the global one unless it is the
@@ -118,7 +118,7 @@ func (s Span) End(ctx context.Context, err error) {
 			// the application cancelled (perhaps with a cause, which the
 			// failure then carries instead of ctx.Err): status stays unset
 		default:
-			s.span.SetAttributes(tracing.ErrorType.String(errorType(err)))
+			s.span.SetAttributes(attr.ErrorType.String(errorType(err)))
 			s.span.SetStatus(codes.Error, errorType(err))
 		}
 	}
@@ -141,7 +141,7 @@ func (s Span) EndUnset() {
 // http.request.resend_count when the call was sent more than once.
 func (s Span) setFinal() {
 	if n := s.st.sends.Load() - 1; n > 0 {
-		s.span.SetAttributes(tracing.HTTPRequestResends.Int64(n))
+		s.span.SetAttributes(attr.HTTPRequestResends.Int64(n))
 	}
 }
 
@@ -221,37 +221,37 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 	u, _ := url.Parse(cfg.BaseURL() + req.Path) // base and path were validated; a failure only loses attributes
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
-		tracing.GenAIProviderName.String(tracing.ProviderVendor),
-		tracing.HTTPRequestMethod.String(req.Method),
+		attr.GenAIProviderName.String(attr.ProviderVendor),
+		attr.HTTPRequestMethod.String(req.Method),
 	)
 	if req.Route != "" { // a raw call has no route template
-		attrs = append(attrs, tracing.HTTPRoute.String(req.Route))
+		attrs = append(attrs, attr.HTTPRoute.String(req.Route))
 	}
 	if u != nil {
 		attrs = append(attrs,
-			tracing.ServerAddress.String(u.Hostname()),
-			tracing.ServerPort.Int(port(u)),
-			tracing.URLScheme.String(u.Scheme),
-			tracing.URLPath.String(u.EscapedPath()),
+			attr.ServerAddress.String(u.Hostname()),
+			attr.ServerPort.Int(port(u)),
+			attr.URLScheme.String(u.Scheme),
+			attr.URLPath.String(u.EscapedPath()),
 		)
 		full := cfg.BaseURL() + req.Path
 		if rawQuery != "" {
-			attrs = append(attrs, tracing.URLQuery.String(rawQuery))
+			attrs = append(attrs, attr.URLQuery.String(rawQuery))
 			full += "?" + rawQuery
 		}
-		attrs = append(attrs, tracing.URLFull.String(full))
+		attrs = append(attrs, attr.URLFull.String(full))
 	}
 	if cfg.WorkspaceID != "" {
-		attrs = append(attrs, tracing.WorkspaceID.String(cfg.WorkspaceID))
+		attrs = append(attrs, attr.WorkspaceID.String(cfg.WorkspaceID))
 	}
 	if req.SessionID != "" {
-		attrs = append(attrs, tracing.SessionID.String(req.SessionID))
+		attrs = append(attrs, attr.SessionID.String(req.SessionID))
 	}
 	if conv := firstNonEmpty(cfg.ConversationID, req.ThreadID); conv != "" {
-		attrs = append(attrs, tracing.GenAIConversationID.String(conv))
+		attrs = append(attrs, attr.GenAIConversationID.String(conv))
 	}
 	if betas := joinBetas(req.Beta, cfg.Betas); betas != "" {
-		attrs = append(attrs, tracing.Beta.StringSlice(strings.Split(betas, ",")))
+		attrs = append(attrs, attr.Beta.StringSlice(strings.Split(betas, ",")))
 	}
 	span.SetAttributes(attrs...)
 	if req.Annotate != nil {
@@ -266,15 +266,15 @@ func (p *Pipeline) startSpan(ctx context.Context, cfg *Config, req *Request, raw
 // responseAttributes records what the last attempt's response says.
 func (s Span) responseAttributes(resp *http.Response) {
 	attrs := make([]attribute.KeyValue, 0, 4)
-	attrs = append(attrs, tracing.HTTPResponseStatus.Int(resp.StatusCode))
+	attrs = append(attrs, attr.HTTPResponseStatus.Int(resp.StatusCode))
 	if v := resp.Header.Get("request-id"); v != "" {
-		attrs = append(attrs, tracing.RequestID.String(v))
+		attrs = append(attrs, attr.RequestID.String(v))
 	}
 	if v := resp.Header.Get("vendor-organization-id"); v != "" {
-		attrs = append(attrs, tracing.OrganizationID.String(v))
+		attrs = append(attrs, attr.OrganizationID.String(v))
 	}
 	if v := resp.Header.Get("vendor-workspace-id"); v != "" {
-		attrs = append(attrs, tracing.WorkspaceID.String(v))
+		attrs = append(attrs, attr.WorkspaceID.String(v))
 	}
 	s.span.SetAttributes(attrs...)
 }

@@ -15,7 +15,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentplatform/agentplatform-go/tracing"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 )
 
 // The API's spans (docs/tracing.md): one SERVER span per request
@@ -69,9 +69,9 @@ func newServerTracing(cfg config) *serverTracing {
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithSyncer(cfg.spanExporter),
 		sdktrace.WithResource(sdkresource.NewWithAttributes(semconv.SchemaURL,
-			semconv.ServiceNameKey.String(tracing.APIServiceName))),
+			semconv.ServiceNameKey.String(attr.APIServiceName))),
 	)
-	return &serverTracing{tracer: tp.Tracer(tracing.APIScope), content: cfg.content, cloud: cfg.cloud}
+	return &serverTracing{tracer: tp.Tracer(attr.APIScope), content: cfg.content, cloud: cfg.cloud}
 }
 
 // requestSpan is the SERVER span of one request.
@@ -108,15 +108,15 @@ func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *r
 	}
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
-		tracing.GenAIProviderName.String(tracing.ProviderVendor),
-		tracing.RequestID.String(ex.requestID),
-		tracing.HTTPRequestMethod.String(r.Method),
-		tracing.HTTPRoute.String(rt.path),
-		tracing.URLScheme.String(scheme),
-		tracing.URLPath.String(r.URL.EscapedPath()),
+		attr.GenAIProviderName.String(attr.ProviderVendor),
+		attr.RequestID.String(ex.requestID),
+		attr.HTTPRequestMethod.String(r.Method),
+		attr.HTTPRoute.String(rt.path),
+		attr.URLScheme.String(scheme),
+		attr.URLPath.String(r.URL.EscapedPath()),
 	)
 	if r.URL.RawQuery != "" {
-		attrs = append(attrs, tracing.URLQuery.String(r.URL.RawQuery))
+		attrs = append(attrs, attr.URLQuery.String(r.URL.RawQuery))
 	}
 	if !t.cloud {
 		host, port := hostPort(r.Host, scheme)
@@ -124,10 +124,10 @@ func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *r
 		if r.URL.RawQuery != "" {
 			full += "?" + r.URL.RawQuery
 		}
-		attrs = append(attrs, tracing.ServerAddress.String(host), tracing.ServerPort.Int(port), tracing.URLFull.String(full))
+		attrs = append(attrs, attr.ServerAddress.String(host), attr.ServerPort.Int(port), attr.URLFull.String(full))
 	}
 	if id := r.PathValue("session_id"); id != "" {
-		attrs = append(attrs, tracing.SessionID.String(id))
+		attrs = append(attrs, attr.SessionID.String(id))
 	}
 	span.SetAttributes(attrs...)
 	return rs
@@ -156,7 +156,7 @@ type spanOutcome struct {
 func endWith(span trace.Span, o spanOutcome) {
 	switch {
 	case o.errType != "":
-		span.SetAttributes(tracing.ErrorType.String(o.errType))
+		span.SetAttributes(attr.ErrorType.String(o.errType))
 		span.SetStatus(codes.Error, o.errType)
 	case !o.unset:
 		span.SetStatus(codes.Ok, "")
@@ -189,12 +189,12 @@ func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
 	}
 	rs.msg.finish(ex, o)
 	if rs.span.IsRecording() {
-		attrs := []attribute.KeyValue{tracing.OrganizationID.String(s.seed.OrganizationID)}
+		attrs := []attribute.KeyValue{attr.OrganizationID.String(s.seed.OrganizationID)}
 		if ws := ex.rb.Header().Get(headerWorkspaceID); ws != "" {
-			attrs = append(attrs, tracing.WorkspaceID.String(ws))
+			attrs = append(attrs, attr.WorkspaceID.String(ws))
 		}
 		if ex.rb.committed {
-			attrs = append(attrs, tracing.HTTPResponseStatus.Int(status))
+			attrs = append(attrs, attr.HTTPResponseStatus.Int(status))
 		}
 		rs.span.SetAttributes(attrs...)
 	}
@@ -232,11 +232,11 @@ func (c *call) parentTurns() func() {
 func (c *call) traceSessionCreated(x *session) func() {
 	if span := c.recording(); span != nil {
 		span.SetAttributes(
-			tracing.SessionID.String(x.id),
-			tracing.GenAIAgentID.String(x.agent.agent.id),
-			tracing.GenAIAgentName.String(x.agent.name),
-			tracing.GenAIRequestModel.String(x.agent.model.id),
-			tracing.SessionEnvironmentID.String(x.environmentID),
+			attr.SessionID.String(x.id),
+			attr.GenAIAgentID.String(x.agent.agent.id),
+			attr.GenAIAgentName.String(x.agent.name),
+			attr.GenAIRequestModel.String(x.agent.model.id),
+			attr.SessionEnvironmentID.String(x.environmentID),
 		)
 	}
 	return c.parentTurns()
@@ -249,7 +249,7 @@ func (c *call) traceSessionCreated(x *session) func() {
 func (c *call) traceSessionEvents(x *session, params []eventParam) func() {
 	if span := c.recording(); span != nil {
 		if id := namedThread(x.eng, params); id != "" {
-			span.SetAttributes(tracing.GenAIConversationID.String(id))
+			span.SetAttributes(attr.GenAIConversationID.String(id))
 		}
 	}
 	return c.parentTurns()

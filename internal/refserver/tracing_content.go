@@ -3,8 +3,8 @@ package refserver
 import (
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Content mode (docs/tracing.md, "Content mode"): messages as
@@ -62,7 +62,7 @@ func (ca *contentAttrs) add(key attribute.Key, v any) {
 // shortened.
 func (ca *contentAttrs) kvs() []attribute.KeyValue {
 	if ca.truncated {
-		return append(ca.attrs, tracing.ContentTruncated.Bool(true))
+		return append(ca.attrs, attr.ContentTruncated.Bool(true))
 	}
 	return ca.attrs
 }

@@ -6,8 +6,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The engine's spans (docs/tracing.md), all INTERNAL, all built under Server.mu:
@@ -67,18 +67,18 @@ func (e *engine) startTurnSpan(th, from *thread) {
 	}
 	v := e.agentOf(th)
 	attrs := []attribute.KeyValue{
-		tracing.GenAIProviderName.String(tracing.ProviderVendor),
-		tracing.GenAIOperationName.String("invoke_agent"),
-		tracing.GenAIAgentName.String(th.name),
-		tracing.GenAIRequestModel.String(e.modelOf(th).id),
-		tracing.SessionID.String(e.x.id),
-		tracing.GenAIConversationID.String(th.id),
+		attr.GenAIProviderName.String(attr.ProviderVendor),
+		attr.GenAIOperationName.String("invoke_agent"),
+		attr.GenAIAgentName.String(th.name),
+		attr.GenAIRequestModel.String(e.modelOf(th).id),
+		attr.SessionID.String(e.x.id),
+		attr.GenAIConversationID.String(th.id),
 	}
 	if !(th.child && th.name == advisorAgentName) { // the advisor is no agent of its own
-		attrs = append(attrs, tracing.GenAIAgentID.String(v.agent.id))
+		attrs = append(attrs, attr.GenAIAgentID.String(v.agent.id))
 	}
 	if v.description != nil && *v.description != "" {
-		attrs = append(attrs, tracing.GenAIAgentDescription.String(*v.description))
+		attrs = append(attrs, attr.GenAIAgentDescription.String(*v.description))
 	}
 	span.SetAttributes(attrs...)
 }
@@ -97,7 +97,7 @@ func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
 	if ts.span.IsRecording() {
 		var attrs []attribute.KeyValue
 		if stop != "" {
-			attrs = append(attrs, tracing.SessionTurnStopReason.String(stop))
+			attrs = append(attrs, attr.SessionTurnStopReason.String(stop))
 		}
 		if e.s.trace.content {
 			attrs = append(attrs, e.turnContent(th, ts)...)
@@ -142,9 +142,9 @@ func (e *engine) startModelSpan(th *thread) *modelSpan {
 	_, span := t.tracer.Start(ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
 	if span.IsRecording() {
 		span.SetAttributes(
-			tracing.GenAIProviderName.String(tracing.ProviderVendor),
-			tracing.GenAIOperationName.String("chat"),
-			tracing.GenAIRequestModel.String(e.modelOf(th).id),
+			attr.GenAIProviderName.String(attr.ProviderVendor),
+			attr.GenAIOperationName.String("chat"),
+			attr.GenAIRequestModel.String(e.modelOf(th).id),
 		)
 	}
 	return &modelSpan{span: span}
@@ -170,10 +170,10 @@ func (ms *modelSpan) end(u tokenCount) {
 	}
 	if ms.span.IsRecording() {
 		ms.span.SetAttributes(
-			tracing.UsageInputTokens.Int64(u.input+u.cacheCreation+u.cacheRead),
-			tracing.UsageOutputTokens.Int64(u.output),
-			tracing.UsageCacheWrite.Int64(u.cacheCreation),
-			tracing.UsageCacheRead.Int64(u.cacheRead),
+			attr.UsageInputTokens.Int64(u.input+u.cacheCreation+u.cacheRead),
+			attr.UsageOutputTokens.Int64(u.output),
+			attr.UsageCacheWrite.Int64(u.cacheCreation),
+			attr.UsageCacheRead.Int64(u.cacheRead),
 		)
 	}
 	endWith(ms.span, spanOutcome{errType: ms.errType, unset: ms.cancelled})
@@ -203,8 +203,8 @@ func (e *engine) toolSpan(th *thread, c *toolCall) {
 				result = genai.Parts(c.output.text, agentContent)
 			}
 			var ca contentAttrs
-			ca.add(tracing.GenAIToolCallArguments, genaiTree(orEmpty(e.toolInput(th, c))))
-			ca.add(tracing.GenAIToolCallResult, result)
+			ca.add(attr.GenAIToolCallArguments, genaiTree(orEmpty(e.toolInput(th, c))))
+			ca.add(attr.GenAIToolCallResult, result)
 			span.SetAttributes(ca.kvs()...)
 		}
 	}
@@ -244,7 +244,7 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 	var ca contentAttrs
 	if sys := e.agentOf(th).system; sys != nil && *sys != "" {
-		ca.add(tracing.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
+		ca.add(attr.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
 	}
 	tr := transcript{out: []any{}}
 	if ts.task != "" {
@@ -258,8 +258,8 @@ func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 		tr.scan(e.x.events[ts.fromEvents:], "", true, true)
 	}
 	tr.close()
-	ca.add(tracing.GenAIInputMessages, genai.InputMessages(tr.in, agentContent))
-	ca.add(tracing.GenAIOutputMessages, tr.out)
+	ca.add(attr.GenAIInputMessages, genai.InputMessages(tr.in, agentContent))
+	ca.add(attr.GenAIOutputMessages, tr.out)
 	return ca.kvs()
 }
 

@@ -9,8 +9,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	rs "github.com/agentplatform/agentplatform-go/internal/refserver"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // The engine's spans (docs/tracing.md): vendor.session.turn under the request that
@@ -27,10 +27,10 @@ func TestTraceTurn(t *testing.T) {
 	sid := wantOK(t, r)["id"].(string)
 	create := onlySpan(t, exp.GetSpans(), "vendor.sessions.create")
 	wantSpan(t, create, trace.SpanKindServer, codes.Ok)
-	wantAttrs(t, create, map[attribute.Key]any{tracing.SessionID: sid, tracing.GenAIAgentID: agent, tracing.GenAIAgentName: "helper",
-		tracing.GenAIRequestModel: sonnet, tracing.SessionEnvironmentID: f.envID, tracing.HTTPRoute: sessionsPath,
-		tracing.HTTPResponseStatus: 200, tracing.RequestID: r.header.Get("request-id")})
-	wantNoAttrs(t, create, tracing.GenAIConversationID)
+	wantAttrs(t, create, map[attribute.Key]any{attr.SessionID: sid, attr.GenAIAgentID: agent, attr.GenAIAgentName: "helper",
+		attr.GenAIRequestModel: sonnet, attr.SessionEnvironmentID: f.envID, attr.HTTPRoute: sessionsPath,
+		attr.HTTPResponseStatus: 200, attr.RequestID: r.header.Get("request-id")})
+	wantNoAttrs(t, create, attr.GenAIConversationID)
 	if len(exp.GetSpans()) != 1 {
 		t.Fatalf("a session without initial events started a turn: %v", spanNames(exp.GetSpans()))
 	}
@@ -41,35 +41,35 @@ func TestTraceTurn(t *testing.T) {
 	spans := exp.GetSpans()
 	send := onlySpan(t, spans, "vendor.sessions.events.send")
 	wantSpan(t, send, trace.SpanKindServer, codes.Ok)
-	wantAttrs(t, send, map[attribute.Key]any{tracing.SessionID: sid, tracing.HTTPRoute: "/v1/sessions/{session_id}/events",
-		tracing.URLPath: eventsPath(sid), tracing.RequestID: sent.header.Get("request-id")})
-	wantNoAttrs(t, send, tracing.GenAIConversationID, tracing.GenAIAgentID)
+	wantAttrs(t, send, map[attribute.Key]any{attr.SessionID: sid, attr.HTTPRoute: "/v1/sessions/{session_id}/events",
+		attr.URLPath: eventsPath(sid), attr.RequestID: sent.header.Get("request-id")})
+	wantNoAttrs(t, send, attr.GenAIConversationID, attr.GenAIAgentID)
 
 	turn := onlySpan(t, spans, "vendor.session.turn")
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, turn, send)
 	wantExactAttrs(t, turn, map[attribute.Key]any{
-		tracing.GenAIProviderName:     "vendor",
-		tracing.GenAIOperationName:    "invoke_agent",
-		tracing.GenAIAgentID:          agent,
-		tracing.GenAIAgentName:        "helper",
-		tracing.GenAIAgentDescription: "Answers briefly.",
-		tracing.GenAIRequestModel:     sonnet,
-		tracing.SessionTurnStopReason: "end_turn",
-		tracing.SessionID:             sid,
-		tracing.GenAIConversationID:   f.srv.PrimaryThreadForTest(sid),
+		attr.GenAIProviderName:     "vendor",
+		attr.GenAIOperationName:    "invoke_agent",
+		attr.GenAIAgentID:          agent,
+		attr.GenAIAgentName:        "helper",
+		attr.GenAIAgentDescription: "Answers briefly.",
+		attr.GenAIRequestModel:     sonnet,
+		attr.SessionTurnStopReason: "end_turn",
+		attr.SessionID:             sid,
+		attr.GenAIConversationID:   f.srv.PrimaryThreadForTest(sid),
 	})
 	mr := onlySpan(t, spans, "vendor.model_request")
 	wantSpan(t, mr, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, mr, turn)
 	wantExactAttrs(t, mr, map[attribute.Key]any{
-		tracing.GenAIProviderName:  "vendor",
-		tracing.GenAIOperationName: "chat",
-		tracing.GenAIRequestModel:  sonnet,
-		tracing.UsageInputTokens:   1000,
-		tracing.UsageOutputTokens:  100,
-		tracing.UsageCacheWrite:    0,
-		tracing.UsageCacheRead:     0,
+		attr.GenAIProviderName:  "vendor",
+		attr.GenAIOperationName: "chat",
+		attr.GenAIRequestModel:  sonnet,
+		attr.UsageInputTokens:   1000,
+		attr.UsageOutputTokens:  100,
+		attr.UsageCacheWrite:    0,
+		attr.UsageCacheRead:     0,
 	})
 	if len(spans) != 3 {
 		t.Fatalf("spans %v", spanNames(spans))
@@ -109,11 +109,11 @@ func TestTraceTurnContinuedInLaterRequest(t *testing.T) {
 	f.post(t, sid, customResult(use, "order 7"))
 	spans = exp.GetSpans()
 	second := onlySpan(t, spans, "vendor.sessions.events.send")
-	wantNoAttrs(t, second, tracing.GenAIConversationID) // an answer to the primary thread names none
+	wantNoAttrs(t, second, attr.GenAIConversationID) // an answer to the primary thread names none
 	turn := onlySpan(t, spans, "vendor.session.turn")
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, turn, first)
-	wantAttrs(t, turn, map[attribute.Key]any{tracing.SessionTurnStopReason: "end_turn"})
+	wantAttrs(t, turn, map[attribute.Key]any{attr.SessionTurnStopReason: "end_turn"})
 	wantParent(t, mr1, turn)
 	wantParent(t, onlySpan(t, spans, "vendor.model_request"), turn)
 	if turn.StartTime.After(mr1.StartTime) || turn.EndTime.Before(second.StartTime) {
@@ -137,10 +137,10 @@ func TestTraceTurnStatuses(t *testing.T) {
 	spans := exp.GetSpans()
 	turn := turnOf(spans)
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Error)
-	wantAttrs(t, turn, map[attribute.Key]any{tracing.ErrorType: "model_overloaded_error", tracing.SessionTurnStopReason: "retries_exhausted"})
+	wantAttrs(t, turn, map[attribute.Key]any{attr.ErrorType: "model_overloaded_error", attr.SessionTurnStopReason: "retries_exhausted"})
 	mr := onlySpan(t, spans, "vendor.model_request")
 	wantSpan(t, mr, trace.SpanKindInternal, codes.Error)
-	wantAttrs(t, mr, map[attribute.Key]any{tracing.ErrorType: "model_overloaded_error", tracing.UsageInputTokens: 1000, tracing.UsageOutputTokens: 0})
+	wantAttrs(t, mr, map[attribute.Key]any{attr.ErrorType: "model_overloaded_error", attr.UsageInputTokens: 1000, attr.UsageOutputTokens: 0})
 	// The request succeeded: the turn's error is not the request's.
 	wantSpan(t, onlySpan(t, spans, "vendor.sessions.events.send"), trace.SpanKindServer, codes.Ok)
 
@@ -151,12 +151,12 @@ func TestTraceTurnStatuses(t *testing.T) {
 	spans = exp.GetSpans()
 	turn = turnOf(spans)
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Ok)
-	wantNoAttrs(t, turn, tracing.ErrorType)
+	wantNoAttrs(t, turn, attr.ErrorType)
 	reqs := spansNamed(spans, "vendor.model_request")
 	if len(reqs) != 2 || reqs[0].Status.Code != codes.Error || reqs[1].Status.Code != codes.Ok {
 		t.Fatalf("requests %v", reqs)
 	}
-	wantAttrs(t, reqs[0], map[attribute.Key]any{tracing.ErrorType: "model_rate_limited_error"})
+	wantAttrs(t, reqs[0], map[attribute.Key]any{attr.ErrorType: "model_rate_limited_error"})
 
 	// Interrupted: unset, on the turn and on the request cut short.
 	f.script(t, sid, []rs.Step{rs.Say("working"), rs.Hold(), rs.Say("never")})
@@ -169,7 +169,7 @@ func TestTraceTurnStatuses(t *testing.T) {
 	spans = exp.GetSpans()
 	turn = turnOf(spans)
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Unset)
-	wantNoAttrs(t, turn, tracing.ErrorType)
+	wantNoAttrs(t, turn, attr.ErrorType)
 	mr = onlySpan(t, spans, "vendor.model_request")
 	wantSpan(t, mr, trace.SpanKindInternal, codes.Unset)
 	wantParent(t, mr, turn)
@@ -181,8 +181,8 @@ func TestTraceTurnStatuses(t *testing.T) {
 	f.post(t, sid, msgEvent("four"))
 	turn = turnOf(exp.GetSpans())
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Error)
-	wantAttrs(t, turn, map[attribute.Key]any{tracing.ErrorType: "billing_error"})
-	wantNoAttrs(t, turn, tracing.SessionTurnStopReason)
+	wantAttrs(t, turn, map[attribute.Key]any{attr.ErrorType: "billing_error"})
+	wantNoAttrs(t, turn, attr.SessionTurnStopReason)
 }
 
 // A pause at the budget ends the turn's span; the Update Session that
@@ -197,18 +197,18 @@ func TestTraceBudgetResumeParent(t *testing.T) {
 		paused := onlySpan(t, spans, "vendor.session.turn")
 		wantSpan(t, paused, trace.SpanKindInternal, codes.Ok)
 		wantParent(t, paused, send)
-		wantAttrs(t, paused, map[attribute.Key]any{tracing.SessionTurnStopReason: "budget_reached"})
+		wantAttrs(t, paused, map[attribute.Key]any{attr.SessionTurnStopReason: "budget_reached"})
 		wantParent(t, onlySpan(t, spans, "vendor.tool_use read"), paused)
 
 		exp.Reset()
 		wantOK(t, f.ma(t, "POST", sessionsPath+"/"+sid, update, withTraceparent))
 		spans = exp.GetSpans()
 		upd := onlySpan(t, spans, "vendor.sessions.update")
-		wantAttrs(t, upd, map[attribute.Key]any{tracing.SessionID: sid})
+		wantAttrs(t, upd, map[attribute.Key]any{attr.SessionID: sid})
 		resumed := onlySpan(t, spans, "vendor.session.turn")
 		wantSpan(t, resumed, trace.SpanKindInternal, codes.Ok)
 		wantParent(t, resumed, upd)
-		wantAttrs(t, resumed, map[attribute.Key]any{tracing.SessionTurnStopReason: "end_turn", tracing.GenAIAgentName: "spender"})
+		wantAttrs(t, resumed, map[attribute.Key]any{attr.SessionTurnStopReason: "end_turn", attr.GenAIAgentName: "spender"})
 		wantParent(t, onlySpan(t, spans, "vendor.model_request"), resumed)
 
 		// An update that resumes nothing parents nothing.
@@ -242,15 +242,15 @@ func TestTraceEngineToolSpans(t *testing.T) {
 	wantSpan(t, read, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, read, turn)
 	use := ofType(f.log(t, sid), "agent.tool_use")
-	wantExactAttrs(t, read, map[attribute.Key]any{tracing.GenAIProviderName: "vendor", tracing.GenAIOperationName: "execute_tool",
-		tracing.GenAIToolName: "read", tracing.GenAIToolCallID: use[0]["id"].(string), tracing.GenAIToolType: "extension"})
+	wantExactAttrs(t, read, map[attribute.Key]any{attr.GenAIProviderName: "vendor", attr.GenAIOperationName: "execute_tool",
+		attr.GenAIToolName: "read", attr.GenAIToolCallID: use[0]["id"].(string), attr.GenAIToolType: "extension"})
 	fetch := onlySpan(t, spans, "vendor.tool_use web_fetch")
 	wantSpan(t, fetch, trace.SpanKindInternal, codes.Error)
-	wantAttrs(t, fetch, map[attribute.Key]any{tracing.ErrorType: "tool_error"})
+	wantAttrs(t, fetch, map[attribute.Key]any{attr.ErrorType: "tool_error"})
 	search := onlySpan(t, spans, "vendor.mcp_tool_use search")
 	wantSpan(t, search, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, search, turn)
-	wantAttrs(t, search, map[attribute.Key]any{tracing.GenAIToolName: "search", tracing.GenAIToolCallID: mcp})
+	wantAttrs(t, search, map[attribute.Key]any{attr.GenAIToolName: "search", attr.GenAIToolCallID: mcp})
 	for _, s := range spans {
 		if s.Name == "vendor.custom_tool_use lookup_order" || s.Name == "vendor.tool_use lookup_order" {
 			t.Fatalf("a span for a client tool: %s", s.Name)
@@ -281,10 +281,10 @@ func TestTraceChildThreads(t *testing.T) {
 	advisor, lead1 := turns[0], turns[1]
 	wantParent(t, lead1, send)
 	wantParent(t, advisor, lead1)
-	wantAttrs(t, advisor, map[attribute.Key]any{tracing.GenAIAgentName: "vendor.advisor", tracing.GenAIRequestModel: opus,
-		tracing.SessionTurnStopReason: "end_turn"})
-	wantNoAttrs(t, advisor, tracing.GenAIAgentID, tracing.GenAIAgentDescription)
-	wantAttrs(t, lead1, map[attribute.Key]any{tracing.GenAIAgentName: "lead", tracing.GenAIAgentID: lead})
+	wantAttrs(t, advisor, map[attribute.Key]any{attr.GenAIAgentName: "vendor.advisor", attr.GenAIRequestModel: opus,
+		attr.SessionTurnStopReason: "end_turn"})
+	wantNoAttrs(t, advisor, attr.GenAIAgentID, attr.GenAIAgentDescription)
+	wantAttrs(t, lead1, map[attribute.Key]any{attr.GenAIAgentName: "lead", attr.GenAIAgentID: lead})
 
 	// The reviewer waits on its custom tool; the answer names its thread.
 	use := ofType(f.log(t, sid), "agent.custom_tool_use")[0]
@@ -293,16 +293,16 @@ func TestTraceChildThreads(t *testing.T) {
 	f.post(t, sid, customResult(use["id"].(string), "fine"))
 	spans = exp.GetSpans()
 	send2 := onlySpan(t, spans, "vendor.sessions.events.send")
-	wantAttrs(t, send2, map[attribute.Key]any{tracing.GenAIConversationID: child})
+	wantAttrs(t, send2, map[attribute.Key]any{attr.GenAIConversationID: child})
 	reviewer := spansNamed(spans, "vendor.session.turn")[0]
 	wantParent(t, reviewer, lead1) // the coordinator's turn, in an earlier request
-	wantAttrs(t, reviewer, map[attribute.Key]any{tracing.GenAIAgentName: "reviewer", tracing.GenAIAgentID: worker,
-		tracing.GenAIAgentDescription: "Reviews.", tracing.GenAIRequestModel: haiku, tracing.GenAIConversationID: child})
+	wantAttrs(t, reviewer, map[attribute.Key]any{attr.GenAIAgentName: "reviewer", attr.GenAIAgentID: worker,
+		attr.GenAIAgentDescription: "Reviews.", attr.GenAIRequestModel: haiku, attr.GenAIConversationID: child})
 
 	// An interrupt of one thread names it.
 	exp.Reset()
 	f.post(t, sid, `{"type":"user.interrupt","session_thread_id":"`+child+`"}`)
-	wantAttrs(t, onlySpan(t, exp.GetSpans(), "vendor.sessions.events.send"), map[attribute.Key]any{tracing.GenAIConversationID: child})
+	wantAttrs(t, onlySpan(t, exp.GetSpans(), "vendor.sessions.events.send"), map[attribute.Key]any{attr.GenAIConversationID: child})
 }
 
 // Turns left waiting end when their session is archived or deleted.
@@ -315,7 +315,7 @@ func TestTraceTurnAbandoned(t *testing.T) {
 	wantOK(t, f.ma(t, "POST", sessionsPath+"/"+sid+"/archive", ""))
 	turn := onlySpan(t, exp.GetSpans(), "vendor.session.turn")
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Unset)
-	wantNoAttrs(t, turn, tracing.SessionTurnStopReason)
+	wantNoAttrs(t, turn, attr.SessionTurnStopReason)
 }
 
 func TestTraceTurnContent(t *testing.T) {
@@ -337,13 +337,13 @@ func TestTraceTurnContent(t *testing.T) {
 	f.post(t, sid, customResult(custom, "order 7"), `{"type":"user.message","content":[{"type":"text","text":"thanks"}]}`)
 	read := ofType(f.log(t, sid), "agent.tool_use")[0]["id"].(string)
 	turn := onlySpan(t, exp.GetSpans(), "vendor.session.turn")
-	wantContent(t, turn, tracing.GenAISystemInstructions, `[{"type":"text","content":"Be brief."}]`)
-	wantContent(t, turn, tracing.GenAIInputMessages, `[`+
+	wantContent(t, turn, attr.GenAISystemInstructions, `[{"type":"text","content":"Be brief."}]`)
+	wantContent(t, turn, attr.GenAIInputMessages, `[`+
 		`{"role":"user","parts":[{"type":"text","content":"hello"}]},`+
 		`{"role":"system","parts":[{"type":"text","content":"Be polite."}]},`+
 		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+custom+`","response":[{"type":"text","content":"order 7"}]}]},`+
 		`{"role":"user","parts":[{"type":"text","content":"thanks"}]}]`)
-	wantContent(t, turn, tracing.GenAIOutputMessages, `[`+
+	wantContent(t, turn, attr.GenAIOutputMessages, `[`+
 		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"text","content":"looking"},`+
 		`{"type":"tool_call","id":"`+read+`","name":"read","arguments":{"file_path":"/a"}}]},`+
 		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+read+`","response":[{"type":"text","content":"contents"}]}]},`+
@@ -351,27 +351,27 @@ func TestTraceTurnContent(t *testing.T) {
 		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+mcp+`","response":[{"type":"text","content":"ok"}]}]},`+
 		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"tool_call","id":"`+custom+`","name":"lookup_order","arguments":{}}]},`+
 		`{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"done"}]}]`)
-	wantNoAttrs(t, turn, tracing.ContentTruncated)
+	wantNoAttrs(t, turn, attr.ContentTruncated)
 	spans := exp.GetSpans()
 	readSpan := onlySpan(t, spans, "vendor.tool_use read")
-	wantContent(t, readSpan, tracing.GenAIToolCallArguments, `{"file_path":"/a"}`)
-	wantContent(t, readSpan, tracing.GenAIToolCallResult, `[{"type":"text","content":"contents"}]`)
+	wantContent(t, readSpan, attr.GenAIToolCallArguments, `{"file_path":"/a"}`)
+	wantContent(t, readSpan, attr.GenAIToolCallResult, `[{"type":"text","content":"contents"}]`)
 	mcpSpan := onlySpan(t, spans, "vendor.mcp_tool_use search")
-	wantContent(t, mcpSpan, tracing.GenAIToolCallArguments, `{"q":"x"}`)
-	wantContent(t, mcpSpan, tracing.GenAIToolCallResult, `[{"type":"text","content":"ok"}]`)
+	wantContent(t, mcpSpan, attr.GenAIToolCallArguments, `{"q":"x"}`)
+	wantContent(t, mcpSpan, attr.GenAIToolCallResult, `[{"type":"text","content":"ok"}]`)
 
 	// Oversized content is cut inside the structure.
 	exp.Reset()
 	long := strings.Repeat("ü", 40000)
 	f.post(t, sid, msgEvent(long))
 	turn = onlySpan(t, exp.GetSpans(), "vendor.session.turn")
-	wantAttrs(t, turn, map[attribute.Key]any{tracing.ContentTruncated: true})
-	in := contentJSON(t, turn, tracing.GenAIInputMessages).([]any)
+	wantAttrs(t, turn, map[attribute.Key]any{attr.ContentTruncated: true})
+	in := contentJSON(t, turn, attr.GenAIInputMessages).([]any)
 	text, cut := strings.CutSuffix(in[0].(map[string]any)["parts"].([]any)[0].(map[string]any)["content"].(string), "…")
-	if len(attrMap(turn)[tracing.GenAIInputMessages].AsString()) > 64<<10 || !cut || !strings.HasPrefix(long, text) || len(text) < 60<<10 {
+	if len(attrMap(turn)[attr.GenAIInputMessages].AsString()) > 64<<10 || !cut || !strings.HasPrefix(long, text) || len(text) < 60<<10 {
 		t.Fatalf("cut input: %d bytes of text", len(text))
 	}
-	contentJSON(t, turn, tracing.GenAIOutputMessages)
+	contentJSON(t, turn, attr.GenAIOutputMessages)
 }
 
 // A child thread's input is its task; its report is input to the
@@ -387,11 +387,11 @@ func TestTraceTurnContentThreads(t *testing.T) {
 		t.Fatalf("spans %v", spanNames(exp.GetSpans()))
 	}
 	child, lead := turns[0], turns[1]
-	wantContent(t, child, tracing.GenAIInputMessages, `[{"role":"user","parts":[{"type":"text","content":"review the diff"}]}]`)
-	wantContent(t, child, tracing.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"LGTM"}]}]`)
-	wantNoAttrs(t, child, tracing.GenAISystemInstructions)
-	wantContent(t, lead, tracing.GenAIInputMessages, `[{"role":"user","parts":[{"type":"text","content":"review the diff"}]},`+
+	wantContent(t, child, attr.GenAIInputMessages, `[{"role":"user","parts":[{"type":"text","content":"review the diff"}]}]`)
+	wantContent(t, child, attr.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"LGTM"}]}]`)
+	wantNoAttrs(t, child, attr.GenAISystemInstructions)
+	wantContent(t, lead, attr.GenAIInputMessages, `[{"role":"user","parts":[{"type":"text","content":"review the diff"}]},`+
 		`{"role":"user","parts":[{"type":"text","content":"LGTM"}]}]`)
-	wantContent(t, lead, tracing.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"delegating"}]},`+
+	wantContent(t, lead, attr.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"delegating"}]},`+
 		`{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"done"}]}]`)
 }

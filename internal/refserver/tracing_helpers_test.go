@@ -15,8 +15,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Helpers of the API-span tests (docs/tracing.md): a server whose spans go to an
@@ -104,10 +104,10 @@ func wantSpan(t *testing.T, s tracetest.SpanStub, kind trace.SpanKind, status co
 	if s.SpanKind != kind || s.Status.Code != status {
 		t.Fatalf("%s: kind %v status %v (%q), want %v %v; attrs %v", s.Name, s.SpanKind, s.Status.Code, s.Status.Description, kind, status, s.Attributes)
 	}
-	if s.InstrumentationScope.Name != tracing.APIScope {
+	if s.InstrumentationScope.Name != attr.APIScope {
 		t.Fatalf("%s: scope %q", s.Name, s.InstrumentationScope.Name)
 	}
-	if v, ok := s.Resource.Set().Value("service.name"); !ok || v.AsString() != tracing.APIServiceName {
+	if v, ok := s.Resource.Set().Value("service.name"); !ok || v.AsString() != attr.APIServiceName {
 		t.Fatalf("%s: resource %v", s.Name, s.Resource)
 	}
 }
@@ -203,8 +203,8 @@ func wantContent(t *testing.T, s tracetest.SpanStub, k attribute.Key, want strin
 	}
 }
 
-var contentKeys = []attribute.Key{tracing.GenAISystemInstructions, tracing.GenAIInputMessages, tracing.GenAIOutputMessages,
-	tracing.GenAIRequestStopSequences, tracing.ContentTruncated}
+var contentKeys = []attribute.Key{attr.GenAISystemInstructions, attr.GenAIInputMessages, attr.GenAIOutputMessages,
+	attr.GenAIRequestStopSequences, attr.ContentTruncated}
 
 // waitSpans waits until a span called name was exported (a dropped
 // connection reaches the client before the server ends its span). The

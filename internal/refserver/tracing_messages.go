@@ -4,8 +4,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // vendor.messages.create on the API side (docs/tracing.md): the request span of an
@@ -43,47 +43,47 @@ func (c *call) traceMessages(r *msgRequest) {
 	c.ex.span.msg, r.span = ms, ms
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
-		tracing.GenAIOperationName.String("chat"),
-		tracing.GenAIRequestModel.String(r.modelID),
-		tracing.GenAIRequestMaxTokens.Int(r.maxTokens),
-		tracing.GenAIRequestStream.Bool(r.stream),
+		attr.GenAIOperationName.String("chat"),
+		attr.GenAIRequestModel.String(r.modelID),
+		attr.GenAIRequestMaxTokens.Int(r.maxTokens),
+		attr.GenAIRequestStream.Bool(r.stream),
 	)
 	if r.temperature != nil {
-		attrs = append(attrs, tracing.GenAIRequestTemperature.Float64(*r.temperature))
+		attrs = append(attrs, attr.GenAIRequestTemperature.Float64(*r.temperature))
 	}
 	if r.topP != nil {
-		attrs = append(attrs, tracing.GenAIRequestTopP.Float64(*r.topP))
+		attrs = append(attrs, attr.GenAIRequestTopP.Float64(*r.topP))
 	}
 	if r.topK != nil {
-		attrs = append(attrs, tracing.GenAIRequestTopK.Int(*r.topK))
+		attrs = append(attrs, attr.GenAIRequestTopK.Int(*r.topK))
 	}
 	if r.output.effort != "" {
-		attrs = append(attrs, tracing.GenAIRequestReasoningLevel.String(r.output.effort))
+		attrs = append(attrs, attr.GenAIRequestReasoningLevel.String(r.output.effort))
 	}
 	if r.format() != nil {
-		attrs = append(attrs, tracing.GenAIOutputType.String("json"))
+		attrs = append(attrs, attr.GenAIOutputType.String("json"))
 	}
 	if r.serviceTier != "" {
-		attrs = append(attrs, tracing.RequestServiceTier.String(r.serviceTier))
+		attrs = append(attrs, attr.RequestServiceTier.String(r.serviceTier))
 	}
 	if r.thinking != nil {
-		attrs = append(attrs, tracing.ThinkingType.String(r.thinking.typ))
+		attrs = append(attrs, attr.ThinkingType.String(r.thinking.typ))
 		if r.thinking.typ == "enabled" {
-			attrs = append(attrs, tracing.ThinkingBudgetTokens.Int(r.thinking.budget))
+			attrs = append(attrs, attr.ThinkingBudgetTokens.Int(r.thinking.budget))
 		}
 	}
 	if ms.content {
 		var ca contentAttrs
 		if sys := r.root.get("system"); !sys.isNull() {
-			ca.add(tracing.GenAISystemInstructions, genai.SystemInstructions(genaiTree(sys), genai.Options{}))
+			ca.add(attr.GenAISystemInstructions, genai.SystemInstructions(genaiTree(sys), genai.Options{}))
 		}
-		ca.add(tracing.GenAIInputMessages, genai.InputMessages(genaiTree(r.root.get("messages")), genai.Options{}))
+		ca.add(attr.GenAIInputMessages, genai.InputMessages(genaiTree(r.root.get("messages")), genai.Options{}))
 		if len(r.stopSequences) > 0 { // a JSON string, as all content (docs/tracing.md)
 			stops := make([]any, len(r.stopSequences))
 			for i, s := range r.stopSequences {
 				stops[i] = s
 			}
-			ca.add(tracing.GenAIRequestStopSequences, stops)
+			ca.add(attr.GenAIRequestStopSequences, stops)
 		}
 		attrs = append(attrs, ca.kvs()...)
 	}
@@ -102,7 +102,7 @@ func (ms *messageSpan) startAttempt(r *msgRequest, a attempt) *modelAttempt {
 		model = r.modelID
 	}
 	_, span := ms.tracer.Start(ms.rs.ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
-	span.SetAttributes(tracing.GenAIProviderName.String(tracing.ProviderVendor), tracing.GenAIRequestModel.String(model))
+	span.SetAttributes(attr.GenAIProviderName.String(attr.ProviderVendor), attr.GenAIRequestModel.String(model))
 	return &modelAttempt{ms: ms, span: span, model: model}
 }
 
@@ -112,7 +112,7 @@ func (at *modelAttempt) done(u msgUsageJSON, handedOff bool) {
 	if at == nil {
 		return
 	}
-	at.span.SetAttributes(append(msgUsageAttrs(u), tracing.GenAIResponseModel.String(at.model))...)
+	at.span.SetAttributes(append(msgUsageAttrs(u), attr.GenAIResponseModel.String(at.model))...)
 	if handedOff {
 		endWith(at.span, spanOutcome{})
 		return
@@ -127,7 +127,7 @@ func (ms *messageSpan) failedAttempt(r *msgRequest, errType string) {
 		return
 	}
 	_, span := ms.tracer.Start(ms.rs.ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
-	span.SetAttributes(tracing.GenAIProviderName.String(tracing.ProviderVendor), tracing.GenAIRequestModel.String(r.modelID))
+	span.SetAttributes(attr.GenAIProviderName.String(attr.ProviderVendor), attr.GenAIRequestModel.String(r.modelID))
 	endWith(span, spanOutcome{errType: errType})
 }
 
@@ -152,10 +152,10 @@ func (ms *messageSpan) response(res *modelResult, id string) {
 		return
 	}
 	attrs := append(msgUsageAttrs(res.usage),
-		tracing.GenAIResponseID.String(id),
-		tracing.GenAIResponseModel.String(res.model),
-		tracing.MessageStopReason.String(res.stopReason),
-		tracing.ResponseServiceTier.String(res.usage.ServiceTier),
+		attr.GenAIResponseID.String(id),
+		attr.GenAIResponseModel.String(res.model),
+		attr.MessageStopReason.String(res.stopReason),
+		attr.ResponseServiceTier.String(res.usage.ServiceTier),
 	)
 	if ms.content {
 		blocks := make([]any, len(res.content))
@@ -163,7 +163,7 @@ func (ms *messageSpan) response(res *modelResult, id string) {
 			blocks[i] = genaiTree(b.node(false))
 		}
 		var ca contentAttrs
-		ca.add(tracing.GenAIOutputMessages, genai.OutputMessages("assistant", blocks, genai.FinishReason(res.stopReason), genai.Options{}))
+		ca.add(attr.GenAIOutputMessages, genai.OutputMessages("assistant", blocks, genai.FinishReason(res.stopReason), genai.Options{}))
 		attrs = append(attrs, ca.kvs()...)
 	}
 	ms.rs.span.SetAttributes(attrs...)
@@ -196,9 +196,9 @@ func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
 	}
 	if ms.content {
 		var ca contentAttrs
-		ca.add(tracing.GenAIToolCallArguments, genaiTree(orEmpty(use.input)))
+		ca.add(attr.GenAIToolCallArguments, genaiTree(orEmpty(use.input)))
 		if result, ok := genaiTree(result).(genai.Object); ok {
-			ca.add(tracing.GenAIToolCallResult, genai.ToolResponse(result, genai.Options{}))
+			ca.add(attr.GenAIToolCallResult, genai.ToolResponse(result, genai.Options{}))
 		}
 		span.SetAttributes(ca.kvs()...)
 	}
@@ -237,11 +237,11 @@ const toolErrorType = "tool_error"
 // tools are extension tools).
 func toolAttrs(name, callID string) []attribute.KeyValue {
 	return []attribute.KeyValue{
-		tracing.GenAIProviderName.String(tracing.ProviderVendor),
-		tracing.GenAIOperationName.String("execute_tool"),
-		tracing.GenAIToolName.String(name),
-		tracing.GenAIToolCallID.String(callID),
-		tracing.GenAIToolType.String("extension"),
+		attr.GenAIProviderName.String(attr.ProviderVendor),
+		attr.GenAIOperationName.String("execute_tool"),
+		attr.GenAIToolName.String(name),
+		attr.GenAIToolCallID.String(callID),
+		attr.GenAIToolType.String("extension"),
 	}
 }
 
@@ -249,15 +249,15 @@ func toolAttrs(name, callID string) []attribute.KeyValue {
 // tokens include cache reads and writes.
 func msgUsageAttrs(u msgUsageJSON) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
-		tracing.UsageInputTokens.Int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
-		tracing.UsageOutputTokens.Int(u.OutputTokens),
-		tracing.UsageCacheWrite.Int(u.CacheCreationInputTokens),
-		tracing.UsageCacheRead.Int(u.CacheReadInputTokens),
-		tracing.UsageEphemeral5m.Int(u.CacheCreation.Ephemeral5m),
-		tracing.UsageEphemeral1h.Int(u.CacheCreation.Ephemeral1h),
+		attr.UsageInputTokens.Int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
+		attr.UsageOutputTokens.Int(u.OutputTokens),
+		attr.UsageCacheWrite.Int(u.CacheCreationInputTokens),
+		attr.UsageCacheRead.Int(u.CacheReadInputTokens),
+		attr.UsageEphemeral5m.Int(u.CacheCreation.Ephemeral5m),
+		attr.UsageEphemeral1h.Int(u.CacheCreation.Ephemeral1h),
 	}
 	if u.OutputTokensDetails != nil {
-		attrs = append(attrs, tracing.UsageReasoningOutput.Int(u.OutputTokensDetails.ThinkingTokens))
+		attrs = append(attrs, attr.UsageReasoningOutput.Int(u.OutputTokensDetails.ThinkingTokens))
 	}
 	// Compaction iterations (docs/tracing.md; the fake model never
 	// compacts, so this stays for parity with the SDK).
@@ -270,7 +270,7 @@ func msgUsageAttrs(u msgUsageJSON) []attribute.KeyValue {
 		}
 	}
 	if compacted {
-		attrs = append(attrs, tracing.UsageCompactionIn.Int(in), tracing.UsageCompactionOut.Int(out))
+		attrs = append(attrs, attr.UsageCompactionIn.Int(in), attr.UsageCompactionOut.Int(out))
 	}
 	return attrs
 }

@@ -9,8 +9,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // vendor.messages.create on the API side (docs/tracing.md): request and response
@@ -31,33 +31,33 @@ func TestTraceMessagesCreate(t *testing.T) {
 	u := usageOf(m)
 	in := int(num(u["input_tokens"]) + num(u["cache_creation_input_tokens"]) + num(u["cache_read_input_tokens"]))
 	common := map[attribute.Key]any{
-		tracing.UsageInputTokens:     in,
-		tracing.UsageOutputTokens:    int(num(u["output_tokens"])),
-		tracing.UsageCacheWrite:      int(num(u["cache_creation_input_tokens"])),
-		tracing.UsageCacheRead:       0,
-		tracing.UsageEphemeral5m:     0,
-		tracing.UsageEphemeral1h:     int(num(u["cache_creation_input_tokens"])),
-		tracing.UsageReasoningOutput: 21,
+		attr.UsageInputTokens:     in,
+		attr.UsageOutputTokens:    int(num(u["output_tokens"])),
+		attr.UsageCacheWrite:      int(num(u["cache_creation_input_tokens"])),
+		attr.UsageCacheRead:       0,
+		attr.UsageEphemeral5m:     0,
+		attr.UsageEphemeral1h:     int(num(u["cache_creation_input_tokens"])),
+		attr.UsageReasoningOutput: 21,
 	}
 	want := map[attribute.Key]any{
-		tracing.GenAIProviderName:          "vendor",
-		tracing.GenAIOperationName:         "chat",
-		tracing.GenAIRequestModel:          sonnet,
-		tracing.GenAIRequestMaxTokens:      4096,
-		tracing.GenAIRequestTemperature:    1.0,
-		tracing.GenAIRequestTopP:           0.97,
-		tracing.GenAIRequestStream:         false,
-		tracing.GenAIRequestReasoningLevel: "medium",
-		tracing.RequestServiceTier:         "auto",
-		tracing.ThinkingType:               "enabled",
-		tracing.ThinkingBudgetTokens:       2048,
-		tracing.GenAIResponseID:            m["id"].(string),
-		tracing.GenAIResponseModel:         sonnet,
-		tracing.MessageStopReason:          "tool_use",
-		tracing.ResponseServiceTier:        "standard",
-		tracing.HTTPRoute:                  "/v1/messages",
-		tracing.HTTPResponseStatus:         200,
-		tracing.RequestID:                  r.header.Get("request-id"),
+		attr.GenAIProviderName:          "vendor",
+		attr.GenAIOperationName:         "chat",
+		attr.GenAIRequestModel:          sonnet,
+		attr.GenAIRequestMaxTokens:      4096,
+		attr.GenAIRequestTemperature:    1.0,
+		attr.GenAIRequestTopP:           0.97,
+		attr.GenAIRequestStream:         false,
+		attr.GenAIRequestReasoningLevel: "medium",
+		attr.RequestServiceTier:         "auto",
+		attr.ThinkingType:               "enabled",
+		attr.ThinkingBudgetTokens:       2048,
+		attr.GenAIResponseID:            m["id"].(string),
+		attr.GenAIResponseModel:         sonnet,
+		attr.MessageStopReason:          "tool_use",
+		attr.ResponseServiceTier:        "standard",
+		attr.HTTPRoute:                  "/v1/messages",
+		attr.HTTPResponseStatus:         200,
+		attr.RequestID:                  r.header.Get("request-id"),
 	}
 	for k, v := range common {
 		want[k] = v
@@ -67,15 +67,15 @@ func TestTraceMessagesCreate(t *testing.T) {
 		t.Fatalf("the request should write the cache: %v", u)
 	}
 	// SDK-only and content attributes are absent; so are unset options.
-	wantNoAttrs(t, s, append(contentKeys, tracing.Beta, tracing.GenAITimeToFirstChunk, tracing.GenAIRequestTopK,
-		tracing.GenAIOutputType, tracing.ErrorType, tracing.SessionID)...)
+	wantNoAttrs(t, s, append(contentKeys, attr.Beta, attr.GenAITimeToFirstChunk, attr.GenAIRequestTopK,
+		attr.GenAIOutputType, attr.ErrorType, attr.SessionID)...)
 
 	mr := onlySpan(t, spans, "vendor.model_request")
 	wantSpan(t, mr, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, mr, s)
-	common[tracing.GenAIProviderName] = "vendor"
-	common[tracing.GenAIRequestModel] = sonnet
-	common[tracing.GenAIResponseModel] = sonnet
+	common[attr.GenAIProviderName] = "vendor"
+	common[attr.GenAIRequestModel] = sonnet
+	common[attr.GenAIResponseModel] = sonnet
 	wantExactAttrs(t, mr, common)
 	if len(spans) != 2 {
 		t.Fatalf("spans %v", spanNames(spans))
@@ -91,9 +91,9 @@ func TestTraceMessagesStreamed(t *testing.T) {
 	spans := e.exp.GetSpans()
 	s := onlySpan(t, spans, "vendor.messages.create")
 	wantSpan(t, s, trace.SpanKindServer, codes.Ok)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.GenAIRequestStream: true, tracing.GenAIRequestTopK: 5, tracing.GenAIOutputType: "json",
-		tracing.HTTPResponseStatus: 200, tracing.MessageStopReason: "end_turn", tracing.GenAIResponseModel: haiku})
-	wantNoAttrs(t, s, tracing.UsageReasoningOutput, tracing.ThinkingType, tracing.RequestServiceTier)
+	wantAttrs(t, s, map[attribute.Key]any{attr.GenAIRequestStream: true, attr.GenAIRequestTopK: 5, attr.GenAIOutputType: "json",
+		attr.HTTPResponseStatus: 200, attr.MessageStopReason: "end_turn", attr.GenAIResponseModel: haiku})
+	wantNoAttrs(t, s, attr.UsageReasoningOutput, attr.ThinkingType, attr.RequestServiceTier)
 	wantParent(t, onlySpan(t, spans, "vendor.model_request"), s)
 }
 
@@ -109,7 +109,7 @@ func TestTraceMessagesFallback(t *testing.T) {
 	if served == opus {
 		t.Fatalf("not served by a fallback: %v", m)
 	}
-	wantAttrs(t, s, map[attribute.Key]any{tracing.GenAIRequestModel: opus, tracing.GenAIResponseModel: served})
+	wantAttrs(t, s, map[attribute.Key]any{attr.GenAIRequestModel: opus, attr.GenAIResponseModel: served})
 	attempts := spansNamed(spans, "vendor.model_request")
 	if len(attempts) != 2 || len(childrenOf(spans, s)) != 2 {
 		t.Fatalf("spans %v", spanNames(spans))
@@ -120,10 +120,10 @@ func TestTraceMessagesFallback(t *testing.T) {
 		wantSpan(t, a, trace.SpanKindInternal, codes.Ok)
 		wantParent(t, a, s)
 		it := iters[i]
-		wantAttrs(t, a, map[attribute.Key]any{tracing.GenAIRequestModel: want, tracing.GenAIResponseModel: want,
-			tracing.UsageOutputTokens: int(num(it["output_tokens"])),
-			tracing.UsageInputTokens:  int(num(it["input_tokens"]) + num(it["cache_creation_input_tokens"]) + num(it["cache_read_input_tokens"]))})
-		wantNoAttrs(t, a, tracing.ErrorType, tracing.GenAIOperationName)
+		wantAttrs(t, a, map[attribute.Key]any{attr.GenAIRequestModel: want, attr.GenAIResponseModel: want,
+			attr.UsageOutputTokens: int(num(it["output_tokens"])),
+			attr.UsageInputTokens:  int(num(it["input_tokens"]) + num(it["cache_creation_input_tokens"]) + num(it["cache_read_input_tokens"]))})
+		wantNoAttrs(t, a, attr.ErrorType, attr.GenAIOperationName)
 	}
 }
 
@@ -142,13 +142,13 @@ func TestTraceMessagesErrors(t *testing.T) {
 	spans := e.exp.GetSpans()
 	s := onlySpan(t, spans, "vendor.messages.create")
 	wantSpan(t, s, trace.SpanKindServer, codes.Error)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "overloaded_error", tracing.HTTPResponseStatus: 529, tracing.GenAIRequestModel: sonnet})
-	wantNoAttrs(t, s, tracing.GenAIResponseID)
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "overloaded_error", attr.HTTPResponseStatus: 529, attr.GenAIRequestModel: sonnet})
+	wantNoAttrs(t, s, attr.GenAIResponseID)
 	mr := onlySpan(t, spans, "vendor.model_request")
 	wantSpan(t, mr, trace.SpanKindInternal, codes.Error)
 	wantParent(t, mr, s)
-	wantExactAttrs(t, mr, map[attribute.Key]any{tracing.GenAIProviderName: "vendor", tracing.GenAIRequestModel: sonnet,
-		tracing.ErrorType: "overloaded_error"})
+	wantExactAttrs(t, mr, map[attribute.Key]any{attr.GenAIProviderName: "vendor", attr.GenAIRequestModel: sonnet,
+		attr.ErrorType: "overloaded_error"})
 
 	// An error event in a stream: the status sent with the headers, the
 	// error type of the event, on the span and on the serving attempt.
@@ -157,17 +157,17 @@ func TestTraceMessagesErrors(t *testing.T) {
 	spans = e.exp.GetSpans()
 	s = onlySpan(t, spans, "vendor.messages.create")
 	wantSpan(t, s, trace.SpanKindServer, codes.Error)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "rate_limit_error", tracing.HTTPResponseStatus: 200})
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "rate_limit_error", attr.HTTPResponseStatus: 200})
 	mr = onlySpan(t, spans, "vendor.model_request")
 	wantSpan(t, mr, trace.SpanKindInternal, codes.Error)
-	wantAttrs(t, mr, map[attribute.Key]any{tracing.ErrorType: "rate_limit_error", tracing.GenAIResponseModel: sonnet})
+	wantAttrs(t, mr, map[attribute.Key]any{attr.ErrorType: "rate_limit_error", attr.GenAIResponseModel: sonnet})
 
 	// A validation error: no attempt.
 	e.exp.Reset()
 	wantInvalid(t, e.do(t, "POST", "/v1/messages", `{"model":"`+sonnet+`"}`), "")
 	spans = e.exp.GetSpans()
 	s = onlySpan(t, spans, "vendor.messages.create")
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "invalid_request_error", tracing.HTTPResponseStatus: 400})
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "invalid_request_error", attr.HTTPResponseStatus: 400})
 	if len(spans) != 1 {
 		t.Fatalf("spans %v", spanNames(spans))
 	}
@@ -180,7 +180,7 @@ func TestTraceMessagesErrors(t *testing.T) {
 	spans = waitSpans(t, e.exp, "vendor.messages.create")
 	s = onlySpan(t, spans, "vendor.messages.create")
 	wantSpan(t, s, trace.SpanKindServer, codes.Error)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "api_error", tracing.HTTPResponseStatus: 200})
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "api_error", attr.HTTPResponseStatus: 200})
 	wantSpan(t, onlySpan(t, spans, "vendor.model_request"), trace.SpanKindInternal, codes.Ok)
 }
 
@@ -207,12 +207,12 @@ func TestTraceMessagesToolSpans(t *testing.T) {
 	ws := onlySpan(t, spans, "vendor.tool_use web_search")
 	wantSpan(t, ws, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, ws, s)
-	wantExactAttrs(t, ws, map[attribute.Key]any{tracing.GenAIProviderName: "vendor", tracing.GenAIOperationName: "execute_tool",
-		tracing.GenAIToolName: "web_search", tracing.GenAIToolCallID: search, tracing.GenAIToolType: "extension"})
+	wantExactAttrs(t, ws, map[attribute.Key]any{attr.GenAIProviderName: "vendor", attr.GenAIOperationName: "execute_tool",
+		attr.GenAIToolName: "web_search", attr.GenAIToolCallID: search, attr.GenAIToolType: "extension"})
 	ms := onlySpan(t, spans, "vendor.mcp_tool_use echo")
 	wantSpan(t, ms, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, ms, s)
-	wantAttrs(t, ms, map[attribute.Key]any{tracing.GenAIToolName: "echo", tracing.GenAIToolCallID: echo})
+	wantAttrs(t, ms, map[attribute.Key]any{attr.GenAIToolName: "echo", attr.GenAIToolCallID: echo})
 	// Server-tool usage counts are not on the span; each server tool use
 	// gets its own tool span.
 	for _, kv := range s.Attributes {
@@ -227,7 +227,7 @@ func TestTraceMessagesToolSpans(t *testing.T) {
 		`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}]}`, `"tools":[{"type":"web_search_20250305","name":"web_search","max_uses":1}]`))
 	ws = onlySpan(t, e.exp.GetSpans(), "vendor.tool_use web_search")
 	wantSpan(t, ws, trace.SpanKindInternal, codes.Error)
-	wantAttrs(t, ws, map[attribute.Key]any{tracing.ErrorType: "max_uses_exceeded"})
+	wantAttrs(t, ws, map[attribute.Key]any{attr.ErrorType: "max_uses_exceeded"})
 }
 
 func TestTraceMessagesContent(t *testing.T) {
@@ -241,16 +241,16 @@ func TestTraceMessagesContent(t *testing.T) {
 	m := e.message(t, body)
 	c := contentOf(m)
 	s := onlySpan(t, e.exp.GetSpans(), "vendor.messages.create")
-	wantContent(t, s, tracing.GenAISystemInstructions, `[{"type":"text","content":"You are a weather assistant."}]`)
-	wantContent(t, s, tracing.GenAIInputMessages,
+	wantContent(t, s, attr.GenAISystemInstructions, `[{"type":"text","content":"You are a weather assistant."}]`)
+	wantContent(t, s, attr.GenAIInputMessages,
 		`[{"role":"user","parts":[{"type":"text","content":"What is the weather in Paris? Use get_weather {\"location\": \"Paris\"}"}]}]`)
-	wantContent(t, s, tracing.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"tool_call","parts":[`+
+	wantContent(t, s, attr.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"tool_call","parts":[`+
 		`{"type":"reasoning","content":`+jsonString(c[0]["thinking"].(string))+`},`+
 		`{"type":"text","content":`+jsonString(c[1]["text"].(string))+`},`+
 		`{"type":"tool_call","id":"`+c[2]["id"].(string)+`","name":"get_weather","arguments":{"location":"Paris"}}]}]`)
-	wantContent(t, s, tracing.GenAIRequestStopSequences, `["STOP"]`)
-	wantNoAttrs(t, s, tracing.ContentTruncated)
-	if strings.Contains(attrMap(s)[tracing.GenAIOutputMessages].AsString(), "signature") {
+	wantContent(t, s, attr.GenAIRequestStopSequences, `["STOP"]`)
+	wantNoAttrs(t, s, attr.ContentTruncated)
+	if strings.Contains(attrMap(s)[attr.GenAIOutputMessages].AsString(), "signature") {
 		t.Fatal("a thinking signature in the output messages")
 	}
 
@@ -261,40 +261,40 @@ func TestTraceMessagesContent(t *testing.T) {
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"sunny"}]}`
 	e.message(t, withMessages(conv, `"tools":[{"name":"get_weather","description":"d","input_schema":{"type":"object"}}]`))
 	s = onlySpan(t, e.exp.GetSpans(), "vendor.messages.create")
-	wantContent(t, s, tracing.GenAIInputMessages, `[`+
+	wantContent(t, s, attr.GenAIInputMessages, `[`+
 		`{"role":"user","parts":[{"type":"text","content":"look"},{"type":"vendor_image","source":{"type":"url","url":"https://x.example/a.png"}}]},`+
 		`{"role":"assistant","parts":[{"type":"tool_call","id":"toolu_1","name":"get_weather","arguments":{"location":"Rome"}}]},`+
 		`{"role":"user","parts":[{"type":"tool_call_response","id":"toolu_1","response":"sunny"}]}]`)
-	wantNoAttrs(t, s, tracing.GenAISystemInstructions)
+	wantNoAttrs(t, s, attr.GenAISystemInstructions)
 
 	e.exp.Reset()
 	mcp := `"mcp_servers":[{"type":"url","url":"https://m.example","name":"docs"}],"tools":[{"type":"mcp_toolset","mcp_server_name":"docs"}]`
 	m = e.message(t, msgReq(sonnet, `mcp:docs/echo {"a": 1}`, mcp), mcpBeta)
 	c = contentOf(m)
 	s = onlySpan(t, e.exp.GetSpans(), "vendor.messages.create")
-	wantContent(t, s, tracing.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"stop","parts":[`+
+	wantContent(t, s, attr.GenAIOutputMessages, `[{"role":"assistant","finish_reason":"stop","parts":[`+
 		`{"type":"text","content":"I'll use echo."},`+
 		`{"type":"tool_call","id":"`+c[1]["id"].(string)+`","name":"echo","arguments":{"a":1},"vendor_mcp_server_name":"docs"},`+
 		`{"type":"tool_call_response","id":"`+c[1]["id"].(string)+`","response":[{"type":"text","content":"echo ok"}]},`+
 		`{"type":"text","content":"echo returned: echo ok"}]}]`)
 	echo := onlySpan(t, e.exp.GetSpans(), "vendor.mcp_tool_use echo")
-	wantContent(t, echo, tracing.GenAIToolCallArguments, `{"a":1}`)
-	wantContent(t, echo, tracing.GenAIToolCallResult, `[{"type":"text","content":"echo ok"}]`)
+	wantContent(t, echo, attr.GenAIToolCallArguments, `{"a":1}`)
+	wantContent(t, echo, attr.GenAIToolCallResult, `[{"type":"text","content":"echo ok"}]`)
 
 	// A server tool's result is its content as it is.
 	e.exp.Reset()
 	m = e.message(t, msgReq(sonnet, "web_search cats", `"tools":[{"type":"web_search_20250305","name":"web_search"}]`))
 	search := onlySpan(t, e.exp.GetSpans(), "vendor.tool_use web_search")
-	wantContent(t, search, tracing.GenAIToolCallArguments, `{"query":"cats"}`)
+	wantContent(t, search, attr.GenAIToolCallArguments, `{"query":"cats"}`)
 	for _, b := range contentOf(m) {
 		if b["type"] == "web_search_tool_result" {
-			wantContent(t, search, tracing.GenAIToolCallResult, mustMarshal(b["content"]))
+			wantContent(t, search, attr.GenAIToolCallResult, mustMarshal(b["content"]))
 		}
 	}
 	// Off: no tool content.
 	e = newTraced(t)
 	e.message(t, msgReq(sonnet, "web_search cats", `"tools":[{"type":"web_search_20250305","name":"web_search"}]`))
-	wantNoAttrs(t, onlySpan(t, e.exp.GetSpans(), "vendor.tool_use web_search"), tracing.GenAIToolCallArguments, tracing.GenAIToolCallResult)
+	wantNoAttrs(t, onlySpan(t, e.exp.GetSpans(), "vendor.tool_use web_search"), attr.GenAIToolCallArguments, attr.GenAIToolCallResult)
 }
 
 func TestTraceMessagesContentTruncated(t *testing.T) {
@@ -302,12 +302,12 @@ func TestTraceMessagesContentTruncated(t *testing.T) {
 	long := strings.Repeat("é", 40000) // 80000 bytes
 	e.message(t, msgReq(sonnet, long, `"system":"`+strings.Repeat("s", 100)+`"`))
 	s := onlySpan(t, e.exp.GetSpans(), "vendor.messages.create")
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ContentTruncated: true})
-	in := attrMap(s)[tracing.GenAIInputMessages].AsString()
+	wantAttrs(t, s, map[attribute.Key]any{attr.ContentTruncated: true})
+	in := attrMap(s)[attr.GenAIInputMessages].AsString()
 	if len(in) > 64<<10 || len(in) < 60<<10 {
 		t.Fatalf("input messages: %d bytes", len(in))
 	}
-	msgs := contentJSON(t, s, tracing.GenAIInputMessages).([]any)
+	msgs := contentJSON(t, s, attr.GenAIInputMessages).([]any)
 	part := msgs[0].(map[string]any)["parts"].([]any)[0].(map[string]any)
 	text, cut := strings.CutSuffix(part["content"].(string), "…")
 	if part["type"] != "text" || !cut || !strings.HasPrefix(long, text) || !utf8.ValidString(text) {
@@ -315,6 +315,6 @@ func TestTraceMessagesContentTruncated(t *testing.T) {
 	}
 	// The output repeats the input and is cut the same way; the system
 	// prompt fits and is whole.
-	contentJSON(t, s, tracing.GenAIOutputMessages)
-	wantContent(t, s, tracing.GenAISystemInstructions, `[{"type":"text","content":"`+strings.Repeat("s", 100)+`"}]`)
+	contentJSON(t, s, attr.GenAIOutputMessages)
+	wantContent(t, s, attr.GenAISystemInstructions, `[{"type":"text","content":"`+strings.Repeat("s", 100)+`"}]`)
 }

@@ -14,8 +14,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
-	"github.com/agentplatform/agentplatform-go/tracing"
 )
 
 // Request spans of the API (docs/tracing.md): one SERVER span per
@@ -34,19 +34,19 @@ func TestTraceRequestSpan(t *testing.T) {
 	host, port := hostOf(e.url)
 	p, _ := strconv.Atoi(port)
 	wantExactAttrs(t, s, map[attribute.Key]any{
-		tracing.GenAIProviderName:  "vendor",
-		tracing.OrganizationID:     e.seed.OrganizationID,
-		tracing.WorkspaceID:        e.seed.DefaultWorkspaceID,
-		tracing.RequestID:          r.header.Get("request-id"),
-		tracing.HTTPRequestMethod:  "GET",
-		tracing.HTTPRoute:          "/v1/models",
-		tracing.HTTPResponseStatus: 200,
-		tracing.ServerAddress:      host,
-		tracing.ServerPort:         p,
-		tracing.URLScheme:          "http",
-		tracing.URLPath:            "/v1/models",
-		tracing.URLQuery:           "limit=2",
-		tracing.URLFull:            e.url + "/v1/models?limit=2",
+		attr.GenAIProviderName:  "vendor",
+		attr.OrganizationID:     e.seed.OrganizationID,
+		attr.WorkspaceID:        e.seed.DefaultWorkspaceID,
+		attr.RequestID:          r.header.Get("request-id"),
+		attr.HTTPRequestMethod:  "GET",
+		attr.HTTPRoute:          "/v1/models",
+		attr.HTTPResponseStatus: 200,
+		attr.ServerAddress:      host,
+		attr.ServerPort:         p,
+		attr.URLScheme:          "http",
+		attr.URLPath:            "/v1/models",
+		attr.URLQuery:           "limit=2",
+		attr.URLFull:            e.url + "/v1/models?limit=2",
 	})
 
 	// Without traceparent the span is a root; without a query, no url.query.
@@ -56,9 +56,9 @@ func TestTraceRequestSpan(t *testing.T) {
 	if s.Parent.IsValid() {
 		t.Fatalf("parent %v", s.Parent)
 	}
-	wantAttrs(t, s, map[attribute.Key]any{tracing.HTTPRoute: "/v1/models/{model_id}", tracing.URLPath: "/v1/models/" + sonnet,
-		tracing.URLFull: e.url + "/v1/models/" + sonnet})
-	wantNoAttrs(t, s, tracing.URLQuery, tracing.SessionID, tracing.ErrorType)
+	wantAttrs(t, s, map[attribute.Key]any{attr.HTTPRoute: "/v1/models/{model_id}", attr.URLPath: "/v1/models/" + sonnet,
+		attr.URLFull: e.url + "/v1/models/" + sonnet})
+	wantNoAttrs(t, s, attr.URLQuery, attr.SessionID, attr.ErrorType)
 }
 
 func TestTraceRequestErrors(t *testing.T) {
@@ -68,8 +68,8 @@ func TestTraceRequestErrors(t *testing.T) {
 	wantError(t, r, http.StatusNotFound, "not_found_error", "")
 	s := onlySpan(t, e.exp.GetSpans(), "vendor.sessions.retrieve")
 	wantSpan(t, s, trace.SpanKindServer, codes.Error)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "not_found_error", tracing.HTTPResponseStatus: 404,
-		tracing.SessionID: "sesn_missing", tracing.HTTPRoute: "/v1/sessions/{session_id}", tracing.RequestID: r.header.Get("request-id")})
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "not_found_error", attr.HTTPResponseStatus: 404,
+		attr.SessionID: "sesn_missing", attr.HTTPRoute: "/v1/sessions/{session_id}", attr.RequestID: r.header.Get("request-id")})
 	if s.Status.Description != "not_found_error" {
 		t.Fatalf("status description %q", s.Status.Description)
 	}
@@ -79,15 +79,15 @@ func TestTraceRequestErrors(t *testing.T) {
 	wantError(t, e.do(t, "GET", "/v1/agents", "", agentsBeta, withKey("sk-vendor-api01-bogus")), http.StatusUnauthorized, "authentication_error", "")
 	s = onlySpan(t, e.exp.GetSpans(), "vendor.agents.list")
 	wantSpan(t, s, trace.SpanKindServer, codes.Error)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "authentication_error", tracing.HTTPResponseStatus: 401,
-		tracing.OrganizationID: e.seed.OrganizationID})
-	wantNoAttrs(t, s, tracing.WorkspaceID)
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "authentication_error", attr.HTTPResponseStatus: 401,
+		attr.OrganizationID: e.seed.OrganizationID})
+	wantNoAttrs(t, s, attr.WorkspaceID)
 
 	// A 400 of a handler.
 	e.exp.Reset()
 	wantInvalid(t, e.do(t, "GET", "/v1/models?limit=0", ""), "")
 	s = onlySpan(t, e.exp.GetSpans(), "vendor.models.list")
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "invalid_request_error", tracing.HTTPResponseStatus: 400})
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "invalid_request_error", attr.HTTPResponseStatus: 400})
 
 	// Routes without an operation, and unknown routes, have no span; an
 	// unauthenticated Messages request neither.
@@ -103,16 +103,16 @@ func TestTraceRequestErrors(t *testing.T) {
 	// Authenticated but refused later: a span.
 	wantError(t, e.do(t, "POST", "/v1/messages", msgReq(sonnet, "hi", ""), withWorkspace("wrkspc_unknown")), http.StatusNotFound, "not_found_error", "")
 	s = onlySpan(t, e.exp.GetSpans(), "vendor.messages.create")
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "not_found_error", tracing.HTTPResponseStatus: 404})
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "not_found_error", attr.HTTPResponseStatus: 404})
 }
 
 func TestTraceCloudEdition(t *testing.T) {
 	e := newTraced(t, refserver.WithCloudEdition())
 	wantOK(t, e.do(t, "GET", "/v1/models?limit=1", ""))
 	s := onlySpan(t, e.exp.GetSpans(), "vendor.models.list")
-	wantAttrs(t, s, map[attribute.Key]any{tracing.URLScheme: "http", tracing.URLPath: "/v1/models", tracing.URLQuery: "limit=1",
-		tracing.HTTPResponseStatus: 200})
-	wantNoAttrs(t, s, tracing.ServerAddress, tracing.ServerPort, tracing.URLFull)
+	wantAttrs(t, s, map[attribute.Key]any{attr.URLScheme: "http", attr.URLPath: "/v1/models", attr.URLQuery: "limit=1",
+		attr.HTTPResponseStatus: 200})
+	wantNoAttrs(t, s, attr.ServerAddress, attr.ServerPort, attr.URLFull)
 }
 
 func TestTraceOff(t *testing.T) {
@@ -171,16 +171,16 @@ func TestTraceClientGoneAndDropped(t *testing.T) {
 	res.Body.Close()
 	s := onlySpan(t, waitSpans(t, exp, "vendor.sessions.events.stream"), "vendor.sessions.events.stream")
 	wantSpan(t, s, trace.SpanKindServer, codes.Unset)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.HTTPResponseStatus: 200, tracing.SessionID: sid})
-	wantNoAttrs(t, s, tracing.ErrorType)
+	wantAttrs(t, s, map[attribute.Key]any{attr.HTTPResponseStatus: 200, attr.SessionID: sid})
+	wantNoAttrs(t, s, attr.ErrorType)
 
 	exp.Reset()
 	f.srv.InjectFault(refserver.Fault{Path: "/v1/tunnels", Method: "POST", DropAfterHandling: true})
 	cutRequest(t, f.env, "POST", "/v1/tunnels", "", tunnelsBeta)
 	s = onlySpan(t, waitSpans(t, exp, "vendor.tunnels.create"), "vendor.tunnels.create")
 	wantSpan(t, s, trace.SpanKindServer, codes.Error)
-	wantAttrs(t, s, map[attribute.Key]any{tracing.ErrorType: "api_error"})
-	wantNoAttrs(t, s, tracing.HTTPResponseStatus)
+	wantAttrs(t, s, map[attribute.Key]any{attr.ErrorType: "api_error"})
+	wantNoAttrs(t, s, attr.HTTPResponseStatus)
 
 	// A fault answered before routing is not the API's: no span.
 	exp.Reset()

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
 // fakeLive plays a session whose events keep happening: each connection
@@ -113,7 +113,7 @@ func TestFollowGivesUpAfterMaxAttempts(t *testing.T) {
 }
 
 func TestFollowStopsOnPermanentErrorsAndEnded(t *testing.T) {
-	notFound := apierror.FromResponse("GET", "/x", 404, nil, nil)
+	notFound := apierr.FromResponse("GET", "/x", 404, nil, nil)
 	for _, tc := range []struct {
 		err  error
 		want error

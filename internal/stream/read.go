@@ -8,7 +8,7 @@ import (
 
 	sse "github.com/tmaxmax/go-sse"
 
-	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
 // DefaultMaxEventSize bounds one event. go-sse's default is 64 KiB, which a
@@ -57,7 +57,7 @@ func Read[E any](r io.Reader, maxEventSize int, src Source, decode Decoder[E]) i
 			case "", "ping":
 				continue
 			case "error":
-				err := apierror.FromStreamEvent(src.Method, src.Path, bytesOf(ev.Data))
+				err := apierr.FromStreamEvent(src.Method, src.Path, bytesOf(ev.Data))
 				if f, ok := r.(failer); ok {
 					f.Fail(err) // the body's span records how the stream ended
 				}
