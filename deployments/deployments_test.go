@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/deployments"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
@@ -230,19 +231,19 @@ func TestPauseUnpauseArchive(t *testing.T) {
 
 	conflict := "deployment_id: deployment `" + d.ID + "` is archived"
 	_, err = f.client.Deployments.Pause(ctx, d.ID)
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	_, err = f.client.Deployments.Unpause(ctx, d.ID)
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	_, err = f.client.Deployments.RunNow(ctx, d.ID)
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	_, err = f.client.Deployments.Update(ctx, d.ID, deployments.UpdateParams{Name: "x"})
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 
 	f.clock.Advance(72 * time.Hour)
 	require.Empty(t, f.runs(t, deployments.RunListParams{DeploymentID: d.ID}), "an archived schedule never fires")
 
 	_, err = f.client.Deployments.Get(ctx, unknownD)
-	requireNotFound(t, err, "Deployment `"+unknownD+"` not found.")
+	reftest.RequireNotFound(t, err, "Deployment `"+unknownD+"` not found.")
 }
 
 func TestArchivingTheAgentArchivesItsDeployments(t *testing.T) {
@@ -256,7 +257,7 @@ func TestArchivingTheAgentArchivesItsDeployments(t *testing.T) {
 	require.Empty(t, f.runs(t, deployments.RunListParams{DeploymentID: d.ID}), "no run is recorded")
 
 	_, err = f.client.Deployments.Create(ctx, f.params())
-	requireInvalid(t, err, "agent: agent `"+f.agent.ID+"` is archived")
+	reftest.RequireInvalid(t, err, "agent: agent `"+f.agent.ID+"` is archived")
 }
 
 func TestRunNow(t *testing.T) {
@@ -384,7 +385,7 @@ func TestListDeployments(t *testing.T) {
 	require.Equal(t, 1, f.env.Count("GET", "/v1/deployments"), "stopping early fetches nothing more")
 
 	_, err = f.client.Deployments.List(ctx, deployments.ListParams{Page: "page_bogus"})
-	requireInvalid(t, err, "page: invalid cursor")
+	reftest.RequireInvalid(t, err, "page: invalid cursor")
 	_, err = f.client.Deployments.List(ctx, deployments.ListParams{Status: "sleeping"})
-	requireInvalid(t, err, "status")
+	reftest.RequireInvalid(t, err, "status")
 }

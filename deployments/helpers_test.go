@@ -13,7 +13,6 @@ import (
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
@@ -132,38 +131,6 @@ func scheduledAt(t *testing.T, runs []*deployments.Run) []time.Time {
 }
 
 func (f *fixture) sent() int { return len(f.env.Server.Requests()) }
-
-func requireAPIError(t *testing.T, err error, status int, typ apierror.Type, message string) {
-	t.Helper()
-	var apiErr *apierror.Error
-	require.ErrorAs(t, err, &apiErr)
-	require.Equal(t, status, apiErr.StatusCode, apiErr.Message)
-	require.Equal(t, typ, apiErr.Type, apiErr.Message)
-	require.Contains(t, apiErr.Message, message)
-}
-
-func requireInvalid(t *testing.T, err error, message string) {
-	t.Helper()
-	requireAPIError(t, err, 400, apierror.TypeInvalidRequest, message)
-}
-
-func requireConflict(t *testing.T, err error, message string) {
-	t.Helper()
-	requireAPIError(t, err, 409, apierror.TypeInvalidRequest, message)
-}
-
-func requireNotFound(t *testing.T, err error, message string) {
-	t.Helper()
-	requireAPIError(t, err, 404, apierror.TypeNotFound, message)
-}
-
-func requireLocal(t *testing.T, err error, field string) {
-	t.Helper()
-	var verr *apierror.ValidationError
-	require.ErrorAs(t, err, &verr)
-	require.Equal(t, field, verr.Field, verr.Error())
-	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
-}
 
 func rep(n int) string { return strings.Repeat("a", n) }
 

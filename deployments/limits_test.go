@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/deployments"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -29,7 +30,7 @@ func runLimitCases(t *testing.T, f *fixture, cases []limitCase) {
 				require.NoError(t, err)
 				return
 			}
-			requireLocal(t, err, tc.field)
+			reftest.RequireLocal(t, err, tc.field)
 			require.Equal(t, before, f.sent(), "nothing is sent")
 		})
 	}
@@ -191,9 +192,9 @@ func TestUpdateAndListLimits(t *testing.T) {
 	t.Run("path ids must not be empty", func(t *testing.T) {
 		before := f.sent()
 		_, err := f.client.Deployments.RunNow(ctx, "")
-		requireLocal(t, err, "deployment_id")
+		reftest.RequireLocal(t, err, "deployment_id")
 		_, err = f.client.Deployments.Runs.Get(ctx, "")
-		requireLocal(t, err, "deployment_run_id")
+		reftest.RequireLocal(t, err, "deployment_run_id")
 		require.Equal(t, before, f.sent())
 	})
 }
@@ -213,38 +214,38 @@ func TestServerSideRules(t *testing.T) {
 		err := create(func(p *deployments.CreateParams) {
 			p.Schedule = &deployments.ScheduleParam{Expression: expr, Timezone: newYork}
 		})
-		requireInvalid(t, err, "schedule.expression: ")
+		reftest.RequireInvalid(t, err, "schedule.expression: ")
 	}
 	err := create(func(p *deployments.CreateParams) {
 		p.Schedule = &deployments.ScheduleParam{Expression: nightly, Timezone: "Mars/Olympus"}
 	})
-	requireInvalid(t, err, "schedule.timezone: ")
+	reftest.RequireInvalid(t, err, "schedule.timezone: ")
 
 	err = create(func(p *deployments.CreateParams) { p.Agent = agents.AgentID("agent_011CZkYpogX7uDKUyvBTophP") })
-	requireNotFound(t, err, "Agent `agent_011CZkYpogX7uDKUyvBTophP` not found.")
+	reftest.RequireNotFound(t, err, "Agent `agent_011CZkYpogX7uDKUyvBTophP` not found.")
 	err = create(func(p *deployments.CreateParams) { p.EnvironmentID = "env_011CZkZ9X2dpNyB7HsEFoRfW" })
-	requireNotFound(t, err, "Environment `env_011CZkZ9X2dpNyB7HsEFoRfW` not found.")
+	reftest.RequireNotFound(t, err, "Environment `env_011CZkZ9X2dpNyB7HsEFoRfW` not found.")
 	envID := f.newEnvironment(t, "old")
 	_, err = f.client.Environments.Archive(ctx, envID)
 	require.NoError(t, err)
 	err = create(func(p *deployments.CreateParams) { p.EnvironmentID = envID })
-	requireInvalid(t, err, "environment_id: environment `"+envID+"` is archived")
+	reftest.RequireInvalid(t, err, "environment_id: environment `"+envID+"` is archived")
 
 	err = create(func(p *deployments.CreateParams) { p.Budget = &sessions.Budget{MaxListCost: money.New(100, "EUR")} })
-	requireInvalid(t, err, "budget.max_list_cost.currency: must be one of `USD`")
+	reftest.RequireInvalid(t, err, "budget.max_list_cost.currency: must be one of `USD`")
 	free, err := f.client.Agents.Create(ctx, agents.CreateParams{Name: "free", Model: agents.ModelID("anything-goes")})
 	require.NoError(t, err)
 	err = create(func(p *deployments.CreateParams) {
 		p.Agent = agents.AgentID(free.ID)
 		p.Budget = &sessions.Budget{MaxListCost: money.USD(100)}
 	})
-	requireInvalid(t, err, "model_not_budgetable")
+	reftest.RequireInvalid(t, err, "model_not_budgetable")
 
 	// A vault id's prefix is checked locally too (badinput_test.go).
 	err = create(func(p *deployments.CreateParams) { p.VaultIDs = []string{"vault_1"} })
-	requireLocal(t, err, "vault_ids[0]")
+	reftest.RequireLocal(t, err, "vault_ids[0]")
 	err = create(func(p *deployments.CreateParams) {
 		p.InitialEvents = []sessions.EventParam{sessions.UnknownEventParam{Raw: rawJSON("user.interrupt", `{"type":"user.interrupt"}`)}}
 	})
-	requireInvalid(t, err, "initial_events[0].type")
+	reftest.RequireInvalid(t, err, "initial_events[0].type")
 }

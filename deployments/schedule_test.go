@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/deployments"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 )
 
 // TestScheduleAcrossDST fires "30 2 * * *" in New York across the night
@@ -177,10 +178,10 @@ func TestRunsList(t *testing.T) {
 	})
 	t.Run("server rules", func(t *testing.T) {
 		_, err := f.client.Deployments.Runs.Get(ctx, "drun_011CZkZgHL7zStg1brIjaXem")
-		requireNotFound(t, err, "Deployment run `drun_011CZkZgHL7zStg1brIjaXem` not found.")
+		reftest.RequireNotFound(t, err, "Deployment run `drun_011CZkZgHL7zStg1brIjaXem` not found.")
 		_, err = f.client.Deployments.Runs.List(ctx, deployments.RunListParams{Page: "page_bogus"})
-		requireInvalid(t, err, "page: invalid cursor")
+		reftest.RequireInvalid(t, err, "page: invalid cursor")
 		_, err = f.client.Deployments.Runs.List(ctx, deployments.RunListParams{TriggerType: "cron"})
-		requireInvalid(t, err, "trigger_type")
+		reftest.RequireInvalid(t, err, "trigger_type")
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -107,7 +108,7 @@ func TestCustomToolRoundTrip(t *testing.T) {
 
 	// Answered once; a second answer conflicts.
 	_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolError(use.ID, "again")}})
-	requireConflict(t, err, "events[0].custom_tool_use_id: custom tool use `"+use.ID+"` is not awaiting a result")
+	reftest.RequireConflict(t, err, "events[0].custom_tool_use_id: custom tool use `"+use.ID+"` is not awaiting a result")
 }
 
 func TestToolConfirmation(t *testing.T) {
@@ -173,7 +174,7 @@ func TestToolConfirmation(t *testing.T) {
 		require.Equal(t, sessions.StopEndTurn{}, idleReason(t, got))
 
 		_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.Allow(use.ID)}})
-		requireConflict(t, err, "events[0].tool_use_id: tool use `"+use.ID+"` is not awaiting confirmation")
+		reftest.RequireConflict(t, err, "events[0].tool_use_id: tool use `"+use.ID+"` is not awaiting confirmation")
 	})
 }
 
@@ -316,7 +317,7 @@ func TestInterrupt(t *testing.T) {
 		use := only[*sessions.AgentCustomToolUseEvent](t, tl.untilIdle())
 		f.send(t, s.ID, sessions.Interrupt())
 		_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolResult(use.ID, "late")}})
-		requireConflict(t, err, "is not awaiting a result")
+		reftest.RequireConflict(t, err, "is not awaiting a result")
 	})
 }
 
@@ -341,7 +342,7 @@ func TestDefineOutcome(t *testing.T) {
 
 	// One outcome at a time.
 	_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.DefineOutcome("Another.", sessions.TextRubric("r"))}})
-	requireConflict(t, err, "events[0]: an outcome is already active; interrupt it first")
+	reftest.RequireConflict(t, err, "events[0]: an outcome is already active; interrupt it first")
 	require.NoError(t, f.env.Server.ReleaseSession(s.ID))
 
 	got := tl.untilIdle()
@@ -397,7 +398,7 @@ func TestBudgetStopAndResume(t *testing.T) {
 
 	// Paused: work is refused, an interrupt is accepted and ignored.
 	_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("More.")}})
-	requireInvalid(t, err, "events[0].type: session is at its budget")
+	reftest.RequireInvalid(t, err, "events[0].type: session is at its budget")
 	require.Empty(t, f.send(t, s.ID, sessions.Interrupt()), "not recorded, not echoed")
 
 	// Raising the budget resumes the turn.

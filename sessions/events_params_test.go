@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -114,7 +115,7 @@ func TestSendRefusedLocally(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := f.sent()
 			_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: tc.events})
-			requireLocal(t, err, tc.field)
+			reftest.RequireLocal(t, err, tc.field)
 			require.Equal(t, before, f.sent(), "nothing is sent")
 		})
 	}
@@ -122,21 +123,21 @@ func TestSendRefusedLocally(t *testing.T) {
 	t.Run("list, stream and the session id", func(t *testing.T) {
 		before := f.sent()
 		_, err := f.client.Sessions.Events.Send(ctx, "", sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("a")}})
-		requireLocal(t, err, "session_id")
+		reftest.RequireLocal(t, err, "session_id")
 		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Limit: 1001})
-		requireLocal(t, err, "limit")
+		reftest.RequireLocal(t, err, "limit")
 		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Limit: -1})
-		requireLocal(t, err, "limit")
+		reftest.RequireLocal(t, err, "limit")
 		_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []sessions.EventType{"agent.message", ""}})
-		requireLocal(t, err, "types")
+		reftest.RequireLocal(t, err, "types")
 		_, err = f.client.Sessions.Events.List(ctx, "", sessions.EventListParams{})
-		requireLocal(t, err, "session_id")
+		reftest.RequireLocal(t, err, "session_id")
 		_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{EventDeltas: make([]sessions.EventType, 101)})
-		requireLocal(t, err, "event_deltas")
+		reftest.RequireLocal(t, err, "event_deltas")
 		_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{NoReconnect: true, ResumeAfter: sessions.Position{EventID: "sevt_1"}})
-		requireLocal(t, err, "resume_after")
+		reftest.RequireLocal(t, err, "resume_after")
 		_, err = f.client.Sessions.Events.Stream(ctx, "", sessions.StreamParams{NoReconnect: true})
-		requireLocal(t, err, "session_id")
+		reftest.RequireLocal(t, err, "session_id")
 		require.Equal(t, before, f.sent(), "nothing is sent")
 	})
 
@@ -161,21 +162,21 @@ func TestServerRefusals(t *testing.T) {
 	missing := "sevt_011CZkZAtmR3yMPDzynEDxu7"
 
 	_, err := f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.Allow(missing)}})
-	requireInvalid(t, err, "events[0].tool_use_id: no tool use `"+missing+"` in this session")
+	reftest.RequireInvalid(t, err, "events[0].tool_use_id: no tool use `"+missing+"` in this session")
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.CustomToolResult(missing, "x")}})
-	requireInvalid(t, err, "events[0].custom_tool_use_id: no custom tool use `"+missing+"` in this session")
+	reftest.RequireInvalid(t, err, "events[0].custom_tool_use_id: no custom tool use `"+missing+"` in this session")
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.ToolResult(missing, "x")}})
-	requireInvalid(t, err, "events[0].type: `user.tool_result` is only valid on self_hosted environments")
+	reftest.RequireInvalid(t, err, "events[0].type: `user.tool_result` is only valid on self_hosted environments")
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{
 		sessions.UnknownEventParam{Raw: rawJSON("user.future", `{"type":"user.future"}`)},
 	}})
-	requireInvalid(t, err, "events[0].type: must be one of")
+	reftest.RequireInvalid(t, err, "events[0].type: must be one of")
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.InterruptThread("sthr_011CZkZAtmR3yMPDzynEDxu7")}})
-	requireInvalid(t, err, "events[0].session_thread_id: thread `sthr_011CZkZAtmR3yMPDzynEDxu7` not found in this session")
+	reftest.RequireInvalid(t, err, "events[0].session_thread_id: thread `sthr_011CZkZAtmR3yMPDzynEDxu7` not found in this session")
 	_, err = f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Order: "sideways"})
-	requireInvalid(t, err, "order: must be one of `asc`, `desc`")
+	reftest.RequireInvalid(t, err, "order: must be one of `asc`, `desc`")
 	_, err = f.client.Sessions.Events.Stream(ctx, s.ID, sessions.StreamParams{EventDeltas: []sessions.EventType{"agent.tool_use"}})
-	requireInvalid(t, err, "event_deltas: must be one of `agent.message`, `agent.thinking`")
+	reftest.RequireInvalid(t, err, "event_deltas: must be one of `agent.message`, `agent.thinking`")
 
 	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{})
 	require.NoError(t, err)
@@ -183,16 +184,16 @@ func TestServerRefusals(t *testing.T) {
 
 	unknown := "sesn_011CZkZAtmR3yMPDzynEDxu7"
 	_, err = f.client.Sessions.Events.Send(ctx, unknown, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("a")}})
-	requireNotFound(t, err, "Session `"+unknown+"` not found.")
+	reftest.RequireNotFound(t, err, "Session `"+unknown+"` not found.")
 	_, err = f.client.Sessions.Events.List(ctx, unknown, sessions.EventListParams{})
-	requireNotFound(t, err, "Session `"+unknown+"` not found.")
+	reftest.RequireNotFound(t, err, "Session `"+unknown+"` not found.")
 	_, err = f.client.Sessions.Events.Stream(ctx, unknown, sessions.StreamParams{})
-	requireNotFound(t, err, "Session `"+unknown+"` not found.")
+	reftest.RequireNotFound(t, err, "Session `"+unknown+"` not found.")
 	_, err = f.client.Sessions.Events.Stream(ctx, unknown, sessions.StreamParams{NoReconnect: true})
-	requireNotFound(t, err, "Session `"+unknown+"` not found.")
+	reftest.RequireNotFound(t, err, "Session `"+unknown+"` not found.")
 
 	_, err = f.client.Sessions.Archive(ctx, s.ID)
 	require.NoError(t, err)
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("a")}})
-	requireConflict(t, err, "session_id: session `"+s.ID+"` is archived")
+	reftest.RequireConflict(t, err, "session_id: session `"+s.ID+"` is archived")
 }

@@ -8,16 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
-
 	"github.com/stretchr/testify/require"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -95,43 +93,6 @@ func threadAgent(a *agents.Agent) sessions.ThreadAgent {
 		Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills,
 		ExecutionIdentity: a.ExecutionIdentity,
 	}
-}
-
-// requireAPIError checks a server-side refusal: its status, type and the
-// message, which names the field first.
-func requireAPIError(t *testing.T, err error, status int, typ apierror.Type, message string) {
-	t.Helper()
-	var apiErr *apierror.Error
-	require.ErrorAs(t, err, &apiErr)
-	require.Equal(t, status, apiErr.StatusCode, apiErr.Message)
-	require.Equal(t, typ, apiErr.Type, apiErr.Message)
-	require.Contains(t, apiErr.Message, message)
-}
-
-func requireInvalid(t *testing.T, err error, message string) {
-	t.Helper()
-	requireAPIError(t, err, 400, apierror.TypeInvalidRequest, message)
-}
-
-func requireConflict(t *testing.T, err error, message string) {
-	t.Helper()
-	requireAPIError(t, err, 409, apierror.TypeInvalidRequest, message)
-}
-
-func requireNotFound(t *testing.T, err error, message string) {
-	t.Helper()
-	requireAPIError(t, err, 404, apierror.TypeNotFound, message)
-	require.ErrorIs(t, err, apierror.ErrNotFound)
-}
-
-// requireLocal checks a local refusal naming field; the caller checks that
-// nothing was sent.
-func requireLocal(t *testing.T, err error, field string) {
-	t.Helper()
-	var verr *apierror.ValidationError
-	require.ErrorAs(t, err, &verr)
-	require.Equal(t, field, verr.Field, verr.Error())
-	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 }
 
 func ids(ss []sessions.Session) []string {

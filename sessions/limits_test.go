@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -31,7 +32,7 @@ func runLimitCases(t *testing.T, f *fixture, cases []limitCase) {
 				require.NoError(t, err)
 				return
 			}
-			requireLocal(t, err, tc.field)
+			reftest.RequireLocal(t, err, tc.field)
 			require.Equal(t, before, f.sent(), "nothing is sent")
 		})
 	}
@@ -242,9 +243,9 @@ func TestUpdateAndListLimits(t *testing.T) {
 	t.Run("path ids must not be empty", func(t *testing.T) {
 		before := f.sent()
 		_, err := f.client.Sessions.Get(ctx, "")
-		requireLocal(t, err, "session_id")
+		reftest.RequireLocal(t, err, "session_id")
 		_, err = f.client.Sessions.Resources.Get(ctx, s.ID, "")
-		requireLocal(t, err, "resource_id")
+		reftest.RequireLocal(t, err, "resource_id")
 		require.Equal(t, before, f.sent())
 	})
 }
@@ -260,23 +261,23 @@ func TestServerSideRules(t *testing.T) {
 		return err
 	}
 	err := create(func(p *sessions.CreateParams) { p.Budget = &sessions.Budget{MaxListCost: money.New(100, "EUR")} })
-	requireInvalid(t, err, "budget.max_list_cost.currency: must be one of `USD`")
+	reftest.RequireInvalid(t, err, "budget.max_list_cost.currency: must be one of `USD`")
 
 	err = create(func(p *sessions.CreateParams) {
 		p.InitialEvents = []sessions.EventParam{sessions.UserMessageParam{Content: []sessions.ContentBlockParam{
 			sessions.UnknownContentBlockParam{Raw: rawJSON("image", `{"type":"image","source":{"type":"url","url":"https://x"}}`)},
 		}}}
 	})
-	requireInvalid(t, err, "initial_events[0].content[0].type: must be one of `text`")
+	reftest.RequireInvalid(t, err, "initial_events[0].content[0].type: must be one of `text`")
 
 	// A vault id's prefix is checked locally too (badinput_test.go).
 	err = create(func(p *sessions.CreateParams) { p.VaultIDs = []string{"vault_1"} })
-	requireLocal(t, err, "vault_ids[0]")
+	reftest.RequireLocal(t, err, "vault_ids[0]")
 
 	err = create(func(p *sessions.CreateParams) {
 		p.Resources = []sessions.ResourceParam{sessions.MemoryStoreResourceParam{MemoryStoreID: "memstore_011CZkZHQx2kDer6mcTUjWoA"}}
 	})
-	requireNotFound(t, err, "Memory store `memstore_011CZkZHQx2kDer6mcTUjWoA` not found.")
+	reftest.RequireNotFound(t, err, "Memory store `memstore_011CZkZHQx2kDer6mcTUjWoA` not found.")
 
 	store := f.newStore(t, "old", "")
 	_, err = f.client.MemoryStores.Archive(ctx, store.ID)
@@ -284,19 +285,19 @@ func TestServerSideRules(t *testing.T) {
 	err = create(func(p *sessions.CreateParams) {
 		p.Resources = []sessions.ResourceParam{sessions.MemoryStoreResourceParam{MemoryStoreID: store.ID}}
 	})
-	requireInvalid(t, err, "is archived")
+	reftest.RequireInvalid(t, err, "is archived")
 
 	live := f.newStore(t, "live", "")
 	err = create(func(p *sessions.CreateParams) {
 		p.Resources = []sessions.ResourceParam{sessions.MemoryStoreResourceParam{MemoryStoreID: live.ID, Access: "write_only"}}
 	})
-	requireInvalid(t, err, "resources[0].access")
+	reftest.RequireInvalid(t, err, "resources[0].access")
 
 	err = create(func(p *sessions.CreateParams) {
 		p.Resources = []sessions.ResourceParam{sessions.FileResourceParam{FileID: fileID, MountPath: "/a"}, sessions.FileResourceParam{FileID: "file_02", MountPath: "/a"}}
 	})
-	requireInvalid(t, err, "resources[1].mount_path: duplicate mount path `/a`")
+	reftest.RequireInvalid(t, err, "resources[1].mount_path: duplicate mount path `/a`")
 
 	_, err = f.client.Sessions.Get(ctx, "sesn_011CZkZAtmR3yMPDzynEDxu7")
-	requireNotFound(t, err, "Session `sesn_011CZkZAtmR3yMPDzynEDxu7` not found.")
+	reftest.RequireNotFound(t, err, "Session `sesn_011CZkZAtmR3yMPDzynEDxu7` not found.")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -103,18 +104,18 @@ func TestListServerRules(t *testing.T) {
 		f.newSession(t, f.params())
 	}
 	_, err := f.client.Sessions.List(ctx, sessions.ListParams{Page: "page_bogus"})
-	requireInvalid(t, err, "page: invalid cursor")
+	reftest.RequireInvalid(t, err, "page: invalid cursor")
 
 	first, err := f.client.Sessions.List(ctx, sessions.ListParams{Limit: 1})
 	require.NoError(t, err)
 	_, err = f.client.Sessions.List(ctx, sessions.ListParams{Limit: 1, Page: first.NextPage, Order: sessions.OrderAsc})
-	requireInvalid(t, err, "page: cursor does not match this query")
+	reftest.RequireInvalid(t, err, "page: cursor does not match this query")
 	_, err = f.client.Sessions.List(ctx, sessions.ListParams{Limit: 1, Page: first.NextPage, CreatedAtGTE: start})
-	requireInvalid(t, err, "page: cursor does not match this query")
+	reftest.RequireInvalid(t, err, "page: cursor does not match this query")
 
 	// Status values are the server's to judge.
 	_, err = f.client.Sessions.List(ctx, sessions.ListParams{Statuses: []sessions.Status{"sleeping"}})
-	requireInvalid(t, err, "statuses")
+	reftest.RequireInvalid(t, err, "statuses")
 }
 
 func TestListPages(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -35,7 +36,7 @@ func TestResources(t *testing.T) {
 	require.Equal(t, "/data/in.csv", mounted.MountPath)
 
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_03", MountPath: "/data/in.csv"})
-	requireInvalid(t, err, "duplicate mount path `/data/in.csv`")
+	reftest.RequireInvalid(t, err, "duplicate mount path `/data/in.csv`")
 
 	// The list is in attach order (docs/managed-agents-wire.md 7.1): the
 	// two resources attached at creation share a created_at and keep the
@@ -81,11 +82,11 @@ func TestResources(t *testing.T) {
 			require.Empty(t, cmp.Diff(want, got))
 		}
 		_, err := f.client.Sessions.Resources.Get(ctx, s.ID, "sesrsc_011CZkZBJq5dWxk9fVLNcPht")
-		requireNotFound(t, err, "Session resource `sesrsc_011CZkZBJq5dWxk9fVLNcPht` not found.")
+		reftest.RequireNotFound(t, err, "Session resource `sesrsc_011CZkZBJq5dWxk9fVLNcPht` not found.")
 
 		elsewhere := f.newSession(t, f.params())
 		_, err = f.client.Sessions.Resources.Get(ctx, elsewhere.ID, file.ID)
-		requireNotFound(t, err, "Session resource `"+file.ID+"` not found.")
+		reftest.RequireNotFound(t, err, "Session resource `"+file.ID+"` not found.")
 	})
 	t.Run("token rotation", func(t *testing.T) {
 		f.clock.Advance(time.Second)
@@ -96,14 +97,14 @@ func TestResources(t *testing.T) {
 		require.Empty(t, cmp.Diff(rotated, got), "updated_at moves; the token is never returned")
 
 		_, err = f.client.Sessions.Resources.Update(ctx, s.ID, file.ID, sessions.ResourceUpdateParams{AuthorizationToken: "ghp_x"})
-		requireInvalid(t, err, "authorization_token: only vcs_repository resources support token rotation")
+		reftest.RequireInvalid(t, err, "authorization_token: only vcs_repository resources support token rotation")
 		_, err = f.client.Sessions.Resources.Update(ctx, s.ID, mem.ID, sessions.ResourceUpdateParams{AuthorizationToken: "ghp_x"})
-		requireInvalid(t, err, "authorization_token: only vcs_repository resources support token rotation")
+		reftest.RequireInvalid(t, err, "authorization_token: only vcs_repository resources support token rotation")
 	})
 	t.Run("delete", func(t *testing.T) {
 		require.NoError(t, f.client.Sessions.Resources.Delete(ctx, s.ID, mem.ID))
 		_, err = f.client.Sessions.Resources.Get(ctx, s.ID, mem.ID)
-		requireNotFound(t, err, "Session resource `"+mem.ID+"` not found.")
+		reftest.RequireNotFound(t, err, "Session resource `"+mem.ID+"` not found.")
 		page, err := f.client.Sessions.Resources.List(ctx, s.ID, sessions.ResourceListParams{})
 		require.NoError(t, err)
 		require.Len(t, page.Data, 3)

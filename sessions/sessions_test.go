@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
@@ -147,29 +148,29 @@ func TestAgentForms(t *testing.T) {
 		// Only sessions created from an agent or deployment reference can
 		// change their agent.
 		_, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: []agents.Tool{}}})
-		requireInvalid(t, err, "agent: only sessions created from an agent or deployment reference can be updated")
+		reftest.RequireInvalid(t, err, "agent: only sessions created from an agent or deployment reference can be updated")
 	})
 	t.Run("references that resolve to nothing", func(t *testing.T) {
 		_, err := f.client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentReference{ID: f.agent.ID, Version: 9}, EnvironmentID: f.envID})
-		requireNotFound(t, err, "Agent `"+f.agent.ID+"` version `9` not found.")
+		reftest.RequireNotFound(t, err, "Agent `"+f.agent.ID+"` version `9` not found.")
 		_, err = f.client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID("agent_011CZkYpogX7uDKUyvBTophP"), EnvironmentID: f.envID})
-		requireNotFound(t, err, "Agent `agent_011CZkYpogX7uDKUyvBTophP` not found.")
+		reftest.RequireNotFound(t, err, "Agent `agent_011CZkYpogX7uDKUyvBTophP` not found.")
 		_, err = f.client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(f.agent.ID), EnvironmentID: "env_011CZkZ9X2dpNyB7HsEFoRfW"})
-		requireNotFound(t, err, "Environment `env_011CZkZ9X2dpNyB7HsEFoRfW` not found.")
+		reftest.RequireNotFound(t, err, "Environment `env_011CZkZ9X2dpNyB7HsEFoRfW` not found.")
 	})
 	t.Run("archived agents and environments take no new sessions", func(t *testing.T) {
 		gone := f.newAgent(t, agents.CreateParams{Name: "gone", Model: agents.ModelID(models.VendorHaiku55)})
 		_, err := f.client.Agents.Archive(ctx, gone.ID)
 		require.NoError(t, err)
 		_, err = f.client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(gone.ID), EnvironmentID: f.envID})
-		requireInvalid(t, err, "agent: agent `"+gone.ID+"` is archived")
+		reftest.RequireInvalid(t, err, "agent: agent `"+gone.ID+"` is archived")
 
 		env, err := f.client.Environments.Create(ctx, environmentsParams("old"))
 		require.NoError(t, err)
 		_, err = f.client.Environments.Archive(ctx, env.ID)
 		require.NoError(t, err)
 		_, err = f.client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(f.agent.ID), EnvironmentID: env.ID})
-		requireInvalid(t, err, "environment_id: environment `"+env.ID+"` is archived")
+		reftest.RequireInvalid(t, err, "environment_id: environment `"+env.ID+"` is archived")
 	})
 }
 
@@ -219,7 +220,7 @@ func TestBudgetNeedsPricedModels(t *testing.T) {
 	_, err := f.client.Sessions.Create(ctx, sessions.CreateParams{
 		Agent: agents.AgentID(free.ID), EnvironmentID: f.envID, Budget: &sessions.Budget{MaxListCost: money.USD(100)},
 	})
-	requireInvalid(t, err, "budget: model_not_budgetable: model `anything-goes` has no public list price")
+	reftest.RequireInvalid(t, err, "budget: model_not_budgetable: model `anything-goes` has no public list price")
 	require.ErrorIs(t, err, sessions.ErrModelNotBudgetable)
 
 	// Without a budget the model does not matter.

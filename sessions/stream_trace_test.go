@@ -191,7 +191,7 @@ func TestStreamSpanWhenReconnectingFails(t *testing.T) {
 		}
 	}
 	require.Len(t, errs, 1)
-	requireNotFound(t, errs[0], "")
+	reftest.RequireNotFound(t, errs[0], "")
 
 	stream := stream0(t, rec)
 	require.Equal(t, codes.Error, stream.Status().Code)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
@@ -116,18 +117,18 @@ func TestTerminatedSession(t *testing.T) {
 	// Every write is a 409 the SDK reports as an invalid request.
 	conflict := "session_id: session `" + s.ID + "` is terminated"
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("Hello?")}})
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	require.True(t, errors.Is(err, apierror.ErrInvalidRequest), "%v", err)
 	var apiErr *apierror.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, 409, apiErr.StatusCode)
 	_, err = f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("Too late")})
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_011CNha8iCJcU1wXNR6q4V8x"})
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	err = f.client.Sessions.Resources.Delete(ctx, s.ID, rsc.ID)
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 
 	// Reads work: the history ends with the termination; a new stream
 	// ends at once, without an error.

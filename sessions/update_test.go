@@ -10,6 +10,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -51,7 +52,7 @@ func TestUpdateTitleAndMetadata(t *testing.T) {
 		many[k] = &v
 	}
 	_, err = f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Metadata: many})
-	requireInvalid(t, err, "metadata: must have at most 16 pairs")
+	reftest.RequireInvalid(t, err, "metadata: must have at most 16 pairs")
 }
 
 func TestUpdateBudget(t *testing.T) {
@@ -73,13 +74,13 @@ func TestUpdateBudget(t *testing.T) {
 	require.Nil(t, removed.Budget, "budget: null removes it")
 
 	_, err = f.client.Sessions.Update(ctx, capped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(100)))})
-	requireInvalid(t, err, "budget: budget_create_only")
+	reftest.RequireInvalid(t, err, "budget: budget_create_only")
 	require.ErrorIs(t, err, sessions.ErrBudgetCreateOnly, "a removed budget cannot be re-added")
 	require.NotErrorIs(t, err, sessions.ErrBudgetNotRaised)
 
 	uncapped := f.newSession(t, f.params())
 	_, err = f.client.Sessions.Update(ctx, uncapped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(100)))})
-	requireInvalid(t, err, "budget: budget_create_only: a budget can only be set when the session is created")
+	reftest.RequireInvalid(t, err, "budget: budget_create_only: a budget can only be set when the session is created")
 	require.ErrorIs(t, err, sessions.ErrBudgetCreateOnly)
 	var reason sessions.BudgetRefusal
 	require.ErrorAs(t, err, &reason)
@@ -136,7 +137,7 @@ func TestUpdateAgent(t *testing.T) {
 
 	// Validated like an agent: a server no toolset uses is refused.
 	_, err = f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: []agents.Tool{}}})
-	requireInvalid(t, err, "is not referenced by any mcp_toolset")
+	reftest.RequireInvalid(t, err, "is not referenced by any mcp_toolset")
 
 	cleared, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{
 		Tools: []agents.Tool{}, MCPServers: []agents.MCPServer{},
@@ -174,19 +175,19 @@ func TestArchiveAndDelete(t *testing.T) {
 	// Archived sessions are read-only (docs/managed-agents-wire.md 6.7).
 	conflict := "session_id: session `" + s.ID + "` is archived"
 	_, err = f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("x")})
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_03"})
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	err = f.client.Sessions.Resources.Delete(ctx, s.ID, file.ID)
-	requireConflict(t, err, conflict)
+	reftest.RequireConflict(t, err, conflict)
 	_, err = f.client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.NoError(t, err)
 
 	require.NoError(t, f.client.Sessions.Delete(ctx, s.ID), "archived sessions can be deleted")
 	_, err = f.client.Sessions.Get(ctx, s.ID)
-	requireNotFound(t, err, "Session `"+s.ID+"` not found.")
+	reftest.RequireNotFound(t, err, "Session `"+s.ID+"` not found.")
 	err = f.client.Sessions.Delete(ctx, s.ID)
-	requireNotFound(t, err, "Session `"+s.ID+"` not found.")
+	reftest.RequireNotFound(t, err, "Session `"+s.ID+"` not found.")
 	_, err = f.client.Sessions.Resources.Get(ctx, s.ID, file.ID)
 	require.Error(t, err, "its resources are gone with it")
 
@@ -203,12 +204,12 @@ func TestRunningSessionRules(t *testing.T) {
 	s := f.running(t, f.params())
 
 	_, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: []agents.Tool{}}})
-	requireConflict(t, err, "agent: session is running; interrupt it first")
+	reftest.RequireConflict(t, err, "agent: session is running; interrupt it first")
 	updated, err := f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("Busy")})
 	require.NoError(t, err, "other fields can change while it runs")
 	require.Equal(t, sessions.StatusRunning, updated.Status)
 	err = f.client.Sessions.Delete(ctx, s.ID)
-	requireConflict(t, err, "session_id: session is running; interrupt it first")
+	reftest.RequireConflict(t, err, "session_id: session is running; interrupt it first")
 
 	archived, err := f.client.Sessions.Archive(ctx, s.ID)
 	require.NoError(t, err)
