@@ -27,15 +27,18 @@ import (
 // defaultPackages hold the benchmarks that pair the SDK with a baseline.
 var defaultPackages = []string{".", "./sessions", "./messages", "./toolrunner"}
 
-// baselineOf maps a variant of a benchmark to the variant it is measured
-// against, by the last element of the benchmark's name.
-var baselineOf = map[string]string{
-	"impl=SDK":            "impl=Raw",
-	"sdk":                 "baseline",
-	"runner":              "handloop",
-	"tracing=noop":        "tracing=none",
-	"tracing=sdk":         "tracing=none",
-	"tracing=sdk+content": "tracing=none",
+// baselineOf maps a variant of a benchmark to the variants it is measured
+// against, by an element of the benchmark's name; each baseline the run
+// has gives a row. A stream's SDK decoder is compared with a bufio.Scanner
+// line split plus encoding/json ("scanner") where the benchmark has one,
+// and with go-sse's reader plus encoding/json ("baseline").
+var baselineOf = map[string][]string{
+	"impl=SDK":            {"impl=Raw"},
+	"sdk":                 {"scanner", "baseline"},
+	"runner":              {"handloop"},
+	"tracing=noop":        {"tracing=none"},
+	"tracing=sdk":         {"tracing=none"},
+	"tracing=sdk+content": {"tracing=none"},
 }
 
 func main() {
@@ -117,24 +120,37 @@ func parse(r io.Reader) []*result {
 	return order
 }
 
+// pair is an SDK result and one of its baselines; label names the SDK row,
+// with the baseline when the SDK has several.
+type pair struct {
+	sdk, base *result
+	label     string
+}
+
 // pairs returns each result that has a baseline, with that baseline.
-func pairs(results []*result) [][2]*result {
+func pairs(results []*result) []pair {
 	byName := map[string]*result{}
 	for _, r := range results {
 		byName[r.name] = r
 	}
-	var out [][2]*result
+	var out []pair
 	for _, r := range results {
 		parts := strings.Split(r.name, "/")
 		for i, p := range parts {
-			base, ok := baselineOf[p]
+			bases, ok := baselineOf[p]
 			if !ok {
 				continue
 			}
-			other := slices.Clone(parts)
-			other[i] = base
-			if b, ok := byName[strings.Join(other, "/")]; ok {
-				out = append(out, [2]*result{r, b})
+			for _, base := range bases {
+				other := slices.Clone(parts)
+				other[i] = base
+				if b, ok := byName[strings.Join(other, "/")]; ok {
+					label := strings.TrimPrefix(r.name, "Benchmark")
+					if len(bases) > 1 {
+						label += " vs " + base
+					}
+					out = append(out, pair{sdk: r, base: b, label: label})
+				}
 			}
 			break
 		}
@@ -146,7 +162,7 @@ func printTable(w io.Writer, results []*result) {
 	fmt.Fprintln(w, "| Benchmark | SDK | Baseline | Time ratio | Allocs SDK / baseline | Bytes SDK / baseline |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, p := range pairs(results) {
-		sdk, base := p[0], p[1]
+		sdk, base := p.sdk, p.base
 		st, _ := sdk.median("ns/op")
 		bt, _ := base.median("ns/op")
 		sa, _ := sdk.median("allocs/op")
@@ -158,7 +174,7 @@ func printTable(w io.Writer, results []*result) {
 			ratio = fmt.Sprintf("%.2f×", st/bt)
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s / %s | %s / %s |\n",
-			strings.TrimPrefix(sdk.name, "Benchmark"), duration(st), duration(bt), ratio,
+			p.label, duration(st), duration(bt), ratio,
 			trim(sa), trim(ba), trim(sb), trim(bb))
 	}
 }
