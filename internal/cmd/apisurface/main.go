@@ -1,6 +1,9 @@
 // Command apisurface counts the exported identifiers of each public package
 // of the module: top-level constants, variables, types and functions, and
-// the exported methods of exported types. Struct fields are not counted.
+// the exported methods of exported types. Struct fields are not counted,
+// and the MarshalJSON and UnmarshalJSON methods, which implement
+// encoding/json's interfaces rather than add names to learn, are counted
+// in a column of their own.
 // It is how the changelog's figures for the public API are measured:
 //
 //	go run ./internal/cmd/apisurface [dir]
@@ -23,7 +26,7 @@ func main() {
 	if len(os.Args) > 1 {
 		root = os.Args[1]
 	}
-	counts := map[string]int{}
+	counts, jsonMethods := map[string]int{}, map[string]int{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -46,7 +49,9 @@ func main() {
 		if strings.HasSuffix(f.Name.Name, "_test") || f.Name.Name == "main" {
 			return nil
 		}
-		counts[filepath.Dir(rel)] += exported(f)
+		n, j := exported(f)
+		counts[filepath.Dir(rel)] += n
+		jsonMethods[filepath.Dir(rel)] += j
 		return nil
 	})
 	if err != nil {
@@ -54,28 +59,34 @@ func main() {
 		os.Exit(1)
 	}
 	dirs := make([]string, 0, len(counts))
-	total := 0
+	total, totalJSON := 0, 0
 	for d, n := range counts {
 		dirs = append(dirs, d)
 		total += n
+		totalJSON += jsonMethods[d]
 	}
 	sort.Strings(dirs)
+	fmt.Printf("%-14s %5s %5s\n", "package", "names", "json")
 	for _, d := range dirs {
-		fmt.Printf("%-14s %4d\n", d, counts[d])
+		fmt.Printf("%-14s %5d %5d\n", d, counts[d], jsonMethods[d])
 	}
-	fmt.Printf("%-14s %4d\n", "total", total)
+	fmt.Printf("%-14s %5d %5d\n", "total", total, totalJSON)
 }
 
-// exported counts the exported identifiers one file declares.
-func exported(f *ast.File) int {
-	n := 0
+// exported counts the exported identifiers one file declares, and apart
+// from them its MarshalJSON and UnmarshalJSON methods.
+func exported(f *ast.File) (n, jsonMethods int) {
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.FuncDecl:
 			if !d.Name.IsExported() {
 				continue
 			}
-			if d.Recv == nil || receiverExported(d.Recv) {
+			switch {
+			case d.Recv != nil && !receiverExported(d.Recv):
+			case d.Recv != nil && (d.Name.Name == "MarshalJSON" || d.Name.Name == "UnmarshalJSON"):
+				jsonMethods++
+			default:
 				n++
 			}
 		case *ast.GenDecl:
@@ -95,7 +106,7 @@ func exported(f *ast.File) int {
 			}
 		}
 	}
-	return n
+	return n, jsonMethods
 }
 
 func receiverExported(recv *ast.FieldList) bool {
