@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -180,7 +179,13 @@ type Multiagent20261001 struct {
 
 // UnknownMultiagent is a multiagent type this SDK does not know, kept as
 // received.
-type UnknownMultiagent struct{ union.Raw }
+type UnknownMultiagent struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownMultiagent) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (Coordinator) isMultiagent()        {}
 func (Multiagent20261001) isMultiagent() {}
@@ -231,7 +236,7 @@ func decodeMultiagentUnion(typ string, obj []byte) (Multiagent, error) {
 		}
 		return Multiagent20261001(*p), nil
 	}
-	return UnknownMultiagent{rawUnknown(typ, obj)}, nil
+	return UnknownMultiagent{Type: typ, JSON: canonical(obj)}, nil
 }
 
 // decodeAdvisor reads the advisor of a Multiagent20261001 with the agents
@@ -267,7 +272,13 @@ type AdvisorMember struct {
 
 // UnknownRosterMember is a roster entry type this SDK does not know, kept
 // as received.
-type UnknownRosterMember struct{ union.Raw }
+type UnknownRosterMember struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownRosterMember) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (ThreadAgent) isRosterMember()         {}
 func (AdvisorMember) isRosterMember()       {}
@@ -295,7 +306,7 @@ func decodeRosterMemberUnion(typ string, obj []byte) (RosterMember, error) {
 		}
 		return AdvisorMember(*p), nil
 	}
-	return UnknownRosterMember{rawUnknown(typ, obj)}, nil
+	return UnknownRosterMember{Type: typ, JSON: canonical(obj)}, nil
 }
 
 // Delegation is Multiagent20261001.Subagents or .Workflows:
@@ -322,7 +333,13 @@ type DelegationDisabled struct {
 }
 
 // UnknownDelegation is a type this SDK does not know, kept as received.
-type UnknownDelegation struct{ union.Raw }
+type UnknownDelegation struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownDelegation) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (DelegationEnabled) isDelegation()  {}
 func (DelegationDisabled) isDelegation() {}
@@ -365,5 +382,5 @@ func decodeDelegationUnion(typ string, obj []byte) (Delegation, error) {
 		}
 		return DelegationDisabled(*p), nil
 	}
-	return UnknownDelegation{rawUnknown(typ, obj)}, nil
+	return UnknownDelegation{Type: typ, JSON: canonical(obj)}, nil
 }

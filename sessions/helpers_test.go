@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -157,6 +155,3 @@ func memorystoresRename(name string) memorystores.UpdateParams {
 func environmentsParams(name string) environments.CreateParams {
 	return environments.CreateParams{Name: name}
 }
-
-// rawJSON is the payload of an Unknown variant.
-func rawJSON(typ, s string) union.Raw { return union.Raw{Type: typ, JSON: json.RawMessage(s)} }
