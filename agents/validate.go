@@ -424,6 +424,8 @@ func validateRoster(path string, entries []RosterEntry, allowAdvisor bool) error
 			if err := validateAgentRef(p, e); err != nil {
 				return err
 			}
+		case RosterAgent:
+			return &apierror.ValidationError{Field: p, Rule: "must refer to an agent (AgentID, AgentReference or SelfEntry): a definition (RosterAgent) appears only in responses"}
 		case SelfEntry:
 			if self {
 				return &apierror.ValidationError{Field: p, Rule: "duplicate agent `self`"}

@@ -151,7 +151,7 @@ func TestDecodeCatalogue(t *testing.T) {
 			&sessions.SessionUpdatedEvent{EventMeta: meta("sevt_1", at), Budget: param.Null[sessions.Budget](), Title: param.Null[string](), Metadata: map[string]string{}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.updated","title":"T","metadata":{"k":"v"},"agent":{"type":"agent","id":"agent_1","version":1,"name":"n","description":null,"system":null,"model":{"id":"vendor-haiku-5-5","effort":null,"inference_geo":null,"speed":"standard"},"tools":[],"mcp_servers":[],"skills":[],"execution_identity":{"type":"service_account"},"multiagent":null}}`,
 			&sessions.SessionUpdatedEvent{EventMeta: meta("sevt_1", at), Title: param.Value("T"), Metadata: map[string]string{"k": "v"},
-				Agent: &sessions.Agent{ThreadAgent: sessions.ThreadAgent{Type: "agent", ID: "agent_1", Version: 1, Name: "n",
+				Agent: &sessions.Agent{RosterAgent: agents.RosterAgent{ID: "agent_1", Version: 1, Name: "n",
 					Model: agents.ModelConfig{ID: models.VendorHaiku55, Speed: agents.SpeedStandard}, Tools: []agents.Tool{}, MCPServers: []agents.MCPServer{},
 					Skills: []agents.Skill{}, ExecutionIdentity: agents.ServiceAccount{}}}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.usage","usage":{"active_seconds":3.1,"cache_creation":{"ephemeral_1h_input_tokens":1,"ephemeral_5m_input_tokens":2},"cache_read_input_tokens":6656,"input_tokens":3571,"output_tokens":727,"list_cost":{"amount":"3","currency":"USD"},"server_tool_use":{"web_fetch_requests":4,"web_search_requests":5}},"budget":null}`,

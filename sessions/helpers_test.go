@@ -83,10 +83,10 @@ func (f *fixture) newSession(t *testing.T, p sessions.CreateParams) *sessions.Se
 // sent returns how many requests the server has received.
 func (f *fixture) sent() int { return len(f.env.Server.Requests()) }
 
-// threadAgent is the thread agent a session holds for a.
-func threadAgent(a *agents.Agent) sessions.ThreadAgent {
-	return sessions.ThreadAgent{
-		Type: "agent", ID: a.ID, Version: a.Version, Name: a.Name,
+// rosterAgent is the definition a session holds for a.
+func rosterAgent(a *agents.Agent) agents.RosterAgent {
+	return agents.RosterAgent{
+		ID: a.ID, Version: a.Version, Name: a.Name,
 		Description: a.Description, System: a.System, Model: a.Model,
 		Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills,
 		ExecutionIdentity: a.ExecutionIdentity,

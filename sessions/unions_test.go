@@ -137,7 +137,7 @@ func TestDecodeSession(t *testing.T) {
 	var s sessions.Session
 	require.NoError(t, json.Unmarshal([]byte(sessionJSON), &s))
 	at := time.Date(2026, time.March, 15, 10, 0, 0, 0, time.UTC)
-	helper := sessions.ThreadAgent{Type: "agent", ID: "agent_2", Version: 1, Name: "helper", Description: "h",
+	helper := agents.RosterAgent{ID: "agent_2", Version: 1, Name: "helper", Description: "h",
 		Model: agents.ModelConfig{ID: "m2", Effort: agents.EffortLow, InferenceGeo: "us", Speed: agents.SpeedFast},
 		Tools: []agents.Tool{}, MCPServers: []agents.MCPServer{}, Skills: []agents.Skill{agents.VendorSkill{SkillID: "xlsx", Version: "latest"}},
 		ExecutionIdentity: agents.CloudRole{RoleARN: "arn"}}
@@ -158,14 +158,14 @@ func TestDecodeSession(t *testing.T) {
 			sessions.UnknownResource{Type: "bucket", JSON: json.RawMessage(`{"type": "bucket", "id": "sesrsc_4", "bucket": "b"}`)},
 		},
 		Agent: sessions.Agent{
-			ThreadAgent: sessions.ThreadAgent{Type: "agent", ID: "agent_1", Version: 2, Name: "lead", System: "s",
+			RosterAgent: agents.RosterAgent{ID: "agent_1", Version: 2, Name: "lead", System: "s",
 				Model:      agents.ModelConfig{ID: "m", Effort: agents.EffortHigh, Speed: agents.SpeedStandard},
 				Tools:      []agents.Tool{agents.UnknownTool{Type: "computer_20270101", JSON: json.RawMessage(`{"type": "computer_20270101"}`)}},
 				MCPServers: []agents.MCPServer{}, Skills: []agents.Skill{}, ExecutionIdentity: agents.ServiceAccount{}},
-			Multiagent: sessions.Coordinator{Agents: []sessions.RosterMember{
+			Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{
 				helper,
-				sessions.AdvisorMember{Model: "m3"},
-				sessions.UnknownRosterMember{Type: "crowd", JSON: json.RawMessage(`{"type": "crowd", "size": 3}`)},
+				agents.AdvisorEntry{Model: "m3"},
+				agents.UnknownRosterEntry{Type: "crowd", JSON: json.RawMessage(`{"type": "crowd", "size": 3}`)},
 			}},
 		},
 	}
@@ -197,16 +197,16 @@ func TestDecodeMultiagent20261001(t *testing.T) {
 	    "workflows": {"type": "budgeted", "max": 3}}}`
 	var a sessions.Agent
 	require.NoError(t, json.Unmarshal([]byte(data), &a))
-	m, ok := a.Multiagent.(sessions.Multiagent20261001)
+	m, ok := a.Multiagent.(agents.Multiagent20261001)
 	require.True(t, ok, "%T", a.Multiagent)
 	require.Equal(t, agents.AdvisorDisabled{}, m.Advisor)
-	sub, ok := m.Subagents.(sessions.DelegationEnabled)
+	sub, ok := m.Subagents.(agents.DelegationEnabled)
 	require.True(t, ok)
 	require.Equal(t, agents.InlineAgentsDisabled(), sub.InlineAgents)
 	require.Len(t, sub.PredefinedAgents, 1)
-	h := sub.PredefinedAgents[0].(sessions.ThreadAgent)
+	h := sub.PredefinedAgents[0].(agents.RosterAgent)
 	require.Equal(t, "h", h.Name, "a predefined agent keeps its whole definition")
-	require.Equal(t, sessions.UnknownDelegation{Type: "budgeted", JSON: json.RawMessage(`{"type":"budgeted","max":3}`)}, m.Workflows)
+	require.Equal(t, agents.UnknownDelegation{Type: "budgeted", JSON: json.RawMessage(`{"type": "budgeted", "max": 3}`)}, m.Workflows)
 
 	b, err := json.Marshal(a)
 	require.NoError(t, err)
@@ -228,7 +228,7 @@ func TestDecodeUnknownMultiagent(t *testing.T) {
 	  "multiagent": {"type": "swarm_20270101", "size": 9}}`
 	var a sessions.Agent
 	require.NoError(t, json.Unmarshal([]byte(data), &a))
-	require.Equal(t, sessions.UnknownMultiagent{Type: "swarm_20270101", JSON: json.RawMessage(`{"type":"swarm_20270101","size":9}`)}, a.Multiagent)
+	require.Equal(t, agents.UnknownMultiagent{Type: "swarm_20270101", JSON: json.RawMessage(`{"type": "swarm_20270101", "size": 9}`)}, a.Multiagent)
 	require.Equal(t, "n", a.Name)
 	b, err := json.Marshal(a.Multiagent)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/agentplatform/agentplatform-go/internal/hooks"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -31,10 +32,7 @@ func init() {
 		wire.Union(decodeEventParamUnion),
 		wire.Union(decodeResourceUnion),
 		wire.Union(decodeCheckoutUnion),
-		wire.Union(decodeMultiagentUnion),
-		wire.Union(decodeRosterMemberUnion),
-		wire.Union(decodeDelegationUnion),
-		wire.Union(decodeAdvisor),
+		hooks.AgentUnions,
 		nested,
 	)
 }
