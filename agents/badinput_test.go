@@ -10,6 +10,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/param"
+	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
 // badInput is declared here so that the table's rows may be positional
@@ -180,6 +181,8 @@ func TestBadInput(t *testing.T) {
 			"multiagent.agents[0]", "a definition (RosterAgent) appears only in responses", true},
 		{"create predefined definition", create(multi(agents.Multiagent20261001{Subagents: agents.DelegationEnabled{PredefinedAgents: []agents.RosterEntry{agents.SelfEntry{}, agents.RosterAgent{ID: a.ID}}}})),
 			"multiagent.subagents.predefined_agents[1]", "must refer to an agent (AgentID, AgentReference or SelfEntry)", true},
+		{"create roster session agent", create(multi(agents.Coordinator{Agents: []agents.RosterEntry{sessions.Agent{RosterAgent: agents.RosterAgent{ID: a.ID}}}})),
+			"multiagent.agents[0]", "a definition (RosterAgent) appears only in responses", true},
 		{"update roster definition", update(a.ID, agents.UpdateParams{Multiagent: param.Value[agents.Multiagent](agents.Coordinator{Agents: []agents.RosterEntry{agents.RosterAgent{ID: a.ID, Version: 1}}})}),
 			"multiagent.agents[0]", "a definition (RosterAgent) appears only in responses", true},
 		{"create predefined none without inline", create(multi(agents.Multiagent20261001{Subagents: agents.DelegationEnabled{InlineAgents: &agents.InlineAgents{Type: agents.Disabled}}})),
