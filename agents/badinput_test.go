@@ -10,6 +10,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/param"
+	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
 // badInput is declared here so that the table's rows may be positional
@@ -175,6 +176,15 @@ func TestBadInput(t *testing.T) {
 			"multiagent.subagents.predefined_agents", "at most 20 items", true},
 		{"create predefined advisor", create(multi(agents.Multiagent20261001{Workflows: agents.DelegationEnabled{PredefinedAgents: []agents.RosterEntry{agents.AdvisorEntry{Model: models.VendorOpus55}}}})),
 			"multiagent.workflows.predefined_agents[0].type", "must be one of `agent`, `self`", true},
+		// A definition is what a session's response holds; requests refer.
+		{"create roster definition", create(multi(agents.Coordinator{Agents: []agents.RosterEntry{agents.RosterAgent{ID: a.ID, Version: 1, Name: a.Name}}})),
+			"multiagent.agents[0]", "a definition (RosterAgent) appears only in responses", true},
+		{"create predefined definition", create(multi(agents.Multiagent20261001{Subagents: agents.DelegationEnabled{PredefinedAgents: []agents.RosterEntry{agents.SelfEntry{}, agents.RosterAgent{ID: a.ID}}}})),
+			"multiagent.subagents.predefined_agents[1]", "must refer to an agent (AgentID, AgentReference or SelfEntry)", true},
+		{"create roster session agent", create(multi(agents.Coordinator{Agents: []agents.RosterEntry{sessions.Agent{RosterAgent: agents.RosterAgent{ID: a.ID}}}})),
+			"multiagent.agents[0]", "a definition (RosterAgent) appears only in responses", true},
+		{"update roster definition", update(a.ID, agents.UpdateParams{Multiagent: param.Value[agents.Multiagent](agents.Coordinator{Agents: []agents.RosterEntry{agents.RosterAgent{ID: a.ID, Version: 1}}})}),
+			"multiagent.agents[0]", "a definition (RosterAgent) appears only in responses", true},
 		{"create predefined none without inline", create(multi(agents.Multiagent20261001{Subagents: agents.DelegationEnabled{InlineAgents: &agents.InlineAgents{Type: agents.Disabled}}})),
 			"multiagent.subagents.predefined_agents", "must name at least one agent when inline_agents is disabled", true},
 		{"create metadata 17 pairs", create(func(p *agents.CreateParams) {

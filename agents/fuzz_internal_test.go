@@ -54,7 +54,11 @@ var (
 		`null`,
 		`{"type":"cloud_role","role_arn":"arn","session_tags":{}}`,
 	}
+	// rosterAgentSeed is a roster entry as a session holds it: the agent's
+	// definition.
+	rosterAgentSeed = `{"type":"agent","id":"agent_2","version":1,"name":"h","description":null,"system":"s","model":{"id":"m","effort":{"type":"high"},"inference_geo":null,"speed":"standard"},"tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"object","properties":null,"required":null}}],"mcp_servers":[],"skills":[{"type":"vendor","skill_id":"xlsx","version":"latest"}],"execution_identity":{"type":"service_account"},"rank":1}`
 	multiagentSeeds = []string{
+		`{"type":"coordinator","agents":[` + rosterAgentSeed + `,{"type":"advisor","model":"m"}]}`,
 		`{"type":"coordinator","agents":["agent_1",{"type":"agent","id":"agent_2","version":1},{"type":"self"},{"type":"advisor","model":"m"},{"type":"team","id":"t"}]}`,
 		`{"type":"multiagent_20261001","advisor":{"type":"council","models":["a"]},"subagents":{"type":"enabled","inline_agents":{"type":"sometimes"},"predefined_agents":[{"type":"agent","id":"agent_1","version":2},{"type":"clone"}]},"workflows":{"type":"scheduled"}}`,
 		`{"type":"multiagent_20261001","advisor":{"type":"enabled","model":"m"},"subagents":{"type":"disabled"},"workflows":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[]}}`,
@@ -62,6 +66,7 @@ var (
 	}
 	rosterEntrySeeds = []string{
 		`"agent_1"`,
+		rosterAgentSeed,
 		`{"type":"self"}`,
 		`{"type":"agent","id":"agent_1","version":3,"alias":"a"}`,
 		`{"type":"advisor","model":"m"}`,
@@ -73,6 +78,7 @@ var (
 		`{"type":"council"}`,
 	}
 	delegationSeeds = []string{
+		`{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[` + rosterAgentSeed + `]}`,
 		`{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":[{"type":"self"}]}`,
 		`{"type":"disabled"}`,
 		`{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":["agent_1",{"type":"agent","id":"agent_2","version":1}]}`,
@@ -216,7 +222,7 @@ func TestSeedsRoundTrip(t *testing.T) {
 	}
 	for _, name := range []string{
 		"UnknownTool", "UnknownSkill", "UnknownExecutionIdentity", "UnknownMultiagent", "UnknownRosterEntry",
-		"UnknownAdvisor", "UnknownDelegation", "AgentID", "SelfEntry",
+		"UnknownAdvisor", "UnknownDelegation", "AgentID", "SelfEntry", "RosterAgent",
 		"BashInput", "EditInput", "GlobInput", "GrepInput", "ReadInput", "LineRange", "WriteInput", "UnknownToolInput",
 	} {
 		if !seen[name] {

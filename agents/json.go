@@ -122,7 +122,7 @@ func decodeMultiagent(typ string, obj []byte) (Multiagent, error) {
 	switch typ {
 	case "coordinator":
 		return decode[Coordinator](obj)
-	case MultiagentType20261001:
+	case multiagentType20261001:
 		return decode[Multiagent20261001](obj)
 	}
 	return UnknownMultiagent{Type: typ, JSON: keep(obj)}, nil
@@ -131,6 +131,9 @@ func decodeMultiagent(typ string, obj []byte) (Multiagent, error) {
 func decodeRosterEntry(typ string, obj []byte) (RosterEntry, error) {
 	switch typ {
 	case "agent":
+		if isDefinition(obj) {
+			return decode[RosterAgent](obj)
+		}
 		return decode[AgentReference](obj)
 	case "self":
 		return decode[SelfEntry](obj)
@@ -138,6 +141,17 @@ func decodeRosterEntry(typ string, obj []byte) (RosterEntry, error) {
 		return decode[AdvisorEntry](obj)
 	}
 	return UnknownRosterEntry{Type: typ, JSON: keep(obj)}, nil
+}
+
+// isDefinition reports whether obj, a roster entry of type "agent", is an
+// agent's definition (RosterAgent) rather than a reference: only a
+// definition has a "name". RosterAgent always writes one, so a definition
+// decodes back as a definition.
+func isDefinition(obj []byte) bool {
+	var probe struct {
+		Name json.RawMessage `json:"name"`
+	}
+	return wire.Unmarshal(obj, &probe) == nil && probe.Name != nil
 }
 
 func decodeAdvisor(typ string, obj []byte) (Advisor, error) {

@@ -21,6 +21,7 @@ type (
 	plainMultiagent20261001 Multiagent20261001
 	plainSelfEntry          SelfEntry
 	plainAdvisorEntry       AdvisorEntry
+	plainRosterAgent        RosterAgent
 	plainAdvisorEnabled     AdvisorEnabled
 	plainAdvisorDisabled    AdvisorDisabled
 	plainDelegationEnabled  DelegationEnabled
@@ -145,9 +146,9 @@ func (c *Coordinator) UnmarshalJSON(data []byte) error {
 	return wire.Variant(data, (*plainCoordinator)(c), &c.Extra, unions)
 }
 
-// MarshalJSON writes {"type": MultiagentType20261001, …}.
+// MarshalJSON writes {"type": multiagentType20261001, …}.
 func (m Multiagent20261001) MarshalJSON() ([]byte, error) {
-	return variant(MultiagentType20261001, plainMultiagent20261001(m))
+	return variant(multiagentType20261001, plainMultiagent20261001(m))
 }
 
 // UnmarshalJSON reads the variant's object.
@@ -172,6 +173,15 @@ func (a AdvisorEntry) MarshalJSON() ([]byte, error) { return variant("advisor", 
 func (a *AdvisorEntry) UnmarshalJSON(data []byte) error {
 	*a = AdvisorEntry{}
 	return wire.Variant(data, (*plainAdvisorEntry)(a), &a.Extra)
+}
+
+// MarshalJSON writes {"type": "agent", …}.
+func (r RosterAgent) MarshalJSON() ([]byte, error) { return variant("agent", plainRosterAgent(r)) }
+
+// UnmarshalJSON reads the variant's object, its unions included.
+func (r *RosterAgent) UnmarshalJSON(data []byte) error {
+	*r = RosterAgent{}
+	return wire.Variant(data, (*plainRosterAgent)(r), &r.Extra, unions)
 }
 
 // MarshalJSON writes {"type": "enabled", …}.

@@ -10,8 +10,9 @@ type Multiagent interface{ isMultiagent() }
 
 // Coordinator coordinates a roster of 1 to 20 agents (type "coordinator").
 // Entries are AgentID, AgentReference, SelfEntry or AdvisorEntry (at most
-// one); responses hold AgentReference (resolved, version pinned at write
-// time) and AdvisorEntry.
+// one). An agent's responses hold AgentReference (resolved, version pinned
+// at write time) and AdvisorEntry; a session's hold RosterAgent and
+// AdvisorEntry.
 type Coordinator struct {
 	Agents []RosterEntry `json:"agents"`
 	// Extra holds the members this SDK does not know, kept as received and
@@ -19,8 +20,8 @@ type Coordinator struct {
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// MultiagentType20261001 is the type of Multiagent20261001.
-const MultiagentType20261001 = "multiagent_20261001"
+// multiagentType20261001 is the type of Multiagent20261001.
+const multiagentType20261001 = "multiagent_20261001"
 
 // Multiagent20261001 configures an advisor model, subagents (session
 // threads the agent spawns) and workflows (type "multiagent_20261001").
@@ -51,8 +52,8 @@ func (Multiagent20261001) isMultiagent() {}
 func (UnknownMultiagent) isMultiagent()  {}
 
 // RosterEntry is an entry of Coordinator.Agents or of PredefinedAgents:
-// AgentID, AgentReference, SelfEntry, AdvisorEntry (coordinator only), or
-// UnknownRosterEntry.
+// AgentID, AgentReference, SelfEntry, AdvisorEntry (coordinator only),
+// RosterAgent (responses of sessions only), or UnknownRosterEntry.
 type RosterEntry interface{ isRosterEntry() }
 
 // SelfEntry names the agent that owns the configuration (type "self"); it
@@ -72,6 +73,39 @@ type AdvisorEntry struct {
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
+// RosterAgent is the full definition of a roster agent, as a session holds
+// it (type "agent", like AgentReference): the version of the agent the
+// session was created with, resolved from the reference its agent's roster
+// holds, so that the session keeps running it whatever later versions
+// change. A session's own agent (sessions.Agent) is one too, with its
+// multi-agent configuration. Requests refer to agents instead, with
+// AgentID, AgentReference or SelfEntry.
+//
+// On the wire a definition and a reference share the type "agent"; an
+// entry that has a "name" is a definition.
+type RosterAgent struct {
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+	Name    string `json:"name"`
+	// Description and System are "" when unset (null on the wire).
+	Description       string            `json:"description,omitzero"`
+	System            string            `json:"system,omitzero"`
+	Model             ModelConfig       `json:"model"`
+	Tools             []Tool            `json:"tools"`
+	MCPServers        []MCPServer       `json:"mcp_servers"`
+	Skills            []Skill           `json:"skills"`
+	ExecutionIdentity ExecutionIdentity `json:"execution_identity"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// Reference returns the reference to the agent version this definition
+// came from.
+func (r RosterAgent) Reference() AgentReference {
+	return AgentReference{ID: r.ID, Version: r.Version}
+}
+
 // UnknownRosterEntry is a roster entry type this SDK does not know, kept as received.
 type UnknownRosterEntry struct {
 	Type string          // the "type" member
@@ -82,6 +116,7 @@ func (AgentID) isRosterEntry()            {}
 func (AgentReference) isRosterEntry()     {}
 func (SelfEntry) isRosterEntry()          {}
 func (AdvisorEntry) isRosterEntry()       {}
+func (RosterAgent) isRosterEntry()        {}
 func (UnknownRosterEntry) isRosterEntry() {}
 
 // Advisor is Multiagent20261001.Advisor: AdvisorEnabled, AdvisorDisabled or
@@ -126,7 +161,8 @@ type DelegationEnabled struct {
 	// itself; nil means enabled (on update: keep the stored value).
 	InlineAgents *InlineAgents `json:"inline_agents,omitzero"`
 	// PredefinedAgents lists saved agents it may use (at most 20): AgentID,
-	// AgentReference or SelfEntry; responses hold AgentReference. nil is
+	// AgentReference or SelfEntry; an agent's responses hold
+	// AgentReference, a session's RosterAgent. nil is
 	// not sent (on update: keep the stored list); an empty non-nil slice
 	// clears it. With inline agents disabled it must name at least one.
 	PredefinedAgents []RosterEntry `json:"predefined_agents,omitzero"`

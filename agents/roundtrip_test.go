@@ -8,10 +8,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
+	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/param"
+	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
 func decodeAgent(data []byte) (agents.Agent, error) {
@@ -98,6 +101,48 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSessionRostersRoundTrip: a session holds its agent's rosters
+// resolved to definitions (RosterAgent); the server's JSON of them
+// round-trips like an agent's own.
+func TestSessionRostersRoundTrip(t *testing.T) {
+	_, client := newClient(t)
+	helper := simpleAgent(t, client, "helper")
+	coordinator, err := client.Agents.Create(ctx, agents.CreateParams{Name: "coordinator", Model: agents.ModelID(models.VendorOpus55),
+		Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID(helper.ID), agents.SelfEntry{}, agents.AdvisorEntry{Model: models.VendorOpus55}}}})
+	require.NoError(t, err)
+	lead, err := client.Agents.Create(ctx, agents.CreateParams{Name: "lead", Model: agents.ModelID(models.VendorOpus55),
+		Multiagent: agents.Multiagent20261001{
+			Subagents: agents.DelegationEnabled{PredefinedAgents: []agents.RosterEntry{agents.AgentID(helper.ID), agents.SelfEntry{}}},
+			Workflows: agents.DelegationDisabled{},
+		}})
+	require.NoError(t, err)
+	env, err := client.Environments.Create(ctx, environments.CreateParams{Name: "env"})
+	require.NoError(t, err)
+
+	seen := map[string]bool{}
+	for _, a := range []*agents.Agent{coordinator, lead} {
+		s, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: a.Reference(), EnvironmentID: env.ID,
+			Budget: &sessions.Budget{MaxListCost: money.USD(100)}})
+		require.NoError(t, err)
+		var raw struct {
+			Agent json.RawMessage `json:"agent"`
+		}
+		require.NoError(t, client.Execute(ctx, http.MethodGet, "/v1/sessions/"+s.ID, nil, &raw, option.WithBeta("managed-agents-2026-04-01")))
+		v, ok := wiretest.RoundTrip(t, raw.Agent, decodeSessionAgent, true)
+		require.True(t, ok, "%s", raw.Agent)
+		wiretest.Seen(v, seen)
+	}
+	for _, name := range []string{"RosterAgent", "AdvisorEntry", "Coordinator", "Multiagent20261001", "DelegationEnabled", "DelegationDisabled"} {
+		require.True(t, seen[name], "no session's agent holds a %s", name)
+	}
+}
+
+func decodeSessionAgent(data []byte) (sessions.Agent, error) {
+	var a sessions.Agent
+	err := json.Unmarshal(data, &a)
+	return a, err
+}
+
 // TestWireTypesHaveJSONMethods: every exported struct with an Extra field
 // encodes through its own methods, which write Extra's members back.
 func TestWireTypesHaveJSONMethods(t *testing.T) {
@@ -106,7 +151,7 @@ func TestWireTypesHaveJSONMethods(t *testing.T) {
 		agents.AgentToolset{}, agents.ToolDefaults{}, agents.ToolConfig{}, agents.UserLocation{}, agents.PermissionPolicy{},
 		agents.MCPToolset{}, agents.MCPToolConfig{}, agents.CustomTool{}, agents.InputSchema{}, agents.MCPServer{},
 		agents.VendorSkill{}, agents.CustomSkill{}, agents.ServiceAccount{}, agents.CloudRole{},
-		agents.Coordinator{}, agents.Multiagent20261001{}, agents.SelfEntry{}, agents.AdvisorEntry{},
+		agents.Coordinator{}, agents.Multiagent20261001{}, agents.SelfEntry{}, agents.AdvisorEntry{}, agents.RosterAgent{},
 		agents.AdvisorEnabled{}, agents.AdvisorDisabled{}, agents.DelegationEnabled{}, agents.DelegationDisabled{}, agents.InlineAgents{},
 		agents.BashInput{}, agents.EditInput{}, agents.GlobInput{}, agents.GrepInput{}, agents.ReadInput{}, agents.WriteInput{})
 }

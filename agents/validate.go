@@ -440,6 +440,11 @@ func validateRoster(path string, entries []RosterEntry, allowAdvisor bool) error
 				return &apierror.ValidationError{Field: p, Rule: "duplicate advisor `" + e.Model + "`"}
 			}
 			advisor = true
+		case UnknownRosterEntry:
+			// sent as received: the server judges it
+		default:
+			// RosterAgent, or a type that embeds it (sessions.Agent).
+			return &apierror.ValidationError{Field: p, Rule: "must refer to an agent (AgentID, AgentReference or SelfEntry): a definition (RosterAgent) appears only in responses"}
 		}
 	}
 	return nil

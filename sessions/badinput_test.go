@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -133,7 +134,7 @@ func TestBadInputCreate(t *testing.T) {
 		{"message without content", events(sessions.UserMessage()), "initial_events[0].content", "must have at least 1 item", true},
 		{"message empty text", events(sessions.UserMessage("a", "")), "initial_events[0].content[1].text", "must be at least 1 character", true},
 		{"message block unknown", events(sessions.UserMessageParam{Content: []sessions.ContentBlockParam{
-			sessions.UnknownContentBlockParam{Raw: rawJSON("image", `{"type":"image","source":{"type":"url","url":"https://x"}}`)}}}),
+			sessions.UnknownContentBlockParam{Type: "image", JSON: json.RawMessage(`{"type":"image","source":{"type":"url","url":"https://x"}}`)}}}),
 			"initial_events[0].content[0].type", "must be one of `text`", false},
 		{"event kind not allowed", events(sessions.Interrupt()), "initial_events[0].type", "must be one of `user.message`, `user.define_outcome`, `system.message`", false},
 		{"system alone", events(sessions.SystemMessage("s")), "initial_events[0]", "system.message must be the last event and follow a user.message", true},
@@ -301,7 +302,7 @@ func TestBadInputOtherCalls(t *testing.T) {
 		{"send event nil", send(s.ID, nil), "events[0]", "must not be nil", true},
 		{"send message without content", send(s.ID, sessions.UserMessage()), "events[0].content", "must have at least 1 item", true},
 		{"send message empty text", send(s.ID, sessions.UserMessage("")), "events[0].content[0].text", "must be at least 1 character", true},
-		{"send event type unknown", send(s.ID, sessions.UnknownEventParam{Raw: rawJSON("user.wave", `{"type":"user.wave"}`)}), "events[0].type", "must be one of", false},
+		{"send event type unknown", send(s.ID, sessions.UnknownEventParam{Type: "user.wave", JSON: json.RawMessage(`{"type":"user.wave"}`)}), "events[0].type", "must be one of", false},
 		{"send confirmation result missing", send(s.ID, sessions.ToolConfirmationParam{ToolUseID: "sevt_1"}), "events[0].result", "is required", true},
 		{"send confirmation result unknown", send(s.ID, sessions.ToolConfirmationParam{Result: "maybe", ToolUseID: "sevt_1"}), "events[0].result", "must be one of `allow`, `deny`", false},
 		{"send confirmation id empty", send(s.ID, sessions.Allow("")), "events[0].tool_use_id", "between 1 and 128 characters", true},

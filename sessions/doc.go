@@ -32,16 +32,16 @@
 //	file, err := client.Sessions.Resources.Add(ctx, sess.ID, sessions.FileResourceParam{FileID: "file_…"})
 //
 // Unions (Resource, Checkout, EventParam, ContentBlockParam, RubricParam,
-// Multiagent, RosterMember, Delegation, and on the events' side Event,
-// ContentBlock, StopReason and the rest) are sealed interfaces: switch on
+// and on the events' side Event, ContentBlock, StopReason and the rest) are sealed interfaces: switch on
 // the concrete type. Each has an Unknown variant that keeps the JSON of a
 // type newer than this SDK, so nothing is dropped and it marshals back
 // unchanged. Enum-like string types (Status, Access, OutcomeResult) keep
 // unknown values.
 //
-// A session's Agent is a snapshot taken at creation: the agent's fields
-// (agents types) plus its multi-agent configuration, whose rosters hold the
-// full definitions (ThreadAgent) of the agents the session can run.
+// A session's Agent is a snapshot taken at creation: the agent's
+// definition (agents.RosterAgent) plus its multi-agent configuration
+// (agents.Multiagent), whose rosters hold the definitions (again
+// agents.RosterAgent) of the agents the session can run.
 //
 // Requests are checked locally first: a parameter that breaks a documented
 // limit returns an *apierror.ValidationError naming its wire path (for

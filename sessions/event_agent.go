@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -186,7 +185,13 @@ type AutoPermission struct {
 }
 
 // UnknownEvaluation is a policy kind this SDK does not know, as received.
-type UnknownEvaluation struct{ union.Raw }
+type UnknownEvaluation struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownEvaluation) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (AlwaysAllowEvaluation) isEvaluation() {}
 func (AlwaysAskEvaluation) isEvaluation()   {}
@@ -263,5 +268,5 @@ func decodeEvaluation(typ string, obj []byte) (Evaluation, error) {
 		}
 		return AutoEvaluation(*p), nil
 	}
-	return UnknownEvaluation{rawUnknown(typ, obj)}, nil
+	return UnknownEvaluation{Type: typ, JSON: canonical(obj)}, nil
 }

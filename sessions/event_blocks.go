@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -72,7 +71,13 @@ type RedactedBlock struct {
 }
 
 // UnknownContentBlock is a block kind this SDK does not know, as received.
-type UnknownContentBlock struct{ union.Raw }
+type UnknownContentBlock struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownContentBlock) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (TextBlock) isContentBlock()           {}
 func (ImageBlock) isContentBlock()          {}
@@ -120,7 +125,13 @@ type FileSource struct {
 }
 
 // UnknownSource is a source kind this SDK does not know, as received.
-type UnknownSource struct{ union.Raw }
+type UnknownSource struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownSource) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (Base64Source) isSource()    {}
 func (PlainTextSource) isSource() {}
@@ -293,7 +304,7 @@ func decodeContentBlock(typ string, obj []byte) (ContentBlock, error) {
 		}
 		return RedactedBlock(*p), nil
 	}
-	return UnknownContentBlock{rawUnknown(typ, obj)}, nil
+	return UnknownContentBlock{Type: typ, JSON: canonical(obj)}, nil
 }
 
 func decodeSource(typ string, obj []byte) (Source, error) {
@@ -323,7 +334,7 @@ func decodeSource(typ string, obj []byte) (Source, error) {
 		}
 		return FileSource(*p), nil
 	}
-	return UnknownSource{rawUnknown(typ, obj)}, nil
+	return UnknownSource{Type: typ, JSON: canonical(obj)}, nil
 }
 
 // plainText returns the text of obj, a text block the decoder has already

@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
@@ -92,7 +91,7 @@ func TestDecodeCatalogue(t *testing.T) {
 			&sessions.AgentCustomToolUseEvent{EventMeta: meta("sevt_1", at), Name: "lookup_order", Input: json.RawMessage(`{"order_id":"1234"}`)}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"agent.mcp_tool_use","name":"create_issue","mcp_server_name":"example-mcp","input":{"title":"Flaky"},"evaluated_permission":"ask","evaluation":{"type":"policy_2027"},"session_thread_id":null}`,
 			&sessions.AgentMCPToolUseEvent{EventMeta: meta("sevt_1", at), Name: "create_issue", MCPServerName: "example-mcp", Input: json.RawMessage(`{"title":"Flaky"}`),
-				EvaluatedPermission: sessions.PermissionAsk, Evaluation: sessions.UnknownEvaluation{Raw: union.Raw{Type: "policy_2027", JSON: json.RawMessage(`{"type":"policy_2027"}`)}}}},
+				EvaluatedPermission: sessions.PermissionAsk, Evaluation: sessions.UnknownEvaluation{Type: "policy_2027", JSON: json.RawMessage(`{"type":"policy_2027"}`)}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"agent.tool_result","tool_use_id":"sevt_0","content":[{"type":"text","text":"src/main.go:12"}],"is_error":false}`,
 			&sessions.AgentToolResultEvent{EventMeta: meta("sevt_1", at), ToolUseID: "sevt_0", Content: text("src/main.go:12")}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"agent.mcp_tool_result","mcp_tool_use_id":"sevt_0","content":[{"type":"text","text":"Created issue #88"}],"is_error":true}`,
@@ -111,8 +110,8 @@ func TestDecodeCatalogue(t *testing.T) {
 			&sessions.SessionStatusIdleEvent{EventMeta: meta("sevt_1", at), StopReason: sessions.StopRefusal{}, StopDetails: sessions.RefusalDetails{Category: "cyber"}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.status_idle","stop_reason":{"type":"max_turns","turns":9},"stop_details":{"type":"quota","n":1}}`,
 			&sessions.SessionStatusIdleEvent{EventMeta: meta("sevt_1", at),
-				StopReason:  sessions.UnknownStopReason{Raw: union.Raw{Type: "max_turns", JSON: json.RawMessage(`{"type":"max_turns","turns":9}`)}},
-				StopDetails: sessions.UnknownStopDetails{Raw: union.Raw{Type: "quota", JSON: json.RawMessage(`{"type":"quota","n":1}`)}}}},
+				StopReason:  sessions.UnknownStopReason{Type: "max_turns", JSON: json.RawMessage(`{"type":"max_turns","turns":9}`)},
+				StopDetails: sessions.UnknownStopDetails{Type: "quota", JSON: json.RawMessage(`{"type":"quota","n":1}`)}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.status_rescheduled"}`,
 			&sessions.SessionStatusRescheduledEvent{EventMeta: meta("sevt_1", at)}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.status_terminated"}`,
@@ -142,9 +141,9 @@ func TestDecodeCatalogue(t *testing.T) {
 				RetryStatus: sessions.RetryRetrying{}, Details: sessions.RepositoryErrorDetails{}}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.error","error":{"type":"gpu_melted_error","message":"m","retry_status":{"type":"later","in":5},"gpu":7}}`,
 			&sessions.SessionErrorEvent{EventMeta: meta("sevt_1", at), Error: sessions.SessionError{Type: "gpu_melted_error", Message: "m",
-				RetryStatus: sessions.UnknownRetryStatus{Raw: union.Raw{Type: "later", JSON: json.RawMessage(`{"type":"later","in":5}`)}},
-				Details: sessions.UnknownErrorDetails{Raw: union.Raw{Type: "gpu_melted_error",
-					JSON: json.RawMessage(`{"type":"gpu_melted_error","message":"m","retry_status":{"type":"later","in":5},"gpu":7}`)}},
+				RetryStatus: sessions.UnknownRetryStatus{Type: "later", JSON: json.RawMessage(`{"type":"later","in":5}`)},
+				Details: sessions.UnknownErrorDetails{Type: "gpu_melted_error",
+					JSON: json.RawMessage(`{"type":"gpu_melted_error","message":"m","retry_status":{"type":"later","in":5},"gpu":7}`)},
 				Extra: map[string]json.RawMessage{"gpu": json.RawMessage("7")}}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.updated","budget":{"type":"limit","max_list_cost":{"amount":"500","currency":"USD"}}}`,
 			&sessions.SessionUpdatedEvent{EventMeta: meta("sevt_1", at), Budget: param.Value(sessions.Limit(money.USD(500)))}},
@@ -152,7 +151,7 @@ func TestDecodeCatalogue(t *testing.T) {
 			&sessions.SessionUpdatedEvent{EventMeta: meta("sevt_1", at), Budget: param.Null[sessions.Budget](), Title: param.Null[string](), Metadata: map[string]string{}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.updated","title":"T","metadata":{"k":"v"},"agent":{"type":"agent","id":"agent_1","version":1,"name":"n","description":null,"system":null,"model":{"id":"vendor-haiku-5-5","effort":null,"inference_geo":null,"speed":"standard"},"tools":[],"mcp_servers":[],"skills":[],"execution_identity":{"type":"service_account"},"multiagent":null}}`,
 			&sessions.SessionUpdatedEvent{EventMeta: meta("sevt_1", at), Title: param.Value("T"), Metadata: map[string]string{"k": "v"},
-				Agent: &sessions.Agent{ThreadAgent: sessions.ThreadAgent{Type: "agent", ID: "agent_1", Version: 1, Name: "n",
+				Agent: &sessions.Agent{RosterAgent: agents.RosterAgent{ID: "agent_1", Version: 1, Name: "n",
 					Model: agents.ModelConfig{ID: models.VendorHaiku55, Speed: agents.SpeedStandard}, Tools: []agents.Tool{}, MCPServers: []agents.MCPServer{},
 					Skills: []agents.Skill{}, ExecutionIdentity: agents.ServiceAccount{}}}}},
 		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"session.usage","usage":{"active_seconds":3.1,"cache_creation":{"ephemeral_1h_input_tokens":1,"ephemeral_5m_input_tokens":2},"cache_read_input_tokens":6656,"input_tokens":3571,"output_tokens":727,"list_cost":{"amount":"3","currency":"USD"},"server_tool_use":{"web_fetch_requests":4,"web_search_requests":5}},"budget":null}`,
@@ -230,10 +229,10 @@ func TestDecodeContentBlocks(t *testing.T) {
 		sessions.ImageBlock{Source: sessions.URLSource{URL: "https://x/i.png"}},
 		sessions.ImageBlock{Source: sessions.FileSource{FileID: "file_1"}},
 		sessions.DocumentBlock{Source: sessions.PlainTextSource{MediaType: "text/plain", Data: "doc"}, Title: "T"},
-		sessions.DocumentBlock{Source: sessions.UnknownSource{Raw: union.Raw{Type: "s3", JSON: json.RawMessage(`{"type":"s3","bucket":"b"}`)}}, Context: "c"},
+		sessions.DocumentBlock{Source: sessions.UnknownSource{Type: "s3", JSON: json.RawMessage(`{"type":"s3","bucket":"b"}`)}, Context: "c"},
 		sessions.SearchResultBlock{Source: "https://x", Title: "X", Content: []sessions.TextBlock{{Text: "hit"}}, Citations: &sessions.Citations{Enabled: true}},
 		sessions.RedactedBlock{},
-		sessions.UnknownContentBlock{Raw: union.Raw{Type: "hologram", JSON: json.RawMessage(`{"type":"hologram","frames":3}`)}},
+		sessions.UnknownContentBlock{Type: "hologram", JSON: json.RawMessage(`{"type":"hologram","frames":3}`)},
 	}, ev.(*sessions.AgentToolResultEvent).Content))
 	require.Equal(t, "a", sessions.Text(ev.(*sessions.AgentToolResultEvent).Content))
 }

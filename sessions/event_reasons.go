@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -58,7 +57,13 @@ type StopRefusal struct {
 }
 
 // UnknownStopReason is a stop reason this SDK does not know, as received.
-type UnknownStopReason struct{ union.Raw }
+type UnknownStopReason struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownStopReason) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (StopEndTurn) isStopReason()          {}
 func (StopRequiresAction) isStopReason()   {}
@@ -82,7 +87,13 @@ type RefusalDetails struct {
 }
 
 // UnknownStopDetails is a kind this SDK does not know, as received.
-type UnknownStopDetails struct{ union.Raw }
+type UnknownStopDetails struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownStopDetails) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (RefusalDetails) isStopDetails()     {}
 func (UnknownStopDetails) isStopDetails() {}
@@ -133,7 +144,13 @@ type RetryTerminal struct {
 }
 
 // UnknownRetryStatus is a status this SDK does not know, as received.
-type UnknownRetryStatus struct{ union.Raw }
+type UnknownRetryStatus struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownRetryStatus) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (RetryRetrying) isRetryStatus()      {}
 func (RetryExhausted) isRetryStatus()     {}
@@ -170,7 +187,13 @@ type RepositoryErrorDetails struct {
 // know, as SessionError marshals it. It is a view of the error: its
 // members are also in SessionError's fields and Extra, which are what is
 // written back.
-type UnknownErrorDetails struct{ union.Raw }
+type UnknownErrorDetails struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownErrorDetails) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (MCPErrorDetails) isErrorDetails()        {}
 func (CredentialErrorDetails) isErrorDetails() {}
@@ -372,7 +395,7 @@ func (e *SessionError) UnmarshalJSON(data []byte) error {
 		if err != nil {
 			return err
 		}
-		details = UnknownErrorDetails{rawUnknown(e.Type, whole)}
+		details = UnknownErrorDetails{Type: e.Type, JSON: canonical(whole)}
 	}
 	e.Details = details
 	return nil
@@ -411,7 +434,7 @@ func decodeStopReason(typ string, obj []byte) (StopReason, error) {
 		}
 		return StopRefusal(*p), nil
 	}
-	return UnknownStopReason{rawUnknown(typ, obj)}, nil
+	return UnknownStopReason{Type: typ, JSON: canonical(obj)}, nil
 }
 
 func decodeStopDetails(typ string, obj []byte) (StopDetails, error) {
@@ -422,7 +445,7 @@ func decodeStopDetails(typ string, obj []byte) (StopDetails, error) {
 		}
 		return RefusalDetails(*p), nil
 	}
-	return UnknownStopDetails{rawUnknown(typ, obj)}, nil
+	return UnknownStopDetails{Type: typ, JSON: canonical(obj)}, nil
 }
 
 func decodeRetryStatus(typ string, obj []byte) (RetryStatus, error) {
@@ -446,5 +469,5 @@ func decodeRetryStatus(typ string, obj []byte) (RetryStatus, error) {
 		}
 		return RetryTerminal(*p), nil
 	}
-	return UnknownRetryStatus{rawUnknown(typ, obj)}, nil
+	return UnknownRetryStatus{Type: typ, JSON: canonical(obj)}, nil
 }

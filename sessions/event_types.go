@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -128,7 +127,7 @@ func (e *UnknownEvent) Type() EventType { return e.EventType }
 // MarshalJSON writes the event back as received.
 func (e UnknownEvent) MarshalJSON() ([]byte, error) {
 	if len(e.JSON) == 0 {
-		return union.Raw{Type: string(e.EventType)}.MarshalJSON()
+		return unknownJSON(string(e.EventType), nil)
 	}
 	return e.JSON, nil
 }

@@ -1,10 +1,6 @@
 package sessions
 
-import (
-	"encoding/json"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
-)
+import "encoding/json"
 
 // EventParam is an event sent to a session (docs/session-events-wire.md 3):
 // in a session's or a deployment's initial events, UserMessageParam,
@@ -60,7 +56,13 @@ type SystemMessageParam struct {
 
 // UnknownEventParam is an event type this SDK does not know, sent and
 // received as its raw JSON.
-type UnknownEventParam struct{ union.Raw }
+type UnknownEventParam struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownEventParam) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (UserMessageParam) isEventParam()   {}
 func (DefineOutcomeParam) isEventParam() {}
@@ -106,7 +108,13 @@ type TextBlockParam struct {
 
 // UnknownContentBlockParam is a content block kind this SDK does not know,
 // sent and received as its raw JSON.
-type UnknownContentBlockParam struct{ union.Raw }
+type UnknownContentBlockParam struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownContentBlockParam) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (TextBlockParam) isContentBlockParam()           {}
 func (UnknownContentBlockParam) isContentBlockParam() {}
@@ -133,7 +141,13 @@ type FileRubricParam struct {
 
 // UnknownRubricParam is a rubric kind this SDK does not know, sent and
 // received as its raw JSON.
-type UnknownRubricParam struct{ union.Raw }
+type UnknownRubricParam struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownRubricParam) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (TextRubricParam) isRubricParam()    {}
 func (FileRubricParam) isRubricParam()    {}

@@ -35,7 +35,7 @@ func TestEventParamsBothWays(t *testing.T) {
 		{"custom tool result, empty", sessions.CustomToolResult("sevt_2"), `{"type":"user.custom_tool_result","custom_tool_use_id":"sevt_2"}`},
 		{"custom tool result, blocks", sessions.CustomToolResultParam{CustomToolUseID: "sevt_2", Content: []sessions.ContentBlockParam{
 			sessions.TextBlockParam{Text: "a"},
-			sessions.UnknownContentBlockParam{Raw: rawJSON("image", `{"type":"image","source":{"type":"url","url":"https://x/i.png"}}`)},
+			sessions.UnknownContentBlockParam{Type: "image", JSON: json.RawMessage(`{"type":"image","source":{"type":"url","url":"https://x/i.png"}}`)},
 		}}, `{"type":"user.custom_tool_result","custom_tool_use_id":"sevt_2","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"url","url":"https://x/i.png"}}]}`},
 		{"tool result", sessions.ToolResult("sevt_3", "total 8"),
 			`{"type":"user.tool_result","tool_use_id":"sevt_3","content":[{"type":"text","text":"total 8"}]}`},
@@ -45,7 +45,7 @@ func TestEventParamsBothWays(t *testing.T) {
 			`{"type":"user.define_outcome","description":"A report.","rubric":{"type":"text","content":"report.md exists"},"max_iterations":2}`},
 		{"system message", sessions.SystemMessage("Answer briefly."),
 			`{"type":"system.message","content":[{"type":"text","text":"Answer briefly."}]}`},
-		{"unknown", sessions.UnknownEventParam{Raw: rawJSON("user.future", `{"type":"user.future","x":1}`)}, `{"type":"user.future","x":1}`},
+		{"unknown", sessions.UnknownEventParam{Type: "user.future", JSON: json.RawMessage(`{"type":"user.future","x":1}`)}, `{"type":"user.future","x":1}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,7 +168,7 @@ func TestServerRefusals(t *testing.T) {
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.ToolResult(missing, "x")}})
 	reftest.RequireInvalid(t, err, "events[0].type: `user.tool_result` is only valid on self_hosted environments")
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{
-		sessions.UnknownEventParam{Raw: rawJSON("user.future", `{"type":"user.future"}`)},
+		sessions.UnknownEventParam{Type: "user.future", JSON: json.RawMessage(`{"type":"user.future"}`)},
 	}})
 	reftest.RequireInvalid(t, err, "events[0].type: must be one of")
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.InterruptThread("sthr_011CZkZAtmR3yMPDzynEDxu7")}})

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/param"
 )
@@ -132,9 +133,17 @@ var unionChecks = []func(*testing.T, []byte){
 	roundTrips(DecodeCheckout),
 	roundTrips(unmarshal[Agent]),
 	roundTrips(unmarshal[Session]),
-	roundTrips(func(b []byte) (Multiagent, error) { return decodeUnion(b, decodeMultiagentUnion) }),
-	roundTrips(func(b []byte) (RosterMember, error) { return decodeUnion(b, decodeRosterMemberUnion) }),
+	roundTrips(agentUnion[agents.Multiagent]),
+	roundTrips(agentUnion[agents.RosterEntry]),
 	roundTrips(DecodeEventParam),
+}
+
+// agentUnion decodes one of the agents package's unions as a session's
+// agent holds it.
+func agentUnion[T any](data []byte) (T, error) {
+	var v T
+	err := wire.Unmarshal(data, &v, unions)
+	return v, err
 }
 
 func roundTrips[T any](decode func([]byte) (T, error)) func(*testing.T, []byte) {

@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -85,10 +83,10 @@ func (f *fixture) newSession(t *testing.T, p sessions.CreateParams) *sessions.Se
 // sent returns how many requests the server has received.
 func (f *fixture) sent() int { return len(f.env.Server.Requests()) }
 
-// threadAgent is the thread agent a session holds for a.
-func threadAgent(a *agents.Agent) sessions.ThreadAgent {
-	return sessions.ThreadAgent{
-		Type: "agent", ID: a.ID, Version: a.Version, Name: a.Name,
+// rosterAgent is the definition a session holds for a.
+func rosterAgent(a *agents.Agent) agents.RosterAgent {
+	return agents.RosterAgent{
+		ID: a.ID, Version: a.Version, Name: a.Name,
 		Description: a.Description, System: a.System, Model: a.Model,
 		Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills,
 		ExecutionIdentity: a.ExecutionIdentity,
@@ -157,6 +155,3 @@ func memorystoresRename(name string) memorystores.UpdateParams {
 func environmentsParams(name string) environments.CreateParams {
 	return environments.CreateParams{Name: name}
 }
-
-// rawJSON is the payload of an Unknown variant.
-func rawJSON(typ, s string) union.Raw { return union.Raw{Type: typ, JSON: json.RawMessage(s)} }

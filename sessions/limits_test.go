@@ -1,6 +1,7 @@
 package sessions_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -265,7 +266,7 @@ func TestServerSideRules(t *testing.T) {
 
 	err = create(func(p *sessions.CreateParams) {
 		p.InitialEvents = []sessions.EventParam{sessions.UserMessageParam{Content: []sessions.ContentBlockParam{
-			sessions.UnknownContentBlockParam{Raw: rawJSON("image", `{"type":"image","source":{"type":"url","url":"https://x"}}`)},
+			sessions.UnknownContentBlockParam{Type: "image", JSON: json.RawMessage(`{"type":"image","source":{"type":"url","url":"https://x"}}`)},
 		}}}
 	})
 	reftest.RequireInvalid(t, err, "initial_events[0].content[0].type: must be one of `text`")

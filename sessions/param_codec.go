@@ -187,7 +187,7 @@ func decodeEventParamUnion(typ string, obj []byte) (EventParam, error) {
 		}
 		return ToolResultParam(*p), nil
 	}
-	return UnknownEventParam{rawUnknown(typ, obj)}, nil
+	return UnknownEventParam{Type: typ, JSON: canonical(obj)}, nil
 }
 
 func decodeContentBlockParam(typ string, obj []byte) (ContentBlockParam, error) {
@@ -198,7 +198,7 @@ func decodeContentBlockParam(typ string, obj []byte) (ContentBlockParam, error) 
 		}
 		return TextBlockParam(*p), nil
 	}
-	return UnknownContentBlockParam{rawUnknown(typ, obj)}, nil
+	return UnknownContentBlockParam{Type: typ, JSON: canonical(obj)}, nil
 }
 
 func decodeRubric(typ string, obj []byte) (RubricParam, error) {
@@ -216,5 +216,5 @@ func decodeRubric(typ string, obj []byte) (RubricParam, error) {
 		}
 		return FileRubricParam(*p), nil
 	}
-	return UnknownRubricParam{rawUnknown(typ, obj)}, nil
+	return UnknownRubricParam{Type: typ, JSON: canonical(obj)}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/agents"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
@@ -66,7 +65,7 @@ type AgentWithOverrides struct {
 // MarshalJSON writes the agent_with_overrides form; the embedded
 // reference's own method would write a plain reference.
 func (a AgentWithOverrides) MarshalJSON() ([]byte, error) {
-	return union.Marshal("agent_with_overrides", struct {
+	return paramVariant("agent_with_overrides", struct {
 		ID         string                 `json:"id"`
 		Version    int                    `json:"version,omitzero"`
 		Model      agents.ModelParam      `json:"model,omitempty"`

@@ -3,8 +3,6 @@ package sessions
 import (
 	"encoding/json"
 	"time"
-
-	"github.com/agentplatform/agentplatform-go/internal/union"
 )
 
 // Resource is something mounted into a session (docs/managed-agents-wire.md
@@ -70,7 +68,13 @@ type MemoryStoreResource struct {
 
 // UnknownResource is a resource type this SDK does not know. It marshals
 // back exactly as received.
-type UnknownResource struct{ union.Raw }
+type UnknownResource struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownResource) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (FileResource) isResource()        {}
 func (RepositoryResource) isResource()  {}
@@ -150,7 +154,7 @@ func decodeResourceUnion(typ string, obj []byte) (Resource, error) {
 		}
 		return MemoryStoreResource(*p), nil
 	}
-	return UnknownResource{rawUnknown(typ, obj)}, nil
+	return UnknownResource{Type: typ, JSON: canonical(obj)}, nil
 }
 
 // resourceValue is one resource, decoded into its variant while the
@@ -195,7 +199,13 @@ type CommitCheckout struct {
 
 // UnknownCheckout is a checkout type this SDK does not know, kept as
 // received.
-type UnknownCheckout struct{ union.Raw }
+type UnknownCheckout struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownCheckout) MarshalJSON() ([]byte, error) { return unknownJSON(u.Type, u.JSON) }
 
 func (BranchCheckout) isCheckout()  {}
 func (CommitCheckout) isCheckout()  {}
@@ -238,7 +248,7 @@ func decodeCheckoutUnion(typ string, obj []byte) (Checkout, error) {
 		}
 		return CommitCheckout(*p), nil
 	}
-	return UnknownCheckout{rawUnknown(typ, obj)}, nil
+	return UnknownCheckout{Type: typ, JSON: canonical(obj)}, nil
 }
 
 // DecodeCheckout decodes a checkout; null or nothing decodes as nil. The

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/param"
 )
 
@@ -55,12 +54,12 @@ func (MemoryStoreResourceParam) isResourceParam() {}
 
 func (r FileResourceParam) MarshalJSON() ([]byte, error) {
 	type plain FileResourceParam
-	return union.Marshal(string(ResourceTypeFile), plain(r))
+	return paramVariant(string(ResourceTypeFile), plain(r))
 }
 
 func (r RepositoryResourceParam) MarshalJSON() ([]byte, error) {
 	type plain RepositoryResourceParam
-	return union.Marshal(string(ResourceTypeRepository), plain(r))
+	return paramVariant(string(ResourceTypeRepository), plain(r))
 }
 
 // LogValue logs the resource with its token redacted. Without it, a
@@ -82,7 +81,7 @@ func (r RepositoryResourceParam) LogValue() slog.Value {
 
 func (r MemoryStoreResourceParam) MarshalJSON() ([]byte, error) {
 	type plain MemoryStoreResourceParam
-	return union.Marshal(string(ResourceTypeMemoryStore), plain(r))
+	return paramVariant(string(ResourceTypeMemoryStore), plain(r))
 }
 
 // LogValue logs the update with its token redacted.

@@ -21,7 +21,7 @@ func TestCreateWithDefaults(t *testing.T) {
 	require.Regexp(t, `^sesn_01[0-9A-Za-z]{22}$`, s.ID)
 	want := &sessions.Session{
 		Type: "session", ID: s.ID,
-		Agent:              sessions.Agent{ThreadAgent: threadAgent(f.agent)},
+		Agent:              sessions.Agent{RosterAgent: rosterAgent(f.agent)},
 		EnvironmentID:      f.envID,
 		Status:             sessions.StatusIdle,
 		Metadata:           map[string]string{},
@@ -70,7 +70,7 @@ func TestCreateWithEveryField(t *testing.T) {
 
 	want := &sessions.Session{
 		Type: "session", ID: s.ID,
-		Agent:         sessions.Agent{ThreadAgent: threadAgent(f.agent)},
+		Agent:         sessions.Agent{RosterAgent: rosterAgent(f.agent)},
 		EnvironmentID: f.envID,
 		Title:         "Order #1234 inquiry",
 		Metadata:      map[string]string{"ticket": "T-1"},
@@ -117,12 +117,12 @@ func TestAgentForms(t *testing.T) {
 
 	t.Run("an id pins the latest version", func(t *testing.T) {
 		s := f.newSession(t, sessions.CreateParams{Agent: agents.AgentID(f.agent.ID), EnvironmentID: f.envID})
-		require.Empty(t, cmp.Diff(threadAgent(v2), s.Agent.ThreadAgent))
+		require.Empty(t, cmp.Diff(rosterAgent(v2), s.Agent.RosterAgent))
 		require.Equal(t, v2.Reference(), s.Agent.Reference())
 	})
 	t.Run("a reference picks a version", func(t *testing.T) {
 		s := f.newSession(t, sessions.CreateParams{Agent: agents.AgentReference{ID: f.agent.ID, Version: 1}, EnvironmentID: f.envID})
-		require.Empty(t, cmp.Diff(threadAgent(f.agent), s.Agent.ThreadAgent))
+		require.Empty(t, cmp.Diff(rosterAgent(f.agent), s.Agent.RosterAgent))
 	})
 	t.Run("overrides replace parts of the definition", func(t *testing.T) {
 		s := f.newSession(t, sessions.CreateParams{EnvironmentID: f.envID, Agent: sessions.AgentWithOverrides{
@@ -132,12 +132,12 @@ func TestAgentForms(t *testing.T) {
 			Tools:          []agents.Tool{agents.CustomTool{Name: "lookup", Description: "Look up.", InputSchema: agents.InputSchema{}}},
 			Skills:         []agents.Skill{agents.VendorSkill{SkillID: "xlsx"}},
 		}})
-		want := threadAgent(f.agent)
+		want := rosterAgent(f.agent)
 		want.Model = agents.ModelConfig{ID: models.VendorOpus55, Effort: agents.EffortLow, Speed: agents.SpeedStandard}
 		want.System = "Answer in French."
 		want.Tools = []agents.Tool{agents.CustomTool{Name: "lookup", Description: "Look up.", InputSchema: agents.InputSchema{}}}
 		want.Skills = []agents.Skill{agents.VendorSkill{SkillID: "xlsx", Version: "latest"}}
-		require.Empty(t, cmp.Diff(want, s.Agent.ThreadAgent))
+		require.Empty(t, cmp.Diff(want, s.Agent.RosterAgent))
 
 		cleared := f.newSession(t, sessions.CreateParams{EnvironmentID: f.envID, Agent: sessions.AgentWithOverrides{
 			AgentReference: v2.Reference(), System: param.Null[string](),
@@ -189,10 +189,10 @@ func TestSessionAgentRosters(t *testing.T) {
 		lead := f.newAgent(t, agents.CreateParams{Name: "lead", Model: agents.ModelID(models.VendorOpus55),
 			Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID(helper.ID), agents.AdvisorEntry{Model: models.VendorOpus55}}}})
 		s := f.newSession(t, sessions.CreateParams{Agent: lead.Reference(), EnvironmentID: f.envID, Budget: &sessions.Budget{MaxListCost: money.USD(100)}})
-		require.Empty(t, cmp.Diff(threadAgent(lead), s.Agent.ThreadAgent))
-		require.Empty(t, cmp.Diff(sessions.Coordinator{Agents: []sessions.RosterMember{
-			threadAgent(helper),
-			sessions.AdvisorMember{Model: models.VendorOpus55},
+		require.Empty(t, cmp.Diff(rosterAgent(lead), s.Agent.RosterAgent))
+		require.Empty(t, cmp.Diff(agents.Coordinator{Agents: []agents.RosterEntry{
+			rosterAgent(helper),
+			agents.AdvisorEntry{Model: models.VendorOpus55},
 		}}, s.Agent.Multiagent))
 	})
 	t.Run("multiagent_20261001", func(t *testing.T) {
@@ -203,13 +203,13 @@ func TestSessionAgentRosters(t *testing.T) {
 				Workflows: agents.DelegationDisabled{},
 			}})
 		s := f.newSession(t, sessions.CreateParams{Agent: agents.AgentID(lead.ID), EnvironmentID: f.envID})
-		require.Empty(t, cmp.Diff(sessions.Multiagent20261001{
+		require.Empty(t, cmp.Diff(agents.Multiagent20261001{
 			Advisor: agents.AdvisorEnabled{Model: models.VendorOpus55},
-			Subagents: sessions.DelegationEnabled{
+			Subagents: agents.DelegationEnabled{
 				InlineAgents:     agents.InlineAgentsEnabled(),
-				PredefinedAgents: []sessions.RosterMember{threadAgent(helper)},
+				PredefinedAgents: []agents.RosterEntry{rosterAgent(helper)},
 			},
-			Workflows: sessions.DelegationDisabled{},
+			Workflows: agents.DelegationDisabled{},
 		}, s.Agent.Multiagent))
 	})
 }

@@ -47,7 +47,7 @@ func TestRequestEncoding(t *testing.T) {
 			`{"type":"user.define_outcome","description":"d","rubric":{"type":"text","content":"r"}}`},
 		{"define outcome, file rubric", sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.FileRubric("file_1"), MaxIterations: 5},
 			`{"type":"user.define_outcome","description":"d","rubric":{"type":"file","file_id":"file_1"},"max_iterations":5}`},
-		{"unknown event", sessions.UnknownEventParam{Raw: rawJSON("user.interrupt", `{"type":"user.interrupt","session_thread_id":null}`)},
+		{"unknown event", sessions.UnknownEventParam{Type: "user.interrupt", JSON: json.RawMessage(`{"type":"user.interrupt","session_thread_id":null}`)},
 			`{"type":"user.interrupt","session_thread_id":null}`},
 		{"update", sessions.UpdateParams{Budget: param.Null[sessions.Budget](), Title: param.Null[string](), Metadata: map[string]*string{"gone": nil, "k": new("v")}},
 			`{"budget":null,"metadata":{"gone":null,"k":"v"},"title":null}`},
@@ -72,17 +72,17 @@ func TestEventParamRoundTrip(t *testing.T) {
 	events := []sessions.EventParam{
 		sessions.UserMessageParam{Content: []sessions.ContentBlockParam{
 			sessions.TextBlockParam{Text: "hi"},
-			sessions.UnknownContentBlockParam{Raw: rawJSON("image", `{"type":"image","source":{"type":"base64","data":"AA=="}}`)},
+			sessions.UnknownContentBlockParam{Type: "image", JSON: json.RawMessage(`{"type":"image","source":{"type":"base64","data":"AA=="}}`)},
 		}},
 		sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.TextRubric("r"), MaxIterations: 3},
 		sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.FileRubric("file_1")},
-		sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.UnknownRubricParam{Raw: rawJSON("url", `{"type":"url","url":"https://r"}`)}},
+		sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.UnknownRubricParam{Type: "url", JSON: json.RawMessage(`{"type":"url","url":"https://r"}`)}},
 		sessions.SystemMessage("s"),
 		sessions.Interrupt(),
 		sessions.Deny("sevt_1", "no"),
 		sessions.CustomToolResult("sevt_2", "r"),
 		sessions.ToolError("sevt_3", "e"),
-		sessions.UnknownEventParam{Raw: rawJSON("user.future", `{"type":"user.future","result":"allow","tool_use_id":"sevt_1"}`)},
+		sessions.UnknownEventParam{Type: "user.future", JSON: json.RawMessage(`{"type":"user.future","result":"allow","tool_use_id":"sevt_1"}`)},
 	}
 	for _, e := range events {
 		b, err := json.Marshal(e)
@@ -137,7 +137,7 @@ func TestDecodeSession(t *testing.T) {
 	var s sessions.Session
 	require.NoError(t, json.Unmarshal([]byte(sessionJSON), &s))
 	at := time.Date(2026, time.March, 15, 10, 0, 0, 0, time.UTC)
-	helper := sessions.ThreadAgent{Type: "agent", ID: "agent_2", Version: 1, Name: "helper", Description: "h",
+	helper := agents.RosterAgent{ID: "agent_2", Version: 1, Name: "helper", Description: "h",
 		Model: agents.ModelConfig{ID: "m2", Effort: agents.EffortLow, InferenceGeo: "us", Speed: agents.SpeedFast},
 		Tools: []agents.Tool{}, MCPServers: []agents.MCPServer{}, Skills: []agents.Skill{agents.VendorSkill{SkillID: "xlsx", Version: "latest"}},
 		ExecutionIdentity: agents.CloudRole{RoleARN: "arn"}}
@@ -153,19 +153,19 @@ func TestDecodeSession(t *testing.T) {
 		Resources: []sessions.Resource{
 			sessions.FileResource{ID: "sesrsc_1", FileID: "file_1", MountPath: "/f", CreatedAt: at, UpdatedAt: at},
 			sessions.RepositoryResource{ID: "sesrsc_2", URL: "https://x/r", MountPath: "/r", CreatedAt: at, UpdatedAt: at,
-				Checkout: sessions.UnknownCheckout{Raw: rawJSON("tag", `{"type": "tag", "name": "v1"}`)}},
+				Checkout: sessions.UnknownCheckout{Type: "tag", JSON: json.RawMessage(`{"type": "tag", "name": "v1"}`)}},
 			sessions.RepositoryResource{ID: "sesrsc_3", URL: "https://x/s", MountPath: "/s", CreatedAt: at, UpdatedAt: at},
-			sessions.UnknownResource{Raw: rawJSON("bucket", `{"type": "bucket", "id": "sesrsc_4", "bucket": "b"}`)},
+			sessions.UnknownResource{Type: "bucket", JSON: json.RawMessage(`{"type": "bucket", "id": "sesrsc_4", "bucket": "b"}`)},
 		},
 		Agent: sessions.Agent{
-			ThreadAgent: sessions.ThreadAgent{Type: "agent", ID: "agent_1", Version: 2, Name: "lead", System: "s",
+			RosterAgent: agents.RosterAgent{ID: "agent_1", Version: 2, Name: "lead", System: "s",
 				Model:      agents.ModelConfig{ID: "m", Effort: agents.EffortHigh, Speed: agents.SpeedStandard},
 				Tools:      []agents.Tool{agents.UnknownTool{Type: "computer_20270101", JSON: json.RawMessage(`{"type": "computer_20270101"}`)}},
 				MCPServers: []agents.MCPServer{}, Skills: []agents.Skill{}, ExecutionIdentity: agents.ServiceAccount{}},
-			Multiagent: sessions.Coordinator{Agents: []sessions.RosterMember{
+			Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{
 				helper,
-				sessions.AdvisorMember{Model: "m3"},
-				sessions.UnknownRosterMember{Raw: rawJSON("crowd", `{"type": "crowd", "size": 3}`)},
+				agents.AdvisorEntry{Model: "m3"},
+				agents.UnknownRosterEntry{Type: "crowd", JSON: json.RawMessage(`{"type": "crowd", "size": 3}`)},
 			}},
 		},
 	}
@@ -197,16 +197,16 @@ func TestDecodeMultiagent20261001(t *testing.T) {
 	    "workflows": {"type": "budgeted", "max": 3}}}`
 	var a sessions.Agent
 	require.NoError(t, json.Unmarshal([]byte(data), &a))
-	m, ok := a.Multiagent.(sessions.Multiagent20261001)
+	m, ok := a.Multiagent.(agents.Multiagent20261001)
 	require.True(t, ok, "%T", a.Multiagent)
 	require.Equal(t, agents.AdvisorDisabled{}, m.Advisor)
-	sub, ok := m.Subagents.(sessions.DelegationEnabled)
+	sub, ok := m.Subagents.(agents.DelegationEnabled)
 	require.True(t, ok)
 	require.Equal(t, agents.InlineAgentsDisabled(), sub.InlineAgents)
 	require.Len(t, sub.PredefinedAgents, 1)
-	h := sub.PredefinedAgents[0].(sessions.ThreadAgent)
+	h := sub.PredefinedAgents[0].(agents.RosterAgent)
 	require.Equal(t, "h", h.Name, "a predefined agent keeps its whole definition")
-	require.Equal(t, sessions.UnknownDelegation{Raw: rawJSON("budgeted", `{"type":"budgeted","max":3}`)}, m.Workflows)
+	require.Equal(t, agents.UnknownDelegation{Type: "budgeted", JSON: json.RawMessage(`{"type": "budgeted", "max": 3}`)}, m.Workflows)
 
 	b, err := json.Marshal(a)
 	require.NoError(t, err)
@@ -228,7 +228,7 @@ func TestDecodeUnknownMultiagent(t *testing.T) {
 	  "multiagent": {"type": "swarm_20270101", "size": 9}}`
 	var a sessions.Agent
 	require.NoError(t, json.Unmarshal([]byte(data), &a))
-	require.Equal(t, sessions.UnknownMultiagent{Raw: rawJSON("swarm_20270101", `{"type":"swarm_20270101","size":9}`)}, a.Multiagent)
+	require.Equal(t, agents.UnknownMultiagent{Type: "swarm_20270101", JSON: json.RawMessage(`{"type": "swarm_20270101", "size": 9}`)}, a.Multiagent)
 	require.Equal(t, "n", a.Name)
 	b, err := json.Marshal(a.Multiagent)
 	require.NoError(t, err)

@@ -8,7 +8,7 @@ import (
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/hooks"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -32,10 +32,7 @@ func init() {
 		wire.Union(decodeEventParamUnion),
 		wire.Union(decodeResourceUnion),
 		wire.Union(decodeCheckoutUnion),
-		wire.Union(decodeMultiagentUnion),
-		wire.Union(decodeRosterMemberUnion),
-		wire.Union(decodeDelegationUnion),
-		wire.Union(decodeAdvisor),
+		hooks.AgentUnions,
 		nested,
 	)
 }
@@ -76,6 +73,17 @@ var nested = json.JoinUnmarshalers(
 // with "type": typ first.
 func marshalVariant(typ string, plain any) ([]byte, error) {
 	body, err := wire.Marshal(plain)
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithType(typ, body)
+}
+
+// paramVariant encodes v, a request variant's method-less copy, with
+// "type": typ first. Requests are encoded with encoding/json, as the
+// transport sends them.
+func paramVariant(typ string, v any) ([]byte, error) {
+	body, err := stdjson.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -149,12 +157,15 @@ func decodeVariant[P any](obj []byte, plain *P, opts ...wire.Options) error {
 	return wire.Unmarshal(obj, &variantBox[P]{V: plain}, opts...)
 }
 
-// rawUnknown keeps obj, the object of a variant this SDK does not know, as
-// json.Marshal writes it (compact, HTML characters escaped): the Unknown
-// variant then marshals back to the very bytes it holds, and decoding
-// those gives an equal value.
-func rawUnknown(typ string, obj []byte) union.Raw {
-	return union.Raw{Type: typ, JSON: canonical(obj)}
+// unknownJSON writes an Unknown variant back as received; one built by
+// hand without JSON is written as {"type": typ}. The decoders keep an
+// unknown object as json.Marshal writes it (canonical), so that the bytes
+// written back decode to an equal value.
+func unknownJSON(typ string, raw stdjson.RawMessage) ([]byte, error) {
+	if len(raw) == 0 {
+		return wire.WithType(typ, []byte("{}"))
+	}
+	return raw, nil
 }
 
 // canonical returns a copy of obj, a valid JSON value, compact and with

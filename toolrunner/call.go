@@ -15,7 +15,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
@@ -363,5 +362,5 @@ func imageBlock(b tool.ImageBlock) sessions.ContentBlockParam {
 	if err != nil { // cannot happen: strings only
 		return sessions.TextBlockParam{Text: fmt.Sprintf("[image: %v]", err)}
 	}
-	return sessions.UnknownContentBlockParam{Raw: union.Raw{Type: "image", JSON: raw}}
+	return sessions.UnknownContentBlockParam{Type: "image", JSON: raw}
 }
