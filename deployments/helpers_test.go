@@ -17,7 +17,6 @@ import (
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
@@ -157,8 +156,6 @@ func runIDs(rs []*deployments.Run) []string {
 	}
 	return out
 }
-
-func rawJSON(typ, s string) union.Raw { return union.Raw{Type: typ, JSON: json.RawMessage(s)} }
 
 // rawEqual compares unknown variants by JSON value, not by bytes.
 var rawEqual = cmp.Comparer(func(a, b json.RawMessage) bool {

@@ -1,6 +1,7 @@
 package deployments_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -245,7 +246,7 @@ func TestServerSideRules(t *testing.T) {
 	err = create(func(p *deployments.CreateParams) { p.VaultIDs = []string{"vault_1"} })
 	reftest.RequireLocal(t, err, "vault_ids[0]")
 	err = create(func(p *deployments.CreateParams) {
-		p.InitialEvents = []sessions.EventParam{sessions.UnknownEventParam{Raw: rawJSON("user.interrupt", `{"type":"user.interrupt"}`)}}
+		p.InitialEvents = []sessions.EventParam{sessions.UnknownEventParam{Type: "user.interrupt", JSON: json.RawMessage(`{"type":"user.interrupt"}`)}}
 	})
 	reftest.RequireInvalid(t, err, "initial_events[0].type")
 }

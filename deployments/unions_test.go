@@ -87,10 +87,10 @@ func TestDecodeDeployment(t *testing.T) {
 		InitialEvents: []sessions.EventParam{
 			sessions.UserMessageParam{Content: []sessions.ContentBlockParam{
 				sessions.TextBlockParam{Text: "go"},
-				sessions.UnknownContentBlockParam{Raw: rawJSON("document", `{"type": "document", "file_id": "file_9"}`)},
+				sessions.UnknownContentBlockParam{Type: "document", JSON: json.RawMessage(`{"type": "document", "file_id": "file_9"}`)},
 			}},
 			sessions.DefineOutcomeParam{Description: "d", Rubric: sessions.FileRubric("file_1"), MaxIterations: 3},
-			sessions.UnknownEventParam{Raw: rawJSON("user.future_event", `{"type": "user.future_event", "payload": {"x": 1}}`)},
+			sessions.UnknownEventParam{Type: "user.future_event", JSON: json.RawMessage(`{"type": "user.future_event", "payload": {"x": 1}}`)},
 		},
 		Resources: []deployments.ResourceConfig{
 			deployments.FileResourceConfig{FileID: "file_1"},
