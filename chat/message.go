@@ -1,12 +1,12 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
@@ -81,7 +81,13 @@ type ImagePart struct {
 }
 
 // UnknownPart is a part sent or received as is.
-type UnknownPart struct{ union.Raw }
+type UnknownPart struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownPart) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (TextPart) isChatPart()    {}
 func (ImagePart) isChatPart()   {}
@@ -103,7 +109,7 @@ type Function struct {
 
 func (t Tool) MarshalJSON() ([]byte, error) {
 	type plain Tool
-	return union.Marshal("function", plain(t))
+	return wire.Tagged("function", plain(t))
 }
 
 // FromTool returns the definition of t as a chat function.
@@ -131,7 +137,7 @@ func (ToolChoiceMode) isChatToolChoice()     {}
 func (ToolChoiceFunction) isChatToolChoice() {}
 
 func (c ToolChoiceFunction) MarshalJSON() ([]byte, error) {
-	return union.Marshal("function", struct {
+	return wire.Tagged("function", struct {
 		Function struct {
 			Name string `json:"name"`
 		} `json:"function"`
@@ -221,9 +227,7 @@ func decodePart(typ string, obj []byte) (ContentPart, error) {
 		err := p.UnmarshalJSON(obj)
 		return p, err
 	}
-	raw := union.NewRaw(typ, obj)
-	raw.JSON = normalize(raw.JSON)
-	return UnknownPart{raw}, nil
+	return UnknownPart{Type: typ, JSON: normalize(bytes.Clone(obj))}, nil
 }
 
 type plainTextPart TextPart

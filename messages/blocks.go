@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -182,7 +181,13 @@ type FallbackModel struct {
 
 // UnknownBlock is a block kind this SDK does not model, kept as received
 // (Type and the whole object) and sent back unchanged.
-type UnknownBlock struct{ union.Raw }
+type UnknownBlock struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownBlock) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (TextBlock) isContentBlock()             {}
 func (ImageBlock) isContentBlock()            {}
@@ -355,5 +360,5 @@ func variantBlock(typ string, obj []byte) (ContentBlock, error) {
 	case "fallback":
 		return decodeAs[FallbackBlock](obj)
 	}
-	return UnknownBlock{unknown(typ, obj)}, nil
+	return UnknownBlock{Type: typ, JSON: unknownJSON(obj)}, nil
 }

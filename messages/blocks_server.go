@@ -3,7 +3,6 @@ package messages
 import (
 	"encoding/json"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -67,7 +66,13 @@ type WebSearchToolResultError struct {
 }
 
 // UnknownWebSearchContent is content of a kind this SDK does not know.
-type UnknownWebSearchContent struct{ union.Raw }
+type UnknownWebSearchContent struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownWebSearchContent) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (WebSearchResults) isWebSearchContent()         {}
 func (WebSearchToolResultError) isWebSearchContent() {}
@@ -155,7 +160,15 @@ type BashCodeExecutionToolResultError struct {
 }
 
 // UnknownCodeExecutionContent is content of a kind this SDK does not know.
-type UnknownCodeExecutionContent struct{ union.Raw }
+type UnknownCodeExecutionContent struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownCodeExecutionContent) MarshalJSON() ([]byte, error) {
+	return wire.Unknown(u.Type, u.JSON)
+}
 
 func (CodeExecutionResult) isCodeExecutionContent()              {}
 func (CodeExecutionToolResultError) isCodeExecutionContent()     {}
@@ -356,5 +369,5 @@ func variantCodeContent(typ string, obj []byte) (CodeExecutionContent, error) {
 	case "bash_code_execution_tool_result_error":
 		return decodeAs[BashCodeExecutionToolResultError](obj)
 	}
-	return UnknownCodeExecutionContent{unknown(typ, obj)}, nil
+	return UnknownCodeExecutionContent{Type: typ, JSON: unknownJSON(obj)}, nil
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/messages"
 )
 
@@ -29,7 +28,7 @@ var blockCases = []struct {
 			messages.ContentBlockLocation{CitedText: "c", DocumentIndex: 2, StartBlockIndex: 0, EndBlockIndex: 1},
 			messages.WebSearchResultLocation{CitedText: "w", URL: "https://example.com", Title: str("Example"), EncryptedIndex: "Eo8="},
 			messages.SearchResultLocation{CitedText: "s", SearchResultIndex: 0, Source: "kb://1", StartBlockIndex: 0, EndBlockIndex: 1},
-			messages.UnknownCitation{union.Raw{Type: "future_location", JSON: json.RawMessage(`{"type":"future_location","x":1}`)}},
+			messages.UnknownCitation{Type: "future_location", JSON: json.RawMessage(`{"type":"future_location","x":1}`)},
 		},
 		CacheControl: messages.Ephemeral(messages.CacheTTL1h),
 	}, `{"type":"text","text":"Quarterly revenue rose 12%.","citations":[
@@ -100,7 +99,7 @@ var blockCases = []struct {
 		`{"type":"mcp_tool_result","tool_use_id":"mcptoolu_1","is_error":true,"content":"down"}`},
 	{"fallback", messages.FallbackBlock{From: messages.FallbackModel{Model: "vendor-opus-5-5"}, To: messages.FallbackModel{Model: "vendor-sonnet-5-5"}},
 		`{"type":"fallback","from":{"model":"vendor-opus-5-5"},"to":{"model":"vendor-sonnet-5-5"}}`},
-	{"unknown", messages.UnknownBlock{union.Raw{Type: "container_upload", JSON: json.RawMessage(`{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`)}},
+	{"unknown", messages.UnknownBlock{Type: "container_upload", JSON: json.RawMessage(`{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`)},
 		`{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`},
 }
 

@@ -3,7 +3,6 @@ package messages
 import (
 	"encoding/json"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -88,7 +87,13 @@ type FileSource struct {
 }
 
 // UnknownSource is a source kind this SDK does not know, as received.
-type UnknownSource struct{ union.Raw }
+type UnknownSource struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownSource) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (Base64Source) isSource()    {}
 func (PlainTextSource) isSource() {}
@@ -172,7 +177,13 @@ type SearchResultLocation struct {
 }
 
 // UnknownCitation is a citation kind this SDK does not know, as received.
-type UnknownCitation struct{ union.Raw }
+type UnknownCitation struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownCitation) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (CharLocation) isCitation()            {}
 func (PageLocation) isCitation()            {}
@@ -266,7 +277,7 @@ func variantSource(typ string, obj []byte) (Source, error) {
 	case "file":
 		return decodeAs[FileSource](obj)
 	}
-	return UnknownSource{unknown(typ, obj)}, nil
+	return UnknownSource{Type: typ, JSON: unknownJSON(obj)}, nil
 }
 
 func (c CharLocation) MarshalJSON() ([]byte, error) {
@@ -323,5 +334,5 @@ func variantCitation(typ string, obj []byte) (Citation, error) {
 	case "search_result_location":
 		return decodeAs[SearchResultLocation](obj)
 	}
-	return UnknownCitation{unknown(typ, obj)}, nil
+	return UnknownCitation{Type: typ, JSON: unknownJSON(obj)}, nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -74,7 +73,13 @@ type MessageStopEvent struct {
 
 // UnknownStreamEvent is an event type this SDK does not know, kept raw. It
 // never ends the stream.
-type UnknownStreamEvent struct{ union.Raw }
+type UnknownStreamEvent struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownStreamEvent) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (MessageStartEvent) isStreamEvent()      {}
 func (ContentBlockStartEvent) isStreamEvent() {}
@@ -160,7 +165,13 @@ type CitationsDelta struct {
 }
 
 // UnknownDelta is a delta type this SDK does not know, kept raw.
-type UnknownDelta struct{ union.Raw }
+type UnknownDelta struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownDelta) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 func (TextDelta) isDelta()      {}
 func (InputJSONDelta) isDelta() {}
@@ -295,7 +306,7 @@ func variantDelta(typ string, obj []byte) (Delta, error) {
 	case "citations_delta":
 		return decodeAs[CitationsDelta](obj)
 	}
-	return UnknownDelta{unknown(typ, obj)}, nil
+	return UnknownDelta{Type: typ, JSON: unknownJSON(obj)}, nil
 }
 
 // decodeEvent is the stream.Decoder of message streams: it dispatches on
@@ -319,7 +330,7 @@ func decodeEvent(typ string, data []byte) (StreamEvent, error) {
 	if !jsontext.Value(data).IsValid() { // kept raw, so checked here: only JSON is kept
 		return nil, errNotJSON
 	}
-	return UnknownStreamEvent{unknown(typ, data)}, nil
+	return UnknownStreamEvent{Type: typ, JSON: unknownJSON(data)}, nil
 }
 
 var errNotJSON = errors.New("event data is not JSON")

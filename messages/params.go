@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/param"
 )
@@ -125,7 +124,7 @@ type JSONSchemaFormat struct {
 
 func (f JSONSchemaFormat) MarshalJSON() ([]byte, error) {
 	type plain JSONSchemaFormat
-	return union.Marshal("json_schema", plain(f))
+	return wire.Tagged("json_schema", plain(f))
 }
 
 // Thinking configures extended thinking: ThinkingEnabled, ThinkingAdaptive
@@ -163,16 +162,16 @@ func (ThinkingDisabled) isThinking() {}
 
 func (t ThinkingEnabled) MarshalJSON() ([]byte, error) {
 	type plain ThinkingEnabled
-	return union.Marshal("enabled", plain(t))
+	return wire.Tagged("enabled", plain(t))
 }
 
 func (t ThinkingAdaptive) MarshalJSON() ([]byte, error) {
 	type plain ThinkingAdaptive
-	return union.Marshal("adaptive", plain(t))
+	return wire.Tagged("adaptive", plain(t))
 }
 
 func (t ThinkingDisabled) MarshalJSON() ([]byte, error) {
-	return union.Marshal("disabled", struct{}{})
+	return wire.Tagged("disabled", struct{}{})
 }
 
 // thinkingOn reports whether t turns thinking on.
@@ -215,21 +214,21 @@ func (ToolChoiceNone) isToolChoice() {}
 
 func (c ToolChoiceAuto) MarshalJSON() ([]byte, error) {
 	type plain ToolChoiceAuto
-	return union.Marshal("auto", plain(c))
+	return wire.Tagged("auto", plain(c))
 }
 
 func (c ToolChoiceAny) MarshalJSON() ([]byte, error) {
 	type plain ToolChoiceAny
-	return union.Marshal("any", plain(c))
+	return wire.Tagged("any", plain(c))
 }
 
 func (c ToolChoiceTool) MarshalJSON() ([]byte, error) {
 	type plain ToolChoiceTool
-	return union.Marshal("tool", plain(c))
+	return wire.Tagged("tool", plain(c))
 }
 
 func (c ToolChoiceNone) MarshalJSON() ([]byte, error) {
-	return union.Marshal("none", struct{}{})
+	return wire.Tagged("none", struct{}{})
 }
 
 // Fallbacks are the models to try after a refusal: FallbacksDefault or

@@ -1,10 +1,11 @@
 package messages
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
@@ -81,7 +82,7 @@ type UserLocation struct {
 
 func (l UserLocation) MarshalJSON() ([]byte, error) {
 	type plain UserLocation
-	return union.Marshal("approximate", plain(l))
+	return wire.Tagged("approximate", plain(l))
 }
 
 // CodeExecutionTool lets the model run code in a container (name
@@ -112,16 +113,22 @@ type MCPToolConfig struct {
 // UnknownTool is a tool definition sent exactly as given: Raw.JSON is the
 // whole object, type included. Use it for the tool types this SDK does not
 // model.
-type UnknownTool struct{ union.Raw }
+type UnknownTool struct {
+	Type string          // the "type" member
+	JSON json.RawMessage // the whole object, written back unchanged
+}
+
+// MarshalJSON writes the object back as received.
+func (u UnknownTool) MarshalJSON() ([]byte, error) { return wire.Unknown(u.Type, u.JSON) }
 
 // RawTool returns an UnknownTool for the definition in data, a JSON object
 // with a "type".
 func RawTool(data json.RawMessage) (UnknownTool, error) {
-	typ, err := union.Type(data)
+	typ, err := wire.TypeOf(data)
 	if err != nil {
 		return UnknownTool{}, fmt.Errorf("agentplatform: raw tool: %w", err)
 	}
-	return UnknownTool{union.NewRaw(typ, data)}, nil
+	return UnknownTool{Type: typ, JSON: bytes.Clone(data)}, nil
 }
 
 func (CustomTool) isTool()        {}
@@ -157,7 +164,7 @@ func (t CodeExecutionTool) MarshalJSON() ([]byte, error) {
 
 func (t MCPToolset) MarshalJSON() ([]byte, error) {
 	type plain MCPToolset
-	return union.Marshal("mcp_toolset", plain(t))
+	return wire.Tagged("mcp_toolset", plain(t))
 }
 
 // MCPServer is an MCP server the platform connects to for the request
@@ -171,5 +178,5 @@ type MCPServer struct {
 
 func (s MCPServer) MarshalJSON() ([]byte, error) {
 	type plain MCPServer
-	return union.Marshal("url", plain(s))
+	return wire.Tagged("url", plain(s))
 }

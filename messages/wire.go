@@ -7,7 +7,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentplatform/agentplatform-go/internal/union"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
@@ -91,8 +90,8 @@ func decodeAs[T any, P interface {
 
 // unknown keeps a variant this SDK does not model: its type and a copy of
 // its object.
-func unknown(typ string, obj []byte) union.Raw {
-	return union.Raw{Type: typ, JSON: normalize(json.RawMessage(obj), true)}
+func unknownJSON(obj []byte) json.RawMessage {
+	return normalize(json.RawMessage(obj), true)
 }
 
 // normalize rewrites raw JSON the way the encoder writes it (no white
@@ -181,7 +180,7 @@ func decodeWebSearchContent(dec *jsontext.Decoder, v *WebSearchContent) error {
 			return err
 		}
 		if typ != "web_search_tool_result_error" {
-			*v = UnknownWebSearchContent{unknown(typ, obj)}
+			*v = UnknownWebSearchContent{Type: typ, JSON: unknownJSON(obj)}
 			return nil
 		}
 		e, err := decodeAs[WebSearchToolResultError](obj)

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	stdjson "encoding/json"
 	"errors"
 
@@ -286,4 +287,24 @@ func Variant(obj []byte, v any, extra *map[string]stdjson.RawMessage, opts ...Op
 		}
 	}
 	return nil
+}
+
+// Tagged encodes v, a request parameter, with encoding/json (as request
+// parameters are written; its omitempty rules differ from the engine's)
+// and puts "type": typ first.
+func Tagged(typ string, v any) ([]byte, error) {
+	body, err := stdjson.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return WithType(typ, bytes.TrimSpace(body))
+}
+
+// Unknown is how an Unknown variant encodes: its object as received, or
+// {"type": typ} when it was made by hand without one.
+func Unknown(typ string, obj stdjson.RawMessage) ([]byte, error) {
+	if len(obj) == 0 {
+		return WithType(typ, []byte("{}"))
+	}
+	return obj, nil
 }

@@ -165,3 +165,25 @@ func TestErrorsInsideVariantsNameTheirWholePath(t *testing.T) {
 	require.ErrorAs(t, err, &werr)
 	require.Nil(t, errors.Unwrap(err))
 }
+
+func TestTaggedAndUnknown(t *testing.T) {
+	out, err := wire.Tagged("auto", struct {
+		N int `json:"n,omitempty"`
+	}{})
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"auto"}`, string(out))
+	out, err = wire.Tagged("tool", struct {
+		Name string `json:"name"`
+	}{"t"})
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"tool","name":"t"}`, string(out))
+	_, err = wire.Tagged("x", []int{1})
+	require.Error(t, err, "a variant that is not an object")
+
+	out, err = wire.Unknown("future", nil)
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"future"}`, string(out))
+	out, err = wire.Unknown("future", stdjson.RawMessage(`{"type":"future","x":1}`))
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"future","x":1}`, string(out))
+}
