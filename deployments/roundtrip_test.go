@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/deployments"
+	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -257,11 +258,11 @@ func TestWireTypesHaveCodecs(t *testing.T) {
 		deployments.ScheduleTrigger{}, deployments.ManualTrigger{}} {
 		known[reflect.TypeOf(v).Name()] = reflect.TypeOf(v)
 	}
-	for _, name := range structsWithExtra(t, ".") {
+	for _, name := range wiretest.Methods(t, ".") {
 		typ, ok := known[name]
 		require.True(t, ok, "add %s to this test", name)
 		require.True(t, typ.Implements(reflect.TypeFor[json.Marshaler]()), "%s is not a json.Marshaler", name)
 		require.True(t, reflect.PointerTo(typ).Implements(reflect.TypeFor[json.Unmarshaler]()), "*%s is not a json.Unmarshaler", name)
 	}
-	require.Len(t, known, len(structsWithExtra(t, ".")), "a type listed here has no Extra field")
+	require.Len(t, known, len(wiretest.Methods(t, ".")), "a type listed here has no Extra field")
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/option"
 )
@@ -230,7 +231,7 @@ func TestWireTypesHaveCodecs(t *testing.T) {
 		memorystores.MemoryVersion{}, memorystores.APIActor{}, memorystores.SessionActor{}, memorystores.UserActor{}} {
 		known[reflect.TypeOf(v).Name()] = reflect.TypeOf(v)
 	}
-	names := structsWithExtra(t, ".")
+	names := wiretest.Methods(t, ".")
 	for _, name := range names {
 		typ, ok := known[name]
 		require.True(t, ok, "add %s to this test", name)

@@ -22,113 +22,113 @@ type (
 )
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v UserMessageParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventUserMessage), plainUserMessageParam(v))
+func (e UserMessageParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventUserMessage), plainUserMessageParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *UserMessageParam) UnmarshalJSON(data []byte) error {
-	*v = UserMessageParam{}
-	return decodeVariant(data, (*plainUserMessageParam)(v), unions)
+func (e *UserMessageParam) UnmarshalJSON(data []byte) error {
+	*e = UserMessageParam{}
+	return decodeVariant(data, (*plainUserMessageParam)(e), unions)
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v DefineOutcomeParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventDefineOutcome), plainDefineOutcomeParam(v))
+func (e DefineOutcomeParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventDefineOutcome), plainDefineOutcomeParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *DefineOutcomeParam) UnmarshalJSON(data []byte) error {
-	*v = DefineOutcomeParam{}
-	return decodeVariant(data, (*plainDefineOutcomeParam)(v), unions)
+func (e *DefineOutcomeParam) UnmarshalJSON(data []byte) error {
+	*e = DefineOutcomeParam{}
+	return decodeVariant(data, (*plainDefineOutcomeParam)(e), unions)
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v SystemMessageParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSystemMessage), plainSystemMessageParam(v))
+func (e SystemMessageParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventSystemMessage), plainSystemMessageParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *SystemMessageParam) UnmarshalJSON(data []byte) error {
-	*v = SystemMessageParam{}
-	return decodeVariant(data, (*plainSystemMessageParam)(v), unions)
+func (e *SystemMessageParam) UnmarshalJSON(data []byte) error {
+	*e = SystemMessageParam{}
+	return decodeVariant(data, (*plainSystemMessageParam)(e), unions)
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v InterruptParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventInterrupt), plainInterruptParam(v))
+func (e InterruptParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventInterrupt), plainInterruptParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *InterruptParam) UnmarshalJSON(data []byte) error {
-	*v = InterruptParam{}
-	return decodeVariant(data, (*plainInterruptParam)(v))
+func (e *InterruptParam) UnmarshalJSON(data []byte) error {
+	*e = InterruptParam{}
+	return decodeVariant(data, (*plainInterruptParam)(e))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v ToolConfirmationParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventToolConfirmation), plainToolConfirmationParam(v))
+func (e ToolConfirmationParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventToolConfirmation), plainToolConfirmationParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *ToolConfirmationParam) UnmarshalJSON(data []byte) error {
-	*v = ToolConfirmationParam{}
-	return decodeVariant(data, (*plainToolConfirmationParam)(v))
+func (e *ToolConfirmationParam) UnmarshalJSON(data []byte) error {
+	*e = ToolConfirmationParam{}
+	return decodeVariant(data, (*plainToolConfirmationParam)(e))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v CustomToolResultParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventCustomToolResult), plainCustomToolResultParam(v))
+func (e CustomToolResultParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventCustomToolResult), plainCustomToolResultParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *CustomToolResultParam) UnmarshalJSON(data []byte) error {
-	*v = CustomToolResultParam{}
-	return decodeVariant(data, (*plainCustomToolResultParam)(v), unions)
+func (e *CustomToolResultParam) UnmarshalJSON(data []byte) error {
+	*e = CustomToolResultParam{}
+	return decodeVariant(data, (*plainCustomToolResultParam)(e), unions)
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v ToolResultParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventToolResult), plainToolResultParam(v))
+func (e ToolResultParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant(string(EventToolResult), plainToolResultParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *ToolResultParam) UnmarshalJSON(data []byte) error {
-	*v = ToolResultParam{}
-	return decodeVariant(data, (*plainToolResultParam)(v), unions)
+func (e *ToolResultParam) UnmarshalJSON(data []byte) error {
+	*e = ToolResultParam{}
+	return decodeVariant(data, (*plainToolResultParam)(e), unions)
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v TextBlockParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text", plainTextBlockParam(v))
+func (e TextBlockParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant("text", plainTextBlockParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *TextBlockParam) UnmarshalJSON(data []byte) error {
-	*v = TextBlockParam{}
-	return decodeVariant(data, (*plainTextBlockParam)(v))
+func (e *TextBlockParam) UnmarshalJSON(data []byte) error {
+	*e = TextBlockParam{}
+	return decodeVariant(data, (*plainTextBlockParam)(e))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v TextRubricParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text", plainTextRubricParam(v))
+func (e TextRubricParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant("text", plainTextRubricParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *TextRubricParam) UnmarshalJSON(data []byte) error {
-	*v = TextRubricParam{}
-	return decodeVariant(data, (*plainTextRubricParam)(v))
+func (e *TextRubricParam) UnmarshalJSON(data []byte) error {
+	*e = TextRubricParam{}
+	return decodeVariant(data, (*plainTextRubricParam)(e))
 }
 
 // MarshalJSON writes the parameter's wire object, "type" first.
-func (v FileRubricParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant("file", plainFileRubricParam(v))
+func (e FileRubricParam) MarshalJSON() ([]byte, error) {
+	return marshalVariant("file", plainFileRubricParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
-func (v *FileRubricParam) UnmarshalJSON(data []byte) error {
-	*v = FileRubricParam{}
-	return decodeVariant(data, (*plainFileRubricParam)(v))
+func (e *FileRubricParam) UnmarshalJSON(data []byte) error {
+	*e = FileRubricParam{}
+	return decodeVariant(data, (*plainFileRubricParam)(e))
 }
 
 // DecodeEventParam decodes one event parameter, keeping types this SDK does

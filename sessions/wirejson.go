@@ -90,16 +90,6 @@ func paramVariant(typ string, v any) ([]byte, error) {
 	return wire.WithType(typ, body)
 }
 
-// decodeAs decodes obj into a new T with T's own decoder.
-func decodeAs[T any, P interface {
-	*T
-	stdjson.Unmarshaler
-}](obj []byte) (T, error) {
-	var v T
-	err := P(&v).UnmarshalJSON(obj)
-	return v, err
-}
-
 // decodeUnion decodes data, one union value on its own, with decode; null
 // or nothing decodes as the zero T.
 func decodeUnion[T any](data []byte, decode func(typ string, obj []byte) (T, error)) (T, error) {

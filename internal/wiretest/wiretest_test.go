@@ -39,11 +39,10 @@ func TestSeen(t *testing.T) {
 	type inner struct{ N int }
 	type name string
 	type outer struct {
-		P  *inner
-		I  any
-		S  []name
-		M  map[string]inner
-		un inner
+		P *inner
+		I any
+		S []name
+		M map[string]inner
 	}
 	seen := map[string]bool{}
 	wiretest.Seen(outer{I: inner{}, S: []name{"a"}}, seen)
