@@ -27,20 +27,24 @@ type ContentBlock interface{ isContentBlock() }
 // docs/messages-wire.md 3.3). TTL is CacheTTL5m (the default when empty) or
 // CacheTTL1h.
 type CacheControl struct {
-	TTL string `json:"ttl,omitzero"`
+	TTL CacheTTL `json:"ttl,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received
 	// and written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
+// CacheTTL is how long a prompt-cache breakpoint lives. Values this SDK
+// does not know are kept as received.
+type CacheTTL string
+
 // Cache lifetimes.
 const (
-	CacheTTL5m = "5m"
-	CacheTTL1h = "1h"
+	CacheTTL5m CacheTTL = "5m"
+	CacheTTL1h CacheTTL = "1h"
 )
 
 // Ephemeral returns a breakpoint with the given ttl ("" for the default).
-func Ephemeral(ttl string) *CacheControl { return &CacheControl{TTL: ttl} }
+func Ephemeral(ttl CacheTTL) *CacheControl { return &CacheControl{TTL: ttl} }
 
 // TextBlock is text (type "text"). Citations is nil when the text cites
 // nothing (null in responses); in requests it is sent only to replay a

@@ -48,28 +48,36 @@ func FromTools(ts ...tool.Tool) []Tool {
 	return out
 }
 
+// WebSearchVersion is the type of a WebSearchTool: which version of the
+// tool the model gets.
+type WebSearchVersion string
+
+// CodeExecutionVersion is the type of a CodeExecutionTool.
+type CodeExecutionVersion string
+
 // Server tool versions. The zero Type of WebSearchTool and
 // CodeExecutionTool selects the first of each.
 const (
-	WebSearch20250305     = "web_search_20250305"
-	WebSearch20260209     = "web_search_20260209"
-	CodeExecution20250825 = "code_execution_20250825"
-	CodeExecution20250522 = "code_execution_20250522"
-	CodeExecution20260120 = "code_execution_20260120"
+	WebSearch20250305 WebSearchVersion = "web_search_20250305"
+	WebSearch20260209 WebSearchVersion = "web_search_20260209"
+
+	CodeExecution20250825 CodeExecutionVersion = "code_execution_20250825"
+	CodeExecution20250522 CodeExecutionVersion = "code_execution_20250522"
+	CodeExecution20260120 CodeExecutionVersion = "code_execution_20260120"
 )
 
 // WebSearchTool lets the model search the web (name "web_search"). At most
 // one of AllowedDomains and BlockedDomains may be set.
 type WebSearchTool struct {
-	Type           string        `json:"type"` // a WebSearch… version; "" is WebSearch20250305
-	MaxUses        int           `json:"max_uses,omitzero"`
-	AllowedDomains []string      `json:"allowed_domains,omitzero"`
-	BlockedDomains []string      `json:"blocked_domains,omitzero"`
-	UserLocation   *UserLocation `json:"user_location,omitempty"`
-	CacheControl   *CacheControl `json:"cache_control,omitempty"`
-	DeferLoading   bool          `json:"defer_loading,omitzero"`
-	Strict         bool          `json:"strict,omitzero"`
-	AllowedCallers []string      `json:"allowed_callers,omitzero"`
+	Type           WebSearchVersion `json:"type"` // "" is WebSearch20250305
+	MaxUses        int              `json:"max_uses,omitzero"`
+	AllowedDomains []string         `json:"allowed_domains,omitzero"`
+	BlockedDomains []string         `json:"blocked_domains,omitzero"`
+	UserLocation   *UserLocation    `json:"user_location,omitempty"`
+	CacheControl   *CacheControl    `json:"cache_control,omitempty"`
+	DeferLoading   bool             `json:"defer_loading,omitzero"`
+	Strict         bool             `json:"strict,omitzero"`
+	AllowedCallers []string         `json:"allowed_callers,omitzero"`
 }
 
 // UserLocation localizes web search results (type "approximate").
@@ -88,11 +96,11 @@ func (l UserLocation) MarshalJSON() ([]byte, error) {
 // CodeExecutionTool lets the model run code in a container (name
 // "code_execution").
 type CodeExecutionTool struct {
-	Type           string        `json:"type"` // a CodeExecution… version; "" is CodeExecution20250825
-	CacheControl   *CacheControl `json:"cache_control,omitempty"`
-	DeferLoading   bool          `json:"defer_loading,omitzero"`
-	Strict         bool          `json:"strict,omitzero"`
-	AllowedCallers []string      `json:"allowed_callers,omitzero"`
+	Type           CodeExecutionVersion `json:"type"` // "" is CodeExecution20250825
+	CacheControl   *CacheControl        `json:"cache_control,omitempty"`
+	DeferLoading   bool                 `json:"defer_loading,omitzero"`
+	Strict         bool                 `json:"strict,omitzero"`
+	AllowedCallers []string             `json:"allowed_callers,omitzero"`
 }
 
 // MCPToolset enables the tools of one MCP server of MCPServers (type

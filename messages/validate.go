@@ -469,9 +469,9 @@ func validateTools(tools []Tool, servers []MCPServer) error {
 				return err
 			}
 		case WebSearchTool:
-			typ := t.Type
+			typ := string(t.Type)
 			if typ == "" {
-				typ = WebSearch20250305
+				typ = string(WebSearch20250305)
 			}
 			if t.MaxUses < 0 {
 				return invalid(path+"."+typ+".max_uses", atLeast("1"))
