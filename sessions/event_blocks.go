@@ -360,25 +360,42 @@ func oneString(str []byte) (string, bool) {
 		return "", false
 	}
 	inner := str[1 : len(str)-1]
-	escaped := false
+	escaped, ascii := false, true
 	for i := 0; i < len(inner); i++ {
-		switch c := inner[i]; {
+		c := inner[i]
+		if plainByte[c] {
+			continue
+		}
+		switch {
 		case c == '\\':
 			escaped = true
 			i++
-		case c == '"' || c < 0x20:
-			return "", false // the string ends before: more members follow
+		case c >= utf8.RuneSelf:
+			ascii = false
+		default:
+			return "", false // a quote or a control character: not one string
 		}
 	}
-	if !utf8.Valid(inner) {
+	if !ascii && !utf8.Valid(inner) {
 		return "", false
 	}
 	if !escaped {
 		return string(inner), true
 	}
-	text, err := jsontext.AppendUnquote(nil, str)
+	// Unquoting never lengthens the text: one buffer of the quoted size
+	// saves the reallocations of growing from nothing.
+	text, err := jsontext.AppendUnquote(make([]byte, 0, len(str)), str)
 	if err != nil {
 		return "", false
 	}
 	return string(text), true
 }
+
+// plainByte marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
