@@ -3,9 +3,6 @@ package sessions
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
@@ -349,53 +346,5 @@ func plainText(obj []byte) (string, bool) {
 	if len(obj) < len(head)+3 || string(obj[:len(head)]) != head || obj[len(obj)-1] != '}' {
 		return "", false
 	}
-	return oneString(obj[len(head) : len(obj)-1])
+	return wire.String(obj[len(head) : len(obj)-1])
 }
-
-// oneString returns the value of str when it is one JSON string and
-// nothing else; str is valid JSON text, or it is checked here (UTF-8, no
-// control characters, valid escapes).
-func oneString(str []byte) (string, bool) {
-	if len(str) < 2 || str[0] != '"' || str[len(str)-1] != '"' {
-		return "", false
-	}
-	inner := str[1 : len(str)-1]
-	escaped, ascii := false, true
-	for i := 0; i < len(inner); i++ {
-		c := inner[i]
-		if plainByte[c] {
-			continue
-		}
-		switch {
-		case c == '\\':
-			escaped = true
-			i++
-		case c >= utf8.RuneSelf:
-			ascii = false
-		default:
-			return "", false // a quote or a control character: not one string
-		}
-	}
-	if !ascii && !utf8.Valid(inner) {
-		return "", false
-	}
-	if !escaped {
-		return string(inner), true
-	}
-	// Unquoting never lengthens the text: one buffer of the quoted size
-	// saves the reallocations of growing from nothing.
-	text, err := jsontext.AppendUnquote(make([]byte, 0, len(str)), str)
-	if err != nil {
-		return "", false
-	}
-	return string(text), true
-}
-
-// plainByte marks the bytes a JSON string holds as they are: printable
-// ASCII but the quote and the backslash.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()

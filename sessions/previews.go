@@ -234,7 +234,7 @@ func plainDelta(data []byte) (*EventDelta, bool) {
 	if end < 2 {
 		return nil, false
 	}
-	id, ok := oneString(rest[:end])
+	id, ok := wire.String(rest[:end])
 	if !ok {
 		return nil, false
 	}
@@ -259,7 +259,7 @@ func plainDelta(data []byte) (*EventDelta, bool) {
 	if !ok {
 		return nil, false
 	}
-	text, ok := oneString(str)
+	text, ok := wire.String(str)
 	if !ok {
 		return nil, false
 	}
