@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -59,40 +58,7 @@ func (r *recorder) option() option.Option {
 // value is null may be absent, and timestamps are compared as instants.
 func requireWireEqual(t *testing.T, wire, out []byte) {
 	t.Helper()
-	require.Empty(t, cmp.Diff(normalize(t, wire), normalize(t, out)), "wire %s\nSDK  %s", wire, out)
-}
-
-// normalize decodes data, dropping null members and writing timestamps in
-// one form.
-func normalize(t *testing.T, data []byte) any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	require.NoError(t, dec.Decode(&v))
-	var walk func(any) any
-	walk = func(v any) any {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, m := range v {
-				if m == nil {
-					delete(v, k)
-					continue
-				}
-				v[k] = walk(m)
-			}
-		case []any:
-			for i := range v {
-				v[i] = walk(v[i])
-			}
-		case string:
-			if ts, err := time.Parse(time.RFC3339Nano, v); err == nil {
-				return ts.UTC().Format(time.RFC3339Nano)
-			}
-		}
-		return v
-	}
-	return walk(v)
+	require.NoError(t, wiretest.SameJSON(wire, out), "wire %s\nSDK  %s", wire, out)
 }
 
 // checkWire decodes a response as T, and checks the round trip: the SDK
