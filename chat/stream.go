@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
@@ -175,21 +174,12 @@ func (s *CompletionStream) end() {
 }
 
 func (s *CompletionStream) fail(err error, yield func(*CompletionChunk, error) bool) {
-	switch {
-	case s.closed.Load():
+	err = stream.Ended(s.ctx, s.closed.Load(), chatSource, s.header, err)
+	if err == nil {
 		return
-	case s.ctx.Err() != nil:
-		err = fmt.Errorf("agentplatform: POST /v1/chat/completions: %w", s.ctx.Err())
 	}
 	if s.traced != nil {
 		s.traced.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
-	}
-	var apiErr *apierror.Error
-	if errors.As(err, &apiErr) {
-		if apiErr.RequestID == "" {
-			apiErr.RequestID = s.header.Get("request-id")
-		}
-		apiErr.Header = s.header
 	}
 	s.err = err
 	yield(nil, err)

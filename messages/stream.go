@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
@@ -135,21 +134,12 @@ func (s *MessageStream) Events() iter.Seq2[StreamEvent, error] {
 // closed (then it ends quietly) or the context ended (then that is the
 // reason).
 func (s *MessageStream) fail(err error, yield func(StreamEvent, error) bool) {
-	switch {
-	case s.closed.Load():
+	err = stream.Ended(s.ctx, s.closed.Load(), createSource, s.header, err)
+	if err == nil {
 		return
-	case s.ctx.Err() != nil:
-		err = fmt.Errorf("agentplatform: POST /v1/messages: %w", s.ctx.Err())
 	}
 	if s.traced != nil {
 		s.traced.Fail(err) // the stream's span ends in ERROR (unset if the caller cancelled)
-	}
-	var apiErr *apierror.Error
-	if errors.As(err, &apiErr) {
-		if apiErr.RequestID == "" {
-			apiErr.RequestID = s.header.Get("request-id")
-		}
-		apiErr.Header = s.header
 	}
 	s.err = err
 	yield(nil, err)

@@ -1,13 +1,17 @@
 package stream
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"net/http"
 	"unsafe"
 
 	sse "github.com/tmaxmax/go-sse"
 
+	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
@@ -90,4 +94,27 @@ type failer interface{ Fail(error) }
 // (messages' BenchmarkStreamDecoding).
 func bytesOf(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// Ended is the error a stream reports when reading it failed with err, as
+// the Messages and chat streams report it: nil when the reader closed the
+// stream itself (it then ends quietly); the context's error, naming the
+// call, when the context ended; else err, where an *apierror.Error gets
+// the request id and headers of the stream's response, which an error
+// event's body may lack.
+func Ended(ctx context.Context, closed bool, src Source, header http.Header, err error) error {
+	switch {
+	case closed:
+		return nil
+	case ctx.Err() != nil:
+		return fmt.Errorf("agentplatform: %s %s: %w", src.Method, src.Path, ctx.Err())
+	}
+	var apiErr *apierror.Error
+	if errors.As(err, &apiErr) {
+		if apiErr.RequestID == "" {
+			apiErr.RequestID = header.Get("request-id")
+		}
+		apiErr.Header = header
+	}
+	return err
 }
