@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentplatform/agentplatform-go/chat"
+	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
@@ -103,7 +104,7 @@ func TestWireRoundTrip(t *testing.T) {
 		if diff := cmp.Diff(v, again.Elem().Interface()); diff != "" {
 			t.Errorf("%s -> %s changed the %T (-first +second):\n%s", wire, out, v, diff)
 		}
-		typesOf(reflect.ValueOf(v), seen)
+		wiretest.Seen(v, seen)
 	}
 	tools := chatPrompt(chat.UserMessage(`Use get_weather {"location": "Paris"} and get_time`))
 	tools.Tools = []chat.Tool{chatWeather, {Function: chat.Function{Name: "get_time"}}}
@@ -140,32 +141,6 @@ func TestWireRoundTrip(t *testing.T) {
 	}
 	sort.Strings(missing)
 	require.Empty(t, missing, "types the reference server never sent")
-}
-
-// typesOf records the names of the package's types that v holds.
-func typesOf(v reflect.Value, seen map[string]bool) {
-	if !v.IsValid() {
-		return
-	}
-	if v.Type().PkgPath() == reflect.TypeFor[chat.Completion]().PkgPath() {
-		seen[v.Type().Name()] = true
-	}
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer:
-		if !v.IsNil() {
-			typesOf(v.Elem(), seen)
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			typesOf(v.Index(i), seen)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				typesOf(v.Field(i), seen)
-			}
-		}
-	}
 }
 
 // TestWireTypesHaveJSONMethods: every exported struct type with an Extra

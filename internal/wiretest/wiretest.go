@@ -294,10 +294,9 @@ func Implements(t testing.TB, names []string, values ...any) {
 	}
 }
 
-// Seen records in seen the name of every named struct or string type met
-// in v,
-// walking fields, pointers, slices, maps and interfaces: which wire types
-// and union variants a set of values covers.
+// Seen records in seen the name of every named struct, slice or string
+// type met in v, walking fields, pointers, slices, maps and interfaces:
+// which wire types and union variants a set of values covers.
 func Seen(v any, seen map[string]bool) { walk(reflect.ValueOf(v), seen) }
 
 func walk(v reflect.Value, seen map[string]bool) {
@@ -316,6 +315,9 @@ func walk(v reflect.Value, seen map[string]bool) {
 			}
 		}
 	case reflect.Slice, reflect.Array:
+		if v.Type().PkgPath() != "" && v.Type().Name() != "" {
+			seen[v.Type().Name()] = true
+		}
 		for i := range v.Len() {
 			walk(v.Index(i), seen)
 		}
