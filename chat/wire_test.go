@@ -1,14 +1,10 @@
 package chat_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,38 +12,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/internal/wiretest"
-	"github.com/agentplatform/agentplatform-go/option"
 )
-
-// bodies records the body of every response the client receives.
-type bodies struct {
-	tr   *http.Transport
-	mu   sync.Mutex
-	seen [][]byte
-}
-
-func (b *bodies) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := b.tr.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	b.seen = append(b.seen, data)
-	b.mu.Unlock()
-	resp.Body = io.NopCloser(bytes.NewReader(data))
-	return resp, nil
-}
-
-func (b *bodies) last() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.seen[len(b.seen)-1]
-}
 
 // sameWire compares two documents with their null members left out, and,
 // in a delta, the members that are the empty string: a chunk's delta may
@@ -88,9 +53,8 @@ func trim(v any, inDelta bool) any {
 // to null members, and the empty strings of deltas), and that JSON decodes
 // to an equal value. Every response type must have been seen.
 func TestWireRoundTrip(t *testing.T) {
-	rec := &bodies{tr: &http.Transport{}}
-	t.Cleanup(rec.tr.CloseIdleConnections)
-	_, client := newEnv(t, option.WithHTTPClient(&http.Client{Transport: rec}))
+	var rec wiretest.Recorder
+	_, client := newEnv(t, rec.Option())
 	seen := map[string]bool{}
 	check := func(wire []byte, v any) {
 		t.Helper()
@@ -111,7 +75,7 @@ func TestWireRoundTrip(t *testing.T) {
 	for _, p := range []chat.CompletionParams{chatPrompt(chat.SystemMessage("You are terse."), chat.UserMessage("Hello there")), tools} {
 		c, err := client.Create(ctx, p)
 		require.NoError(t, err)
-		check(rec.last(), *c)
+		check(rec.Last(t), *c)
 
 		st, err := client.Stream(ctx, p)
 		require.NoError(t, err)
@@ -122,7 +86,7 @@ func TestWireRoundTrip(t *testing.T) {
 		}
 		require.NoError(t, st.Close())
 		var frames []string
-		for _, line := range strings.Split(string(rec.last()), "\n") {
+		for _, line := range strings.Split(string(rec.Last(t)), "\n") {
 			if data, ok := strings.CutPrefix(line, "data: "); ok && data != "[DONE]" {
 				frames = append(frames, data)
 			}

@@ -1,15 +1,12 @@
 package deployments_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,39 +16,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/money"
-	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
-
-// recorder keeps the body of every successful response, by request path.
-type recorder struct {
-	mu     sync.Mutex
-	bodies []recorded
-}
-
-type recorded struct {
-	method, path string
-	body         []byte
-}
-
-func (r *recorder) option() option.Option {
-	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		resp, err := next(req)
-		if err != nil || resp.StatusCode >= 300 {
-			return resp, err
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		r.mu.Lock()
-		r.bodies = append(r.bodies, recorded{req.Method, req.URL.Path, body})
-		r.mu.Unlock()
-		return resp, nil
-	})
-}
 
 // requireWireEqual checks that out, the SDK's encoding of a value decoded
 // from wire, is the same JSON: members may be in any order, a member whose
@@ -110,8 +76,8 @@ func typeName(v any) string { return reflect.TypeOf(v).Name() }
 // document of the fuzz corpora, against the round-trip rule.
 func TestWireRoundTrip(t *testing.T) {
 	f := newFixture(t)
-	var rec recorder
-	c := f.env.Client(t, rec.option())
+	var rec wiretest.Recorder
+	c := f.env.Client(t, rec.Option())
 
 	store, err := c.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "notes"})
 	require.NoError(t, err)
@@ -165,20 +131,20 @@ func TestWireRoundTrip(t *testing.T) {
 	}
 
 	got := seen{}
-	for _, r := range rec.bodies {
+	for _, r := range rec.Bodies() {
 		switch {
-		case r.method == http.MethodGet && r.path == "/v1/deployments":
-			for _, item := range pageItems(t, r.body) {
+		case r.Method == http.MethodGet && r.Path == "/v1/deployments":
+			for _, item := range pageItems(t, r.Body) {
 				got.deployment(checkWire[deployments.Deployment](t, item))
 			}
-		case r.method == http.MethodGet && r.path == "/v1/deployment_runs":
-			for _, item := range pageItems(t, r.body) {
+		case r.Method == http.MethodGet && r.Path == "/v1/deployment_runs":
+			for _, item := range pageItems(t, r.Body) {
 				got.run(checkWire[deployments.Run](t, item))
 			}
-		case strings.HasPrefix(r.path, "/v1/deployment_runs/") || strings.HasSuffix(r.path, "/run"):
-			got.run(checkWire[deployments.Run](t, r.body))
-		case strings.HasPrefix(r.path, "/v1/deployments"):
-			got.deployment(checkWire[deployments.Deployment](t, r.body))
+		case strings.HasPrefix(r.Path, "/v1/deployment_runs/") || strings.HasSuffix(r.Path, "/run"):
+			got.run(checkWire[deployments.Run](t, r.Body))
+		case strings.HasPrefix(r.Path, "/v1/deployments"):
+			got.deployment(checkWire[deployments.Deployment](t, r.Body))
 		}
 	}
 	for _, dir := range []string{"deployment", "run"} {

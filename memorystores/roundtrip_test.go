@@ -1,14 +1,11 @@
 package memorystores_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,36 +17,6 @@ import (
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/option"
 )
-
-// recorder keeps the body of every successful response, by request path.
-type recorder struct {
-	mu     sync.Mutex
-	bodies []recorded
-}
-
-type recorded struct {
-	method, path string
-	body         []byte
-}
-
-func (r *recorder) option() option.Option {
-	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		resp, err := next(req)
-		if err != nil || resp.StatusCode >= 300 {
-			return resp, err
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		r.mu.Lock()
-		r.bodies = append(r.bodies, recorded{req.Method, req.URL.Path, body})
-		r.mu.Unlock()
-		return resp, nil
-	})
-}
 
 // rawEqual compares raw JSON by value: a round trip writes it compacted.
 var rawEqual = cmp.Comparer(func(a, b json.RawMessage) bool {
@@ -84,8 +51,8 @@ func TestWireRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	key, err := env.Server.CreateAPIKey(refserver.KeySpec{Kind: refserver.PersonalKey, OwnerID: env.Seed.UserID})
 	require.NoError(t, err)
-	var rec recorder
-	client := env.Client(t, option.WithAPIKey(key.Secret), rec.option())
+	var rec wiretest.Recorder
+	client := env.Client(t, option.WithAPIKey(key.Secret), rec.Option())
 	mems, versions := client.MemoryStores.Memories, client.MemoryStores.Versions
 
 	st, err := client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "notes", Description: "d", Metadata: map[string]string{"k": "v"}})
@@ -143,32 +110,32 @@ func TestWireRoundTrip(t *testing.T) {
 			t.Fatalf("the reference server listed a %q", probe.Type)
 		}
 	}
-	for _, r := range rec.bodies {
+	for _, r := range rec.Bodies() {
 		switch {
-		case r.method == http.MethodDelete:
-		case strings.HasSuffix(r.path, "/memory_versions"):
-			for _, data := range pageItems(t, r.body) {
+		case r.Method == http.MethodDelete:
+		case strings.HasSuffix(r.Path, "/memory_versions"):
+			for _, data := range pageItems(t, r.Body) {
 				version(data)
 			}
-		case strings.HasSuffix(r.path, "/memories"):
-			if r.method == http.MethodPost {
-				checkWire[memorystores.Memory](t, r.body)
+		case strings.HasSuffix(r.Path, "/memories"):
+			if r.Method == http.MethodPost {
+				checkWire[memorystores.Memory](t, r.Body)
 				continue
 			}
-			for _, data := range pageItems(t, r.body) {
+			for _, data := range pageItems(t, r.Body) {
 				item(data)
 			}
-		case strings.Contains(r.path, "/memory_versions/"):
-			version(r.body)
-		case strings.Contains(r.path, "/memories/"):
-			checkWire[memorystores.Memory](t, r.body)
+		case strings.Contains(r.Path, "/memory_versions/"):
+			version(r.Body)
+		case strings.Contains(r.Path, "/memories/"):
+			checkWire[memorystores.Memory](t, r.Body)
 			seen["Memory"] = true
-		case r.path == "/v1/memory_stores" && r.method == http.MethodGet:
-			for _, data := range pageItems(t, r.body) {
+		case r.Path == "/v1/memory_stores" && r.Method == http.MethodGet:
+			for _, data := range pageItems(t, r.Body) {
 				checkWire[memorystores.MemoryStore](t, data)
 			}
 		default:
-			checkWire[memorystores.MemoryStore](t, r.body)
+			checkWire[memorystores.MemoryStore](t, r.Body)
 			seen["MemoryStore"] = true
 		}
 	}

@@ -3,11 +3,8 @@ package messages_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"reflect"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,38 +16,6 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
-// bodies records the body of every response the client receives.
-type bodies struct {
-	tr   *http.Transport
-	mu   sync.Mutex
-	seen [][]byte
-}
-
-func (b *bodies) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := b.tr.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	b.seen = append(b.seen, data)
-	b.mu.Unlock()
-	resp.Body = io.NopCloser(bytes.NewReader(data))
-	return resp, nil
-}
-
-func (b *bodies) last(t *testing.T) []byte {
-	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	require.NotEmpty(t, b.seen)
-	return b.seen[len(b.seen)-1]
-}
-
 // TestWireRoundTrip checks the round trip of every wire type on what the
 // reference server sends, for a request of every kind of answer, created
 // and streamed: each response and each event marshals back to the JSON it
@@ -58,8 +23,7 @@ func (b *bodies) last(t *testing.T) []byte {
 // decodes to an equal value. Every response type of the package must have
 // been seen.
 func TestWireRoundTrip(t *testing.T) {
-	rec := &bodies{tr: &http.Transport{}}
-	t.Cleanup(rec.tr.CloseIdleConnections)
+	var rec wiretest.Recorder
 	seen := map[string]bool{}
 	check := func(t *testing.T, wire []byte, v any) {
 		t.Helper()
@@ -78,10 +42,10 @@ func TestWireRoundTrip(t *testing.T) {
 	for _, tc := range exampleCases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, client := twin(t)
-			opts := append([]option.Option{option.WithHTTPClient(&http.Client{Transport: rec})}, tc.opts...)
+			opts := append([]option.Option{rec.Option()}, tc.opts...)
 			m, err := client.Messages.Create(ctx, tc.params, opts...)
 			require.NoError(t, err)
-			check(t, rec.last(t), *m)
+			check(t, rec.Last(t), *m)
 
 			st, err := client.Messages.Stream(ctx, tc.params, opts...)
 			require.NoError(t, err)
@@ -92,7 +56,7 @@ func TestWireRoundTrip(t *testing.T) {
 				events = append(events, ev)
 			}
 			var frames []*sse.Event
-			for f, err := range sse.Read(bytes.NewReader(rec.last(t)), nil) {
+			for f, err := range sse.Read(bytes.NewReader(rec.Last(t)), nil) {
 				require.NoError(t, err)
 				if f.Type != "ping" {
 					frames = append(frames, &f)
@@ -105,7 +69,7 @@ func TestWireRoundTrip(t *testing.T) {
 
 			n, err := client.Messages.CountTokens(ctx, tc.params.CountTokensParams(), opts...)
 			require.NoError(t, err)
-			check(t, rec.last(t), *n)
+			check(t, rec.Last(t), *n)
 		})
 	}
 	var missing []string
