@@ -2,7 +2,6 @@ package refserver
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 )
 
@@ -62,33 +61,53 @@ func init() {
 	}
 }
 
+// maxBetaHeader bounds the vendor-beta values of one request, all headers
+// together: every known value at once is under 2 KiB, so anything past
+// 16 KiB is not a client's list but an attempt to make the server work.
+const maxBetaHeader = 16 << 10
+
+// maxNamedBetas is how many unknown values an error names; it says how
+// many more there were.
+const maxNamedBetas = 5
+
 // parseBetas collects vendor-beta values from comma-separated and repeated
-// headers and rejects unknown ones, naming them all.
+// headers and rejects unknown ones, naming the first few. It runs in time
+// linear in the header's length.
 func parseBetas(h http.Header) (map[string]bool, error) {
+	values := h.Values(headerBeta)
+	size := 0
+	for _, header := range values {
+		size += len(header)
+	}
+	if size > maxBetaHeader {
+		return nil, invalidField(headerBeta, "too long: %d bytes, at most %d", size, maxBetaHeader)
+	}
 	betas := make(map[string]bool)
 	var unknown []string
-	for _, header := range h.Values(headerBeta) {
+	seenUnknown := make(map[string]bool)
+	for _, header := range values {
 		for v := range strings.SplitSeq(header, ",") {
 			v = strings.TrimSpace(v)
-			if v == "" || betas[v] {
+			if v == "" || betas[v] || seenUnknown[v] {
 				continue
 			}
 			if !knownBetas[v] {
-				if !slices.Contains(unknown, v) {
-					unknown = append(unknown, v)
-				}
+				seenUnknown[v] = true
+				unknown = append(unknown, v)
 				continue
 			}
 			betas[v] = true
 		}
 	}
-	switch len(unknown) {
-	case 0:
+	switch n := len(unknown); {
+	case n == 0:
 		return betas, nil
-	case 1:
+	case n == 1:
 		return nil, invalidField(headerBeta, "unknown beta value %s", quoteList(unknown))
-	default:
+	case n <= maxNamedBetas:
 		return nil, invalidField(headerBeta, "unknown beta values %s", quoteList(unknown))
+	default:
+		return nil, invalidField(headerBeta, "unknown beta values %s and %d more", quoteList(unknown[:maxNamedBetas]), n-maxNamedBetas)
 	}
 }
 

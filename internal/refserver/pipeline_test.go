@@ -99,6 +99,12 @@ func TestBetaHeader(t *testing.T) {
 		{"other value only", "/v1/tunnels", []string{"files-api-2025-04-14"}, "vendor-beta: this endpoint requires the beta value `" + tunnels + "`"},
 		{"unknown value", "/v1/tunnels", []string{tunnels + ",made-up-2026-01-01"}, "vendor-beta: unknown beta value `made-up-2026-01-01`"},
 		{"unknown values", "/v1/models", []string{"a-1", "b-2,a-1"}, "vendor-beta: unknown beta values `a-1`, `b-2`"},
+		{"many unknown values", "/v1/models", []string{"u-1,u-2,u-3,u-4,u-5,u-6,u-7,u-1"},
+			"vendor-beta: unknown beta values `u-1`, `u-2`, `u-3`, `u-4`, `u-5` and 2 more"},
+		{"header too long", "/v1/models", []string{strings.Repeat("x-2026-01-01,", 1300)},
+			"vendor-beta: too long: 16900 bytes, at most 16384"},
+		{"too long over repeated headers", "/v1/models", []string{strings.Repeat("y", 9000), strings.Repeat("z", 9000)},
+			"vendor-beta: too long: 18000 bytes, at most 16384"},
 		{"not required", "/v1/models", []string{tunnels}, ""},
 		{"none needed", "/v1/models", nil, ""},
 	}
