@@ -127,5 +127,5 @@ func TestUntracedExchangeBuildsNoAttributes(t *testing.T) {
 	traced := allocs(rec)
 	t.Logf("allocations per exchange request: %v untraced, %v traced", untraced, traced)
 	require.LessOrEqual(t, untraced, 8.0)
-	require.Less(t, untraced*3, traced)
+	require.Less(t, untraced*2, traced) // 3x holds only under -race, which adds allocations to the traced path
 }
