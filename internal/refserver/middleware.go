@@ -32,6 +32,9 @@ type exchange struct {
 	// nil when there is none.
 	errType string
 	span    *requestSpan
+	// logged is the request's entry in the request log, which gets the
+	// body once the request is worth keeping it for.
+	logged *RecordedRequest
 }
 
 type exchangeKey struct{}
@@ -57,7 +60,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.endRequestSpan(r, ex) // after the response is committed or dropped
 
 	body, readErr := readBody(w, r)
-	s.requests.add(r, body, s.cfg.clock.Now())
+	ex.logged = s.requests.add(r, s.cfg.clock.Now())
 	if readErr != nil {
 		writeError(ex.rb, ex.requestID, readErr)
 		ex.rb.commit()
@@ -67,6 +70,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.tick() // time-driven work first, so the request sees a current state
 
 	fault, faulted := s.faults.take(r.Method, r.URL.Path, body)
+	if faulted {
+		s.requests.keepBody(ex.logged, body) // a fault the test set up took it
+	}
 	if faulted && s.applyFault(w, r, ex, fault) {
 		return
 	}
@@ -146,6 +152,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 		c := &call{s: s, w: w, r: r, ex: exchangeFrom(r.Context())}
 		c.startSpan(rt, false)
 		if rt.public {
+			s.requests.keepBody(c.ex.logged, c.ex.body)
 			c.run(rt.handle)
 			return
 		}
@@ -166,6 +173,7 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	if err != nil {
 		return err
 	}
+	s.requests.keepBody(c.ex.logged, c.ex.body)
 	c.caller = caller
 	c.startSpan(rt, true)
 	wsID, err := s.selectWorkspace(caller, c.r.Header.Get(headerWorkspaceID))

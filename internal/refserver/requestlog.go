@@ -24,30 +24,64 @@ type RecordedRequest struct {
 // requestLogSize bounds the log: the most recent requests are kept.
 const requestLogSize = 1000
 
-// requestLog is a ring buffer of the most recent requests.
+// requestLogBytes bounds the bodies the log keeps, all together: past it
+// the oldest entries lose their bodies. Without it a standalone server
+// would hold 1,000 bodies of up to the body limit each.
+const requestLogBytes = 64 << 20
+
+// requestLog is a ring buffer of the most recent requests. An entry gets
+// its body only once the request is known to be worth it (keepBody): a
+// request that was routed to a public endpoint or whose credentials were
+// accepted, or that a test's fault took. Anyone can send the others, so
+// the server keeps nothing of their bodies.
 type requestLog struct {
-	mu      sync.Mutex
-	entries []RecordedRequest
-	next    int // where the next entry goes once the ring is full
+	mu        sync.Mutex
+	entries   []*RecordedRequest
+	next      int // where the next entry goes once the ring is full
+	bodyBytes int // the length of every Body held
 }
 
-func (l *requestLog) add(r *http.Request, body []byte, now time.Time) {
-	rec := RecordedRequest{
+// add records r without its body, and returns the entry for keepBody.
+func (l *requestLog) add(r *http.Request, now time.Time) *RecordedRequest {
+	rec := &RecordedRequest{
 		Method:   r.Method,
 		Path:     r.URL.Path,
 		RawQuery: r.URL.RawQuery,
 		Header:   redactHeader(r.Header),
-		Body:     redactBody(body),
 		Time:     now,
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.entries) < requestLogSize {
 		l.entries = append(l.entries, rec)
-		return
+		return rec
 	}
+	l.bodyBytes -= len(l.entries[l.next].Body)
 	l.entries[l.next] = rec
 	l.next = (l.next + 1) % requestLogSize
+	return rec
+}
+
+// keepBody gives rec, an entry add returned, its body (redacted), and
+// takes bodies from the oldest entries while the log holds more than
+// requestLogBytes. An entry already evicted from the ring is left alone.
+func (l *requestLog) keepBody(rec *RecordedRequest, body []byte) {
+	if rec == nil || body == nil {
+		return
+	}
+	body = redactBody(body)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if rec.Body != nil || !slices.Contains(l.entries, rec) {
+		return
+	}
+	rec.Body = body
+	l.bodyBytes += len(body)
+	for i := 0; l.bodyBytes > requestLogBytes && i < len(l.entries); i++ {
+		old := l.entries[(l.next+i)%len(l.entries)]
+		l.bodyBytes -= len(old.Body)
+		old.Body = nil
+	}
 }
 
 // Requests returns copies of the recorded requests, oldest first.
@@ -57,7 +91,7 @@ func (s *Server) Requests() []RecordedRequest {
 	defer l.mu.Unlock()
 	out := make([]RecordedRequest, 0, len(l.entries))
 	for i := range l.entries {
-		rec := l.entries[(l.next+i)%len(l.entries)]
+		rec := *l.entries[(l.next+i)%len(l.entries)]
 		rec.Header = rec.Header.Clone()
 		rec.Body = bytes.Clone(rec.Body)
 		out = append(out, rec)
@@ -70,7 +104,7 @@ func (s *Server) ResetRequests() {
 	l := &s.requests
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.entries, l.next = nil, 0
+	l.entries, l.next, l.bodyBytes = nil, 0, 0
 }
 
 const redacted = "[redacted]"

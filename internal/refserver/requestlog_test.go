@@ -11,13 +11,39 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 )
 
+// TestRequestLogKeepsOnlyBodiesWorthKeeping: anyone can reach a standalone
+// server, so the log keeps the body of a request only once its credentials
+// were accepted (or the route is public); an unknown path or a bad key
+// leaves the entry without its body. All bodies together are bounded: the
+// oldest lose theirs first.
+func TestRequestLogKeepsOnlyBodiesWorthKeeping(t *testing.T) {
+	e := newEnv(t)
+	e.do(t, "POST", "/v1/nowhere", `{"display_name":"unrouted"}`)
+	e.do(t, "POST", "/v1/tunnels", `{"display_name":"bad key"}`, tunnelsBeta, withKey("sk-vendor-api03-wrong"))
+	e.do(t, "POST", "/v1/tunnels", `{"display_name":"kept"}`, tunnelsBeta)
+	reqs := e.srv.Requests()
+	if len(reqs) != 3 || reqs[0].Body != nil || reqs[1].Body != nil || string(reqs[2].Body) != `{"display_name":"kept"}` {
+		t.Fatalf("recorded %+v", reqs)
+	}
+
+	e.srv.ResetRequests()
+	big := `{"display_name":"` + strings.Repeat("x", 24<<20) + `"}`
+	for range 3 {
+		e.do(t, "POST", "/v1/tunnels", big, tunnelsBeta)
+	}
+	reqs = e.srv.Requests()
+	if len(reqs) != 3 || reqs[0].Body != nil || len(reqs[1].Body) != len(big) || len(reqs[2].Body) != len(big) {
+		t.Fatalf("bodies kept: %d, %d, %d bytes", len(reqs[0].Body), len(reqs[1].Body), len(reqs[2].Body))
+	}
+}
+
 func TestRequestLogRecordsAndRedacts(t *testing.T) {
 	e := newEnv(t)
 	e.do(t, "POST", "/v1/tunnels", `{"display_name":"x"}`, tunnelsBeta)
 	e.clock.Advance(time.Second)
 	e.do(t, "GET", "/v1/tunnels", "", tunnelsBeta, withAPIKeyHeader(e.seed.APIKey), withHeader("vendor-beta", "mcp-tunnels-2026-06-22"))
 	e.do(t, "GET", "/v1/models?limit=2", "", withKey("sk-vendor-api03-wrong"))
-	e.do(t, "POST", "/v1/nowhere", `{"resource":{"authorization_token":"ghp_secret","n":12345678901234567890}}`)
+	e.do(t, "POST", "/v1/tunnels", `{"resource":{"authorization_token":"ghp_secret","n":12345678901234567890}}`, tunnelsBeta)
 
 	reqs := e.srv.Requests()
 	if len(reqs) != 4 {
