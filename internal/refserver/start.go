@@ -14,6 +14,17 @@ import (
 // so that a test can lengthen it (start_export_test.go).
 var shutdownGrace = 5 * time.Second
 
+// Connection timeouts of a started server, which anyone may reach: a
+// client that sends a body slowly, or keeps a connection open without a
+// request, is cut off instead of holding it forever. readTimeout covers a
+// whole request, headers and body (up to the 32 MiB body limit over a slow
+// link); responses, event streams included, are not bounded by it.
+// Variables only so that a test can shorten them.
+var (
+	readTimeout = 2 * time.Minute
+	idleTimeout = 2 * time.Minute
+)
+
 // Start serves the server on addr (for example "127.0.0.1:0") in a
 // goroutine and returns its base URL. stop shuts it down gracefully and
 // returns once the serving goroutine has ended, so no goroutine outlives it;
@@ -30,6 +41,8 @@ func (s *Server) Start(addr string) (baseURL string, stop func() error, err erro
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return base },
 	}
 	served := make(chan error, 1)

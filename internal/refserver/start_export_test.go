@@ -12,3 +12,11 @@ func SetShutdownGraceForTest(t testing.TB, d time.Duration) {
 	shutdownGrace = d
 	t.Cleanup(func() { shutdownGrace = old })
 }
+
+// SetConnTimeoutsForTest sets the read and idle timeouts of servers started
+// until t ends.
+func SetConnTimeoutsForTest(t testing.TB, read, idle time.Duration) {
+	oldRead, oldIdle := readTimeout, idleTimeout
+	readTimeout, idleTimeout = read, idle
+	t.Cleanup(func() { readTimeout, idleTimeout = oldRead, oldIdle })
+}

@@ -1,8 +1,11 @@
 package refserver_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -114,4 +117,51 @@ func TestStopEndsOpenStreams(t *testing.T) {
 	}
 	<-ended
 	http.DefaultClient.CloseIdleConnections()
+}
+
+// A started server cuts off a client that sends its body too slowly, and a
+// connection kept open without a request. The deadlines here are only the
+// test's bound on waiting for that: the server's timeouts are shortened.
+func TestStartedServerCutsOffSlowAndIdleConnections(t *testing.T) {
+	refserver.SetConnTimeoutsForTest(t, 200*time.Millisecond, 200*time.Millisecond)
+	srv := refserver.New()
+	base, stop, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	addr := strings.TrimPrefix(base, "http://")
+
+	slow, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	fmt.Fprint(slow, "POST /v1/tunnels HTTP/1.1\r\nHost: refserver\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	_ = slow.SetReadDeadline(time.Now().Add(time.Minute))
+	if _, err := io.ReadAll(slow); err != nil {
+		t.Fatalf("a body that never ends holds its connection: %v", err)
+	}
+
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	fmt.Fprintf(idle, "GET /v1/models HTTP/1.1\r\nHost: refserver\r\nx-api-key: %s\r\nvendor-workspace-id: %s\r\n\r\n",
+		srv.Seed().APIKey, srv.Seed().DefaultWorkspaceID)
+	_ = idle.SetReadDeadline(time.Now().Add(time.Minute))
+	br := bufio.NewReader(idle)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("an idle keep-alive connection stays open: %v", err)
+	}
 }
