@@ -199,7 +199,7 @@ func checkFileID(field, id string) error {
 }
 
 // checkMountPath checks an optional mount path: 1 to 4096 characters,
-// absolute.
+// absolute, without NUL, empty, "." or ".." segments.
 func checkMountPath(field, p string) error {
 	if p == "" {
 		return nil
@@ -210,7 +210,7 @@ func checkMountPath(field, p string) error {
 	if !strings.HasPrefix(p, "/") {
 		return &apierror.ValidationError{Field: field, Rule: "must start with `/`"}
 	}
-	return nil
+	return check.MountPathSegments(field, p)
 }
 
 func validateResource(path string, r ResourceParam) error {

@@ -5,6 +5,7 @@ package check
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
@@ -56,4 +57,23 @@ func HexColor(field, s string) error {
 		}
 	}
 	return &apierror.ValidationError{Field: field, Rule: `must be a hex color such as "#6C5BB9"`}
+}
+
+// MountPathSegments checks the segments of an absolute mount path: no NUL,
+// no empty segment ("//") and no "." or ".." segment, which would point
+// the mount somewhere other than it names. The reference server applies
+// the same rule.
+func MountPathSegments(field, p string) error {
+	switch {
+	case strings.ContainsRune(p, 0):
+		return &apierror.ValidationError{Field: field, Rule: "must not contain a NUL character"}
+	case strings.Contains(p, "//"):
+		return &apierror.ValidationError{Field: field, Rule: "must not contain an empty segment (`//`)"}
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "." || seg == ".." {
+			return &apierror.ValidationError{Field: field, Rule: "must not contain a `.` or `..` segment"}
+		}
+	}
+	return nil
 }

@@ -150,7 +150,7 @@
 //	                                          with fallbacks set, the next model answers, unless all
 //	[[refserver:stop_reason <value>]]         forces the final stop_reason (any value)
 //	[[refserver:redact]]                      adds a redacted_thinking block when thinking is on
-//	[[refserver:delay <ms>]]                  waits <ms> on the server clock before the JSON
+//	[[refserver:delay <ms>]]                  waits <ms> (at most 3600000) on the server clock before the JSON
 //	                                          response, or before each stream event (a ManualClock
 //	                                          must be advanced; keep-alives follow WithPingInterval)
 //

@@ -45,6 +45,10 @@ var refusalExplanations = map[string]string{
 	"general_harms":        "This request was declined under the usage policy.",
 }
 
+// maxDirectiveDelayMS bounds the delay directive (one hour): a larger
+// value would overflow time.Duration, and no test waits that long.
+const maxDirectiveDelayMS = 3_600_000
+
 // directives finds U's message, parses its directives and builds U. It is
 // computed once per request.
 func (r *msgRequest) directives() (*directives, error) {
@@ -162,7 +166,7 @@ func (d *directives) apply(inner string) error {
 		d.redact = true
 	case "delay":
 		ms, err := strconv.Atoi(strings.Join(args, ""))
-		if len(args) != 1 || err != nil || ms < 0 {
+		if len(args) != 1 || err != nil || ms < 0 || ms > maxDirectiveDelayMS {
 			return errBadDirective
 		}
 		d.delay = time.Duration(ms) * time.Millisecond

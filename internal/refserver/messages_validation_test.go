@@ -119,6 +119,10 @@ func TestMessagesValidationMessages(t *testing.T) {
 			"messages.0.content.1.text: unknown refserver directive `nope`", nil},
 		{"bad directive arguments", msgReq(sonnet, "Hi [[refserver:error teapot_error]]", ""),
 			"messages.0.content: invalid refserver directive `[[refserver:error teapot_error]]`", nil},
+		{"delay past an hour", msgReq(sonnet, "Hi [[refserver:delay 3600001]]", ""),
+			"messages.0.content: invalid refserver directive `[[refserver:delay 3600001]]`", nil},
+		{"delay that overflows a duration", msgReq(sonnet, "Hi [[refserver:delay 9223372036854775]]", ""),
+			"messages.0.content: invalid refserver directive `[[refserver:delay 9223372036854775]]`", nil},
 		// 2.1 system, metadata, service tier, container
 		{"empty system block", base(`"system":[{"type":"text","text":""}]`), "system: text content blocks must be non-empty", nil},
 		{"system image", base(`"system":[{"type":"image"}]`), "system.0: Input tag 'image' found using 'type' does not match any of the expected tags: 'text'", nil},

@@ -311,6 +311,17 @@ func parseMountPath(p string, o optional[string]) (*string, error) {
 	if !strings.HasPrefix(o.Value, "/") {
 		return nil, invalidField(p, "must start with `/`")
 	}
+	switch {
+	case strings.ContainsRune(o.Value, 0):
+		return nil, invalidField(p, "must not contain a NUL character")
+	case strings.Contains(o.Value, "//"):
+		return nil, invalidField(p, "must not contain an empty segment (`//`)")
+	}
+	for seg := range strings.SplitSeq(o.Value, "/") {
+		if seg == "." || seg == ".." {
+			return nil, invalidField(p, "must not contain a `.` or `..` segment")
+		}
+	}
 	return maStringPtr(o.Value), nil
 }
 
