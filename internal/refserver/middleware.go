@@ -11,6 +11,7 @@ import (
 	"path"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 )
 
 // maxBodyBytes is the request body limit (docs/api-choices.md, "Transport").
@@ -131,6 +132,12 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
 				"request body: must be at most %d bytes", maxBodyBytes)
 		}
 		return nil, invalidRequest("request body: could not be read")
+	}
+	// JSON text is UTF-8. Decoding would quietly replace invalid bytes in
+	// some places and keep them in others (an event's text echoed back raw
+	// is no longer JSON), so every endpoint refuses them alike.
+	if !utf8.Valid(body) {
+		return nil, invalidRequest("request body: must be valid UTF-8")
 	}
 	return body, nil
 }

@@ -161,3 +161,20 @@ func TestResponseHeadersNameTheWorkspace(t *testing.T) {
 		t.Fatalf("vendor-workspace-id %q on a request that ran in no workspace", got)
 	}
 }
+
+// A request body that is not valid UTF-8 is refused by every endpoint
+// alike, before it can be stored and echoed back as text that is not JSON.
+func TestBodiesMustBeUTF8(t *testing.T) {
+	f := newSessionFixture(t)
+	sid := f.sessionID(t, "")
+	event := "{\"events\":[{\"type\":\"user.message\",\"content\":[{\"type\":\"text\",\"text\":\"caf\xe9\"}]}]}"
+	wantInvalid(t, f.ma(t, "POST", sessionsPath+"/"+sid+"/events", event), "request body: must be valid UTF-8")
+	list := wantOK(t, f.ma(t, "GET", sessionsPath+"/"+sid+"/events", ""))
+	if data, _ := list["data"].([]any); len(data) != 0 {
+		t.Fatalf("the refused event was stored: %v", data)
+	}
+	wantInvalid(t, f.do(t, "POST", "/v1/organizations/workspaces", "{\"name\":\"\xff\"}"), "request body: must be valid UTF-8")
+	wantInvalid(t, f.do(t, "POST", "/v1/messages",
+		"{\"model\":\""+sonnet+"\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"caf\xe9\"}]}"),
+		"request body: must be valid UTF-8")
+}
