@@ -126,6 +126,8 @@ func TestStrictJSONBodies(t *testing.T) {
 		name, body, message string
 	}{
 		{"unknown field", `{"name":"a","colour":"red"}`, "colour: unknown field"},
+		{"duplicate field", `{"name":"a","name":"b"}`, "name: duplicate field"},
+		{"nested duplicate field", `{"name":"a","data_residency":{"workspace_geo":"us","workspace_geo":"eu"}}`, "data_residency.workspace_geo: duplicate field"},
 		{"nested unknown field", `{"name":"a","data_residency":{"geo":"us"}}`, "data_residency.geo: unknown field"},
 		{"wrong type", `{"name":5}`, "name: must be a string"},
 		{"nested wrong type", `{"name":"a","data_residency":{"workspace_geo":true}}`, "data_residency.workspace_geo: must be a string"},

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // decodeStrict decodes a JSON object body into dst the way the platform
@@ -20,6 +22,9 @@ import (
 func decodeStrict(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
+	}
+	if err := checkDuplicateNames(body); err != nil {
+		return err
 	}
 	if err := unmarshalStrict(body, dst); err != nil {
 		return describeDecodeError(err)
@@ -53,6 +58,45 @@ func unmarshalStrict(data []byte, dst any) error {
 }
 
 var errTrailingData = errors.New("data after the JSON value")
+
+// checkDuplicateNames refuses an object that names a member twice, which
+// encoding/json would read as its last value: the platform's documented
+// choice is to refuse, as Messages does. Anything else wrong with the
+// body is left to the decoder's own messages.
+func checkDuplicateNames(body []byte) *apiError {
+	dec := jsontext.NewDecoder(bytes.NewReader(body))
+	for {
+		_, err := dec.ReadToken()
+		if err == nil {
+			continue
+		}
+		var serr *jsontext.SyntacticError
+		if errors.As(err, &serr) && errors.Is(serr.Err, jsontext.ErrDuplicateName) {
+			return invalidField(dottedPath(serr.JSONPointer), "duplicate field")
+		}
+		return nil
+	}
+}
+
+// dottedPath spells a JSON pointer as this server names fields in
+// errors: "resources[0].mount_path".
+func dottedPath(p jsontext.Pointer) string {
+	var b strings.Builder
+	for token := range p.Tokens() {
+		if _, err := strconv.Atoi(token); err == nil {
+			b.WriteString("[" + token + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(token)
+	}
+	if b.Len() == 0 {
+		return "request body"
+	}
+	return b.String()
+}
 
 // describeDecodeError turns decoding errors into field-first messages.
 // Type errors carry the full dotted path of the field (Go 1.20+), and so do
