@@ -1,79 +1,28 @@
 package deployments
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/robfig/cron/v3"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
-	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 )
 
-// sameBudget: a budget's Type "" is sent as "limit" (sessions.Budget).
-var sameBudget = cmp.Comparer(func(a, b sessions.Budget) bool {
-	for _, x := range []*sessions.Budget{&a, &b} {
-		if x.Type == "" {
-			x.Type = sessions.BudgetLimit
-		}
-	}
-	return reflect.DeepEqual(a, b) // not ==: a Budget with an Extra map is not comparable
-})
-
-// sameJSON compares raw members (Extra, Unknown variants) by value: a
-// round trip writes them compacted.
-var sameJSON = cmp.Comparer(func(a, b json.RawMessage) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
-	}
-	var x, y any
-	dx, dy := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
-	dx.UseNumber()
-	dy.UseNumber()
-	return dx.Decode(&x) == nil && dy.Decode(&y) == nil && reflect.DeepEqual(x, y)
-})
-
 // roundTrip checks decode → encode → decode: what decodes encodes, and
-// decodes again to an equal value. (The bytes may differ: unknown members
-// are not written in a fixed order.)
+// decodes again to an equal value.
 func roundTrip[T any](t *testing.T, data []byte) {
-	var v T
-	if json.Unmarshal(data, &v) != nil {
-		return
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("decoded %s, cannot encode it: %v", data, err)
-	}
-	var again T
-	if err := json.Unmarshal(out, &again); err != nil {
-		t.Fatalf("%s encodes as %s, which does not decode: %v", data, out, err)
-	}
-	if diff := cmp.Diff(v, again, sameBudget, sameJSON); diff != "" {
-		t.Fatalf("%s encodes as %s, which decodes differently (-first +again):\n%s", data, out, diff)
-	}
+	wiretest.RoundTrip(t, data, wiretest.Decode[T], false)
 }
 
 // seeds adds the documents of testdata/<dir> to f's corpus.
 func seeds(f *testing.F, dir string) {
-	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds in testdata/%s: %v", dir, err)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+	for _, doc := range wiretest.Documents(f, filepath.Join("testdata", dir)) {
+		f.Add(doc)
 	}
 }
 

@@ -331,3 +331,29 @@ func walk(v reflect.Value, seen map[string]bool) {
 		}
 	}
 }
+
+// Decode is json.Unmarshal into a new T, for RoundTrip.
+func Decode[T any](data []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
+}
+
+// Documents returns the JSON documents of dir (its *.json files), which
+// must hold at least one: the seeds of a fuzz target.
+func Documents(tb testing.TB, dir string) [][]byte {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no documents in %s: %v", dir, err)
+	}
+	out := make([][]byte, 0, len(files))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
