@@ -18,6 +18,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/pagination"
@@ -205,7 +206,7 @@ func TestExecuteSpanIsNamedVendorRequest(t *testing.T) {
 	require.Equal(t, "vendor.request", span.Name())
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	require.Equal(t, "GET", a[attr.HTTPRequestMethod].AsString())
 	require.Equal(t, path, a[attr.URLPath].AsString())
 	require.Equal(t, int64(200), a[attr.HTTPResponseStatus].AsInt64())
@@ -221,7 +222,7 @@ func TestExecuteSpanIsNamedVendorRequest(t *testing.T) {
 	require.Len(t, spans, 2)
 	require.Equal(t, "vendor.request", spans[1].Name())
 	require.Equal(t, codes.Error, spans[1].Status().Code)
-	require.Equal(t, "not_found_error", attrs(spans[1])[attr.ErrorType].AsString())
+	require.Equal(t, "not_found_error", spantest.Attrs(spans[1])[attr.ErrorType].AsString())
 
 	// A call refused locally records nothing.
 	require.Error(t, client.Execute(ctx, http.MethodGet, "/v1/../x", nil, nil))

@@ -15,6 +15,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
@@ -167,7 +168,7 @@ func TestSpanOfEveryFamily(t *testing.T) {
 			found = true
 			require.Equal(t, trace.SpanKindClient, s.SpanKind(), step.span)
 			require.Equal(t, codes.Ok, s.Status().Code, step.span)
-			require.Equal(t, "vendor", attrs(s)[attr.GenAIProviderName].AsString(), step.span)
+			require.Equal(t, "vendor", spantest.Attrs(s)[attr.GenAIProviderName].AsString(), step.span)
 		}
 		require.True(t, found, "no span %s among %d", step.span, len(rec.Ended()))
 	}
@@ -196,7 +197,7 @@ func TestSpanOfEveryFamily(t *testing.T) {
 		s := onlySpan(t, rec)
 		require.Equal(t, e.span, s.Name())
 		require.Equal(t, codes.Error, s.Status().Code, e.span)
-		a := attrs(s)
+		a := spantest.Attrs(s)
 		require.EqualValues(t, apiErr.StatusCode, a[attr.HTTPResponseStatus].AsInt64(), e.span)
 		require.Equal(t, string(apiErr.Type), a[attr.ErrorType].AsString(), e.span)
 		require.Equal(t, "not_found_error", a[attr.ErrorType].AsString(), e.span)

@@ -21,6 +21,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -33,15 +34,6 @@ func recorder(t *testing.T) (*sdktrace.TracerProvider, *tracetest.SpanRecorder) 
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	return tp, rec
-}
-
-// attrs flattens a span's attributes for assertions.
-func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
-	m := map[attribute.Key]attribute.Value{}
-	for _, kv := range s.Attributes() {
-		m[kv.Key] = kv.Value
-	}
-	return m
 }
 
 func onlySpan(t *testing.T, rec *tracetest.SpanRecorder) sdktrace.ReadOnlySpan {
@@ -65,7 +57,7 @@ func TestClientSpanOfACall(t *testing.T) {
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, attr.SDKScope, span.InstrumentationScope().Name)
 	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	require.Equal(t, "vendor", a[attr.GenAIProviderName].AsString())
 	require.Equal(t, "GET", a[attr.HTTPRequestMethod].AsString())
 	require.Equal(t, "/v1/models/{model_id}", a[attr.HTTPRoute].AsString(), "the template, not the path")
@@ -86,7 +78,7 @@ func TestClientSpanOfACall(t *testing.T) {
 	rec.Reset()
 	_, err = client.Models.List(context.Background(), models.ListParams{Limit: 2})
 	require.NoError(t, err)
-	a = attrs(onlySpan(t, rec))
+	a = spantest.Attrs(onlySpan(t, rec))
 	require.Equal(t, "limit=2", a[attr.URLQuery].AsString())
 	require.Equal(t, env.URL+"/v1/models?limit=2", a[attr.URLFull].AsString())
 }
@@ -98,7 +90,7 @@ func TestOneSpanCoversRetries(t *testing.T) {
 	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Status: 503, Times: 2})
 	_, err := env.Client(t, option.WithTracerProvider(tp)).Models.List(context.Background(), models.ListParams{})
 	require.NoError(t, err)
-	a := attrs(onlySpan(t, rec))
+	a := spantest.Attrs(onlySpan(t, rec))
 	require.EqualValues(t, 2, a[attr.HTTPRequestResends].AsInt64())
 	require.EqualValues(t, 200, a[attr.HTTPResponseStatus].AsInt64())
 }
@@ -120,7 +112,7 @@ func TestStreamClosedEarlyKeepsItsResendCount(t *testing.T) {
 	require.NoError(t, ms.Close())
 	sp := onlySpan(t, rec)
 	require.Equal(t, codes.Unset, sp.Status().Code)
-	require.EqualValues(t, 1, attrs(sp)[attr.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 1, spantest.Attrs(sp)[attr.HTTPRequestResends].AsInt64())
 }
 
 func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
@@ -134,8 +126,8 @@ func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
 	require.Error(t, err)
 	span := onlySpan(t, rec)
 	require.Equal(t, codes.Error, span.Status().Code)
-	require.Equal(t, "rate_limit_error", attrs(span)[attr.ErrorType].AsString())
-	require.EqualValues(t, 429, attrs(span)[attr.HTTPResponseStatus].AsInt64())
+	require.Equal(t, "rate_limit_error", spantest.Attrs(span)[attr.ErrorType].AsString())
+	require.EqualValues(t, 429, spantest.Attrs(span)[attr.HTTPResponseStatus].AsInt64())
 
 	rec.Reset()
 	env.Server.InjectFault(refserver.Fault{Path: modelsPath, Drop: true})
@@ -143,8 +135,8 @@ func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
 	require.Error(t, err)
 	span = onlySpan(t, rec)
 	require.Equal(t, codes.Error, span.Status().Code)
-	require.Equal(t, "connection_error", attrs(span)[attr.ErrorType].AsString())
-	require.NotContains(t, attrs(span), attr.HTTPResponseStatus, "no response: absent")
+	require.Equal(t, "connection_error", spantest.Attrs(span)[attr.ErrorType].AsString())
+	require.NotContains(t, spantest.Attrs(span), attr.HTTPResponseStatus, "no response: absent")
 
 	rec.Reset()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -154,7 +146,7 @@ func TestSpanStatusOnFailureAndCancellation(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	span = onlySpan(t, rec)
 	require.Equal(t, codes.Unset, span.Status().Code, "the application cancelled")
-	require.NotContains(t, attrs(span), attr.ErrorType)
+	require.NotContains(t, spantest.Attrs(span), attr.ErrorType)
 
 	rec.Reset()
 	_, err = client.Environments.Create(context.Background(), environments.CreateParams{})
@@ -196,7 +188,7 @@ func TestPerCallTracerProviderAndConversationID(t *testing.T) {
 		option.WithTracerProvider(callTP), option.WithConversationID("conv-42"))
 	require.NoError(t, err)
 	require.Empty(t, clientRec.Ended())
-	require.Equal(t, "conv-42", attrs(onlySpan(t, callRec))[attr.GenAIConversationID].AsString())
+	require.Equal(t, "conv-42", spantest.Attrs(onlySpan(t, callRec))[attr.GenAIConversationID].AsString())
 }
 
 func TestNoSecretReachesASpan(t *testing.T) {
@@ -243,7 +235,7 @@ func TestResendCountIncludesThe401Resend(t *testing.T) {
 	creds := &rotatingCredentials{tokens: []string{"sk-vendor-api03-stale", env.Seed.APIKey}}
 	_, err := env.Client(t, option.WithTracerProvider(tp), option.WithCredentials(creds)).Models.List(ctx, models.ListParams{})
 	require.NoError(t, err)
-	a := attrs(spanNamed(t, rec, "vendor.models.list"))
+	a := spantest.Attrs(spanNamed(t, rec, "vendor.models.list"))
 	require.EqualValues(t, 1, a[attr.HTTPRequestResends].AsInt64())
 	require.EqualValues(t, 200, a[attr.HTTPResponseStatus].AsInt64())
 
@@ -255,7 +247,7 @@ func TestResendCountIncludesThe401Resend(t *testing.T) {
 	_, err = env.Client(t, option.WithTracerProvider(tp), option.WithCredentials(creds)).Models.List(ctx, models.ListParams{})
 	require.NoError(t, err)
 	require.Equal(t, 3, env.Count("GET", modelsPath))
-	require.EqualValues(t, 2, attrs(spanNamed(t, rec, "vendor.models.list"))[attr.HTTPRequestResends].AsInt64())
+	require.EqualValues(t, 2, spantest.Attrs(spanNamed(t, rec, "vendor.models.list"))[attr.HTTPRequestResends].AsInt64())
 }
 
 // failingCredentials cannot produce a token.
@@ -286,8 +278,8 @@ func TestCredentialFailuresOnTheSpan(t *testing.T) {
 	require.Equal(t, apierror.TypeRateLimit, xe.Type)
 	sp := spanNamed(t, rec, "vendor.models.list")
 	require.Equal(t, codes.Error, sp.Status().Code)
-	require.Equal(t, "rate_limit_error", attrs(sp)[attr.ErrorType].AsString())
-	require.NotContains(t, attrs(sp), attr.HTTPResponseStatus, "nothing was sent")
+	require.Equal(t, "rate_limit_error", spantest.Attrs(sp)[attr.ErrorType].AsString())
+	require.NotContains(t, spantest.Attrs(sp), attr.HTTPResponseStatus, "nothing was sent")
 
 	// A token, then a 401 and a re-exchange that fails.
 	_, err = client.Models.List(ctx, models.ListParams{})
@@ -299,7 +291,7 @@ func TestCredentialFailuresOnTheSpan(t *testing.T) {
 	require.ErrorAs(t, err, &xe)
 	require.Equal(t, apierror.TypeOverloaded, xe.Type)
 	sp = spanNamed(t, rec, "vendor.models.list")
-	a := attrs(sp)
+	a := spantest.Attrs(sp)
 	require.Equal(t, "overloaded_error", a[attr.ErrorType].AsString())
 	require.NotContains(t, a, attr.HTTPResponseStatus, "the last attempt got no response")
 	require.NotContains(t, a, attr.RequestID)
@@ -309,5 +301,5 @@ func TestCredentialFailuresOnTheSpan(t *testing.T) {
 	rec.Reset()
 	_, err = client.Models.List(ctx, models.ListParams{}, option.WithCredentials(failingCredentials{}))
 	require.ErrorContains(t, err, "no token available")
-	require.Equal(t, "credentials_error", attrs(spanNamed(t, rec, "vendor.models.list"))[attr.ErrorType].AsString())
+	require.Equal(t, "credentials_error", spantest.Attrs(spanNamed(t, rec, "vendor.models.list"))[attr.ErrorType].AsString())
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
@@ -62,14 +63,6 @@ func (r *spanRecorder) one(t *testing.T, name string) sdktrace.ReadOnlySpan {
 	spans := r.named(name)
 	require.Len(t, spans, 1, "spans called %s", name)
 	return spans[0]
-}
-
-func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
-	m := map[attribute.Key]attribute.Value{}
-	for _, kv := range s.Attributes() {
-		m[kv.Key] = kv.Value
-	}
-	return m
 }
 
 func attrKeys(s sdktrace.ReadOnlySpan) []string {
@@ -156,7 +149,7 @@ func TestFederationExchangeSpan(t *testing.T) {
 	ex := rec.one(t, tokenSpan)
 	requireChildOf(t, ex, call)
 	require.Equal(t, codes.Ok, ex.Status().Code)
-	got := attrs(ex)
+	got := spantest.Attrs(ex)
 	require.NotEmpty(t, got[attr.RequestID].AsString())
 	want := requestAttrs(t, e.URL, tokenPath)
 	want[attr.HTTPResponseStatus] = attribute.IntValue(200)
@@ -190,7 +183,7 @@ func TestDeviceAttestationExchangeSpans(t *testing.T) {
 		s := rec.one(t, name)
 		requireChildOf(t, s, call)
 		require.Equal(t, codes.Ok, s.Status().Code, name)
-		got := attrs(s)
+		got := spantest.Attrs(s)
 		want := requestAttrs(t, e.URL, path)
 		want[attr.HTTPResponseStatus] = attribute.IntValue(200)
 		want[attr.RequestID] = got[attr.RequestID]
@@ -245,7 +238,7 @@ func TestFailedExchangeSpans(t *testing.T) {
 			ex := rec.one(t, tokenSpan)
 			requireChildOf(t, ex, rec.one(t, "vendor.models.list"))
 			require.Equal(t, codes.Error, ex.Status().Code)
-			got := attrs(ex)
+			got := spantest.Attrs(ex)
 			require.Equal(t, tc.errType, got[attr.ErrorType].AsString())
 			if tc.status == 0 {
 				require.NotContains(t, got, attr.HTTPResponseStatus)
@@ -270,7 +263,7 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 		c := client(t, e.URL, federation(t, e.config(t)), option.WithTracerProvider(rec.tp))
 		e.Server.InjectFault(refserver.Fault{Path: tokenPath, Status: 503, Times: 2})
 		require.NoError(t, listModels(c))
-		got := attrs(rec.one(t, tokenSpan))
+		got := spantest.Attrs(rec.one(t, tokenSpan))
 		require.Equal(t, int64(2), got[attr.HTTPRequestResends].AsInt64())
 		require.Equal(t, int64(200), got[attr.HTTPResponseStatus].AsInt64())
 		require.NotContains(t, got, attr.ErrorType)
@@ -284,7 +277,7 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 		e.Server.InjectFault(refserver.Fault{Path: tokenPath, Status: 500, Times: 10})
 		require.Error(t, listModels(c))
 		ex := rec.one(t, tokenSpan)
-		got := attrs(ex)
+		got := spantest.Attrs(ex)
 		require.Equal(t, int64(3), got[attr.HTTPRequestResends].AsInt64())
 		require.Equal(t, int64(500), got[attr.HTTPResponseStatus].AsInt64())
 		require.Equal(t, "api_error", got[attr.ErrorType].AsString())
@@ -296,8 +289,8 @@ func TestRetriedExchangeIsOneSpan(t *testing.T) {
 		c := client(t, e.URL, deviceAttestation(t, e.config(authtest.NewAttestor(appID), nil)), option.WithTracerProvider(rec.tp))
 		e.Server.InjectFault(refserver.Fault{Path: challengePath, Status: 502, Times: 1})
 		require.NoError(t, sayHello(c))
-		require.Equal(t, int64(1), attrs(rec.one(t, challengeSpan))[attr.HTTPRequestResends].AsInt64())
-		require.NotContains(t, attrs(rec.one(t, tokenSpan)), attr.HTTPRequestResends)
+		require.Equal(t, int64(1), spantest.Attrs(rec.one(t, challengeSpan))[attr.HTTPRequestResends].AsInt64())
+		require.NotContains(t, spantest.Attrs(rec.one(t, tokenSpan)), attr.HTTPRequestResends)
 		require.Len(t, traceparents(e.Server, challengePath), 2)
 		for _, tp := range traceparents(e.Server, challengePath) {
 			require.Equal(t, traceparent(rec.one(t, challengeSpan)), tp, "a resend carries its span's traceparent")

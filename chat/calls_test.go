@@ -17,6 +17,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 )
@@ -130,10 +131,10 @@ func TestSpans(t *testing.T) {
 	p.Temperature = new(0.3)
 	c, err := client.Create(ctx, p)
 	require.NoError(t, err)
-	span := oneSpan(t, rec, "vendor.chat.completions.create")
+	span := spantest.One(t, rec, "vendor.chat.completions.create")
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	requireString(t, a, attr.GenAIProviderName, "vendor")
 	requireString(t, a, attr.GenAIOperationName, "chat")
 	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
@@ -143,7 +144,7 @@ func TestSpans(t *testing.T) {
 	requireString(t, a, attr.GenAIResponseModel, c.Model)
 	requireInt(t, a, attr.UsageInputTokens, c.Usage.PromptTokens)
 	requireInt(t, a, attr.UsageOutputTokens, c.Usage.CompletionTokens)
-	require.Empty(t, spansNamed(rec, "vendor.messages.create"), "one span, not a messages span")
+	require.Empty(t, spantest.Named(rec, "vendor.messages.create"), "one span, not a messages span")
 
 	rec.Reset()
 	st, err := client.Stream(ctx, chatPrompt(chat.UserMessage("Hello there")))
@@ -151,9 +152,9 @@ func TestSpans(t *testing.T) {
 	c, err = st.Completion()
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
-	span = oneSpan(t, rec, "vendor.chat.completions.create")
+	span = spantest.One(t, rec, "vendor.chat.completions.create")
 	require.Equal(t, codes.Ok, span.Status().Code, "read to [DONE]")
-	a = attrs(span)
+	a = spantest.Attrs(span)
 	require.True(t, a[attr.GenAIRequestStream].AsBool())
 	requireString(t, a, attr.GenAIResponseID, c.ID)
 	requireInt(t, a, attr.UsageOutputTokens, c.Usage.CompletionTokens)
@@ -162,14 +163,14 @@ func TestSpans(t *testing.T) {
 	st, err = client.Stream(ctx, chatPrompt(chat.UserMessage("Hello there")))
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
-	require.Equal(t, codes.Unset, oneSpan(t, rec, "vendor.chat.completions.create").Status().Code)
+	require.Equal(t, codes.Unset, spantest.One(t, rec, "vendor.chat.completions.create").Status().Code)
 
 	rec.Reset()
 	_, err = client.Create(ctx, chatPrompt(chat.UserMessage("Hi [[refserver:error overloaded_error]]")))
 	require.Error(t, err)
-	span = oneSpan(t, rec, "vendor.chat.completions.create")
+	span = spantest.One(t, rec, "vendor.chat.completions.create")
 	require.Equal(t, codes.Error, span.Status().Code)
-	requireString(t, attrs(span), attr.ErrorType, "overloaded_error")
+	requireString(t, spantest.Attrs(span), attr.ErrorType, "overloaded_error")
 }
 
 // TestUnreadStreamEndsWithItsContext: a stream that is never read nor
@@ -184,18 +185,18 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 		sctx, cancel := context.WithCancelCause(ctx)
 		st, err := client.Stream(sctx, chatPrompt(chat.UserMessage("Hello there")))
 		require.NoError(t, err)
-		require.Empty(t, spansNamed(rec, name), "open while its context lasts")
+		require.Empty(t, spantest.Named(rec, name), "open while its context lasts")
 
 		cancel(cause)
-		require.Eventually(t, func() bool { return len(spansNamed(rec, name)) > 0 }, time.Minute, time.Millisecond)
-		span := oneSpan(t, rec, name)
+		require.Eventually(t, func() bool { return len(spantest.Named(rec, name)) > 0 }, time.Minute, time.Millisecond)
+		span := spantest.One(t, rec, name)
 		require.Equal(t, codes.Unset, span.Status().Code)
-		require.NotContains(t, attrs(span), attr.ErrorType)
+		require.NotContains(t, spantest.Attrs(span), attr.ErrorType)
 		require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 		_, err = st.Completion()
 		require.ErrorIs(t, err, context.Canceled)
-		require.Equal(t, codes.Unset, oneSpan(t, rec, name).Status().Code, "ended once")
+		require.Equal(t, codes.Unset, spantest.One(t, rec, name).Status().Code, "ended once")
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -81,30 +80,4 @@ func lastBody(t *testing.T, env *reftest.Env) map[string]any {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(reqs[len(reqs)-1].Body, &m))
 	return m
-}
-
-func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
-	m := map[attribute.Key]attribute.Value{}
-	for _, kv := range s.Attributes() {
-		m[kv.Key] = kv.Value
-	}
-	return m
-}
-
-// spansNamed returns the ended spans called name, in the order they ended.
-func spansNamed(rec *tracetest.SpanRecorder, name string) []sdktrace.ReadOnlySpan {
-	var out []sdktrace.ReadOnlySpan
-	for _, s := range rec.Ended() {
-		if s.Name() == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func oneSpan(t *testing.T, rec *tracetest.SpanRecorder, name string) sdktrace.ReadOnlySpan {
-	t.Helper()
-	spans := spansNamed(rec, name)
-	require.Len(t, spans, 1, "spans named %s", name)
-	return spans[0]
 }

@@ -13,6 +13,7 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
@@ -42,17 +43,17 @@ func TestUnreadStreamEndsWithItsContext(t *testing.T) {
 				defer cancel(nil)
 				read, err := kind.open(sctx, client)
 				require.NoError(t, err)
-				require.Empty(t, spansNamed(rec, kind.span), "open while its context lasts")
+				require.Empty(t, spantest.Named(rec, kind.span), "open while its context lasts")
 
 				cancel(cause)
-				require.Eventually(t, func() bool { return len(spansNamed(rec, kind.span)) > 0 }, time.Minute, time.Millisecond)
-				span := oneSpan(t, rec, kind.span)
+				require.Eventually(t, func() bool { return len(spantest.Named(rec, kind.span)) > 0 }, time.Minute, time.Millisecond)
+				span := spantest.One(t, rec, kind.span)
 				require.Equal(t, codes.Unset, span.Status().Code)
-				require.NotContains(t, attrs(span), attr.ErrorType)
+				require.NotContains(t, spantest.Attrs(span), attr.ErrorType)
 				require.Eventually(t, func() bool { return conns.Open() == 0 }, time.Minute, time.Millisecond, "the connection is released")
 
 				require.ErrorIs(t, read(), context.Canceled)
-				span = oneSpan(t, rec, kind.span)
+				span = spantest.One(t, rec, kind.span)
 				require.Equal(t, codes.Unset, span.Status().Code, "ended once")
 			})
 		}
@@ -72,7 +73,7 @@ func TestStreamCancelledAndClosedAtOnce(t *testing.T) {
 		wg.Go(cancel)
 		require.NoError(t, st.Close())
 		wg.Wait()
-		span := oneSpan(t, rec, "vendor.messages.create") // ended by Close, if not before
+		span := spantest.One(t, rec, "vendor.messages.create") // ended by Close, if not before
 		require.Equal(t, codes.Unset, span.Status().Code)
 	}
 }

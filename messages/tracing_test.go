@@ -20,6 +20,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -46,32 +47,6 @@ func tracedEnv(t *testing.T, opts ...option.Option) (*reftest.Env, *agentplatfor
 	return env, env.Client(t, append([]option.Option{option.WithTracerProvider(tp), option.WithMaxRetries(0)}, opts...)...), rec
 }
 
-func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
-	m := map[attribute.Key]attribute.Value{}
-	for _, kv := range s.Attributes() {
-		m[kv.Key] = kv.Value
-	}
-	return m
-}
-
-// spansNamed returns the ended spans called name, in the order they ended.
-func spansNamed(rec *tracetest.SpanRecorder, name string) []sdktrace.ReadOnlySpan {
-	var out []sdktrace.ReadOnlySpan
-	for _, s := range rec.Ended() {
-		if s.Name() == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func oneSpan(t *testing.T, rec *tracetest.SpanRecorder, name string) sdktrace.ReadOnlySpan {
-	t.Helper()
-	spans := spansNamed(rec, name)
-	require.Len(t, spans, 1, "spans named %s", name)
-	return spans[0]
-}
-
 // contentKeys are the attributes that exist only in content mode.
 var contentKeys = []attribute.Key{
 	attr.GenAISystemInstructions, attr.GenAIInputMessages, attr.GenAIOutputMessages,
@@ -83,7 +58,7 @@ func requireNoContent(t *testing.T, rec *tracetest.SpanRecorder) {
 	t.Helper()
 	require.NotEmpty(t, rec.Ended())
 	for _, s := range rec.Ended() {
-		a := attrs(s)
+		a := spantest.Attrs(s)
 		for _, k := range contentKeys {
 			require.NotContains(t, a, k, "span %s: content mode is off", s.Name())
 		}
@@ -122,10 +97,10 @@ func TestCreateSpan(t *testing.T) {
 	msg, err := client.Messages.Create(ctx, example28())
 	require.NoError(t, err)
 
-	span := oneSpan(t, rec, "vendor.messages.create")
+	span := spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	requireString(t, a, attr.GenAIProviderName, "vendor")
 	requireString(t, a, attr.HTTPRoute, "/v1/messages")
 	requireString(t, a, attr.GenAIOperationName, "chat")
@@ -160,7 +135,7 @@ func TestCreateSpan(t *testing.T) {
 	rec.Reset()
 	again, err := client.Messages.Create(ctx, example28())
 	require.NoError(t, err)
-	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
+	a = spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))
 	requireInt(t, a, attr.UsageInputTokens, again.Usage.TotalInputTokens())
 	requireInt(t, a, attr.UsageCacheRead, 51)
 	requireInt(t, a, attr.UsageCacheWrite, 0)
@@ -176,7 +151,7 @@ func TestCreateSpan(t *testing.T) {
 	})
 	_, err = client.Messages.Create(ctx, p)
 	require.NoError(t, err)
-	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
+	a = spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))
 	require.Equal(t, attribute.FLOAT64, a[attr.GenAIRequestTemperature].Type())
 	require.Equal(t, 0.5, a[attr.GenAIRequestTemperature].AsFloat64())
 	require.Equal(t, 0.9, a[attr.GenAIRequestTopP].AsFloat64())
@@ -194,9 +169,9 @@ func TestCreateSpanOnFailureAndCancellation(t *testing.T) {
 	env, client, rec := tracedEnv(t)
 	_, err := client.Messages.Create(ctx, prompt("Hello there [[refserver:error rate_limit_error]]"))
 	require.Error(t, err)
-	span := oneSpan(t, rec, "vendor.messages.create")
+	span := spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Error, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	requireString(t, a, attr.ErrorType, "rate_limit_error")
 	requireInt(t, a, attr.HTTPResponseStatus, 429)
 	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
@@ -209,9 +184,9 @@ func TestCreateSpanOnFailureAndCancellation(t *testing.T) {
 	reftest.When(t, env.FaultsTaken(t), func() error { cancel(); return nil }) // the request is at the server
 	_, err = client.Messages.Create(cctx, prompt("Hello there"))
 	require.ErrorIs(t, err, context.Canceled)
-	span = oneSpan(t, rec, "vendor.messages.create")
+	span = spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Unset, span.Status().Code, "the application cancelled")
-	require.NotContains(t, attrs(span), attr.ErrorType)
+	require.NotContains(t, spantest.Attrs(span), attr.ErrorType)
 }
 
 // TestStreamSpan: a stream read to its end is OK, with the response
@@ -225,10 +200,10 @@ func TestStreamSpan(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 
-	span := oneSpan(t, rec, "vendor.messages.create")
+	span := spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	require.True(t, a[attr.GenAIRequestStream].AsBool())
 	requireString(t, a, attr.GenAIResponseID, msg.ID)
 	requireString(t, a, attr.GenAIResponseModel, models.VendorSonnet55)
@@ -253,7 +228,7 @@ func TestStreamSpan(t *testing.T) {
 	for _, err := range st.Events() {
 		require.NoError(t, err)
 	}
-	require.Equal(t, codes.Ok, oneSpan(t, rec, "vendor.messages.create").Status().Code)
+	require.Equal(t, codes.Ok, spantest.One(t, rec, "vendor.messages.create").Status().Code)
 	require.NoError(t, st.Close())
 }
 
@@ -265,9 +240,9 @@ func TestStreamSpanEndsEarly(t *testing.T) {
 	st, err := client.Messages.Stream(ctx, prompt("Hello there"))
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
-	span := oneSpan(t, rec, "vendor.messages.create")
+	span := spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Unset, span.Status().Code, "closed without reading")
-	require.NotContains(t, attrs(span), attr.ErrorType)
+	require.NotContains(t, spantest.Attrs(span), attr.ErrorType)
 
 	rec.Reset()
 	st, err = client.Messages.Stream(ctx, prompt("Hello there"))
@@ -276,9 +251,9 @@ func TestStreamSpanEndsEarly(t *testing.T) {
 		break // message_start only
 	}
 	require.NoError(t, st.Close())
-	span = oneSpan(t, rec, "vendor.messages.create")
+	span = spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Unset, span.Status().Code, "left before the end")
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	require.NotContains(t, a, attr.ErrorType)
 	require.NotContains(t, a, attr.MessageStopReason, "the message never finished")
 	require.Contains(t, a, attr.GenAIResponseID, "what message_start said is kept")
@@ -289,18 +264,18 @@ func TestStreamSpanEndsEarly(t *testing.T) {
 	_, err = st.Message()
 	require.Error(t, err)
 	require.NoError(t, st.Close())
-	span = oneSpan(t, rec, "vendor.messages.create")
+	span = spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Error, span.Status().Code, "an error event")
-	requireString(t, attrs(span), attr.ErrorType, "overloaded_error")
-	requireInt(t, attrs(span), attr.HTTPResponseStatus, 200)
+	requireString(t, spantest.Attrs(span), attr.ErrorType, "overloaded_error")
+	requireInt(t, spantest.Attrs(span), attr.HTTPResponseStatus, 200)
 
 	rec.Reset()
 	_, err = client.Messages.Stream(ctx, prompt("Hello there [[refserver:error rate_limit_error]]"))
 	require.Error(t, err)
-	span = oneSpan(t, rec, "vendor.messages.create")
+	span = spantest.One(t, rec, "vendor.messages.create")
 	require.Equal(t, codes.Error, span.Status().Code)
-	requireString(t, attrs(span), attr.ErrorType, "rate_limit_error")
-	requireInt(t, attrs(span), attr.HTTPResponseStatus, 429)
+	requireString(t, spantest.Attrs(span), attr.ErrorType, "rate_limit_error")
+	requireInt(t, spantest.Attrs(span), attr.HTTPResponseStatus, 429)
 }
 
 // TestContentMode: system instructions, input and output messages and
@@ -313,7 +288,7 @@ func TestContentMode(t *testing.T) {
 	require.NoError(t, err)
 	use := msg.ToolUses()[0]
 
-	a := attrs(oneSpan(t, rec, "vendor.messages.create"))
+	a := spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))
 	require.Equal(t, []any{map[string]any{"type": "text", "content": "You are a weather assistant."}},
 		jsonAttr(t, a[attr.GenAISystemInstructions]))
 	require.Equal(t, []any{map[string]any{"role": "user", "parts": []any{
@@ -334,7 +309,7 @@ func TestContentMode(t *testing.T) {
 	p.Messages = append(p.Messages, msg.Param(), messages.UserBlocks(messages.ToolResultBlock{ToolUseID: use.ID, Content: messages.Text("15 degrees")}))
 	_, err = client.Messages.Create(ctx, p)
 	require.NoError(t, err)
-	in := jsonAttr(t, attrs(oneSpan(t, rec, "vendor.messages.create"))[attr.GenAIInputMessages]).([]any)
+	in := jsonAttr(t, spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))[attr.GenAIInputMessages]).([]any)
 	require.Len(t, in, 3)
 	require.Equal(t, map[string]any{"role": "user", "parts": []any{
 		map[string]any{"type": "tool_call_response", "id": use.ID, "response": "15 degrees"}}}, in[2])
@@ -346,7 +321,7 @@ func TestContentMode(t *testing.T) {
 			messages.ImageBlock{Source: messages.URLSource{URL: "https://example.com/a.png"}},
 			messages.TextBlock{Text: "Describe"})}})
 	require.NoError(t, err)
-	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
+	a = spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))
 	require.Equal(t, []any{map[string]any{"type": "text", "content": "Be brief."}}, jsonAttr(t, a[attr.GenAISystemInstructions]))
 	require.Equal(t, []any{map[string]any{"role": "user", "parts": []any{
 		map[string]any{"type": "vendor_image", "source": map[string]any{"type": "url", "url": "https://example.com/a.png"}},
@@ -360,7 +335,7 @@ func TestContentMode(t *testing.T) {
 	_, err = st.Message()
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
-	a = attrs(oneSpan(t, rec, "vendor.messages.create"))
+	a = spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))
 	require.Equal(t, []any{map[string]any{"role": "assistant", "finish_reason": "stop", "parts": []any{
 		map[string]any{"type": "text", "content": "You said: Hello there"}}}}, jsonAttr(t, a[attr.GenAIOutputMessages]))
 }
@@ -378,8 +353,8 @@ func TestContentModeOff(t *testing.T) {
 	require.NoError(t, st.Close())
 	_, err = client.Messages.RunTools(ctx, prompt(`Use get_weather {"location": "Paris"}`), []tool.Tool{weather}, messages.ToolLoop{})
 	require.NoError(t, err)
-	require.Len(t, spansNamed(rec, "vendor.tool_use web_search"), 1)
-	require.Len(t, spansNamed(rec, "vendor.custom_tool_use get_weather"), 1)
+	require.Len(t, spantest.Named(rec, "vendor.tool_use web_search"), 1)
+	require.Len(t, spantest.Named(rec, "vendor.custom_tool_use get_weather"), 1)
 	requireNoContent(t, rec)
 }
 
@@ -396,7 +371,7 @@ func TestContentTruncation(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, len(msg.Text()), 200000)
 
-	a := attrs(oneSpan(t, rec, "vendor.messages.create"))
+	a := spantest.Attrs(spantest.One(t, rec, "vendor.messages.create"))
 	require.True(t, a[attr.ContentTruncated].AsBool())
 	for _, k := range []attribute.Key{attr.GenAIInputMessages, attr.GenAIOutputMessages} {
 		v := a[k].AsString()
@@ -435,9 +410,9 @@ func TestServerToolSpans(t *testing.T) {
 				msg, err = client.Messages.Create(ctx, p)
 				require.NoError(t, err)
 			}
-			parent := oneSpan(t, rec, "vendor.messages.create")
-			search := oneSpan(t, rec, "vendor.tool_use web_search")
-			mcp := oneSpan(t, rec, "vendor.mcp_tool_use lookup")
+			parent := spantest.One(t, rec, "vendor.messages.create")
+			search := spantest.One(t, rec, "vendor.tool_use web_search")
+			mcp := spantest.One(t, rec, "vendor.mcp_tool_use lookup")
 			var searchUse messages.ServerToolUseBlock
 			var mcpUse messages.MCPToolUseBlock
 			for _, b := range msg.Content {
@@ -457,7 +432,7 @@ func TestServerToolSpans(t *testing.T) {
 				require.Equal(t, parent.SpanContext().TraceID(), tc.span.SpanContext().TraceID())
 				require.Equal(t, codes.Ok, tc.span.Status().Code)
 				require.Equal(t, attr.SDKScope, tc.span.InstrumentationScope().Name)
-				a := attrs(tc.span)
+				a := spantest.Attrs(tc.span)
 				requireString(t, a, attr.GenAIProviderName, "vendor")
 				requireString(t, a, attr.GenAIOperationName, "execute_tool")
 				requireString(t, a, attr.GenAIToolName, tc.name)
@@ -467,14 +442,14 @@ func TestServerToolSpans(t *testing.T) {
 				require.False(t, tc.span.EndTime().After(parent.EndTime()))
 				require.False(t, tc.span.EndTime().Before(tc.span.StartTime()))
 			}
-			require.Equal(t, map[string]any{"query": "go 1.26 then mcp:crm/lookup {\"id\": 7}"}, jsonAttr(t, attrs(search)[attr.GenAIToolCallArguments]))
-			results := jsonAttr(t, attrs(search)[attr.GenAIToolCallResult]).([]any)
+			require.Equal(t, map[string]any{"query": "go 1.26 then mcp:crm/lookup {\"id\": 7}"}, jsonAttr(t, spantest.Attrs(search)[attr.GenAIToolCallArguments]))
+			results := jsonAttr(t, spantest.Attrs(search)[attr.GenAIToolCallResult]).([]any)
 			require.Len(t, results, 2)
 			require.Equal(t, "web_search_result", results[0].(map[string]any)["type"])
-			require.Equal(t, map[string]any{"id": 7.0}, jsonAttr(t, attrs(mcp)[attr.GenAIToolCallArguments]))
-			require.Equal(t, []any{map[string]any{"type": "text", "content": "lookup ok"}}, jsonAttr(t, attrs(mcp)[attr.GenAIToolCallResult]))
+			require.Equal(t, map[string]any{"id": 7.0}, jsonAttr(t, spantest.Attrs(mcp)[attr.GenAIToolCallArguments]))
+			require.Equal(t, []any{map[string]any{"type": "text", "content": "lookup ok"}}, jsonAttr(t, spantest.Attrs(mcp)[attr.GenAIToolCallResult]))
 
-			out := jsonAttr(t, attrs(parent)[attr.GenAIOutputMessages]).([]any)[0].(map[string]any)["parts"].([]any)
+			out := jsonAttr(t, spantest.Attrs(parent)[attr.GenAIOutputMessages]).([]any)[0].(map[string]any)["parts"].([]any)
 			var types []string
 			for _, p := range out {
 				types = append(types, p.(map[string]any)["type"].(string))
@@ -516,16 +491,16 @@ func TestServerToolSpanOfAFailedCall(t *testing.T) {
 	_, client, rec := tracedEnv(t)
 	_, err := client.Messages.Create(ctx, webSearch(), option.WithBaseURL(canned.URL))
 	require.NoError(t, err)
-	spans := spansNamed(rec, "vendor.tool_use web_search")
+	spans := spantest.Named(rec, "vendor.tool_use web_search")
 	require.Len(t, spans, 2)
 	require.Equal(t, codes.Error, spans[0].Status().Code)
-	requireString(t, attrs(spans[0]), attr.ErrorType, "max_uses_exceeded")
+	requireString(t, spantest.Attrs(spans[0]), attr.ErrorType, "max_uses_exceeded")
 	require.Equal(t, codes.Unset, spans[1].Status().Code, "no result yet (pause_turn): the outcome is unknown")
-	mcp := oneSpan(t, rec, "vendor.mcp_tool_use lookup")
+	mcp := spantest.One(t, rec, "vendor.mcp_tool_use lookup")
 	require.Equal(t, codes.Error, mcp.Status().Code)
-	requireString(t, attrs(mcp), attr.ErrorType, "tool_error")
-	fetch := oneSpan(t, rec, "vendor.tool_use web_fetch")
-	requireString(t, attrs(fetch), attr.ErrorType, "url_not_accessible")
+	requireString(t, spantest.Attrs(mcp), attr.ErrorType, "tool_error")
+	fetch := spantest.One(t, rec, "vendor.tool_use web_fetch")
+	requireString(t, spantest.Attrs(fetch), attr.ErrorType, "url_not_accessible")
 }
 
 // TestToolLoopSpans: RunTools records a vendor.custom_tool_use span per
@@ -551,13 +526,13 @@ func TestToolLoopSpans(t *testing.T) {
 	require.NoError(t, err)
 	rootSpan.End()
 
-	span := oneSpan(t, rec, "vendor.custom_tool_use get_weather")
+	span := spantest.One(t, rec, "vendor.custom_tool_use get_weather")
 	require.Equal(t, trace.SpanKindInternal, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
 	require.Equal(t, rootSpan.SpanContext().SpanID(), span.Parent().SpanID(), "under the caller's span")
-	require.Equal(t, span.SpanContext().SpanID(), oneSpan(t, rec, "lookup").Parent().SpanID(), "the tool's spans are its children")
-	require.Equal(t, inner.SpanID(), oneSpan(t, rec, "lookup").SpanContext().SpanID())
-	a := attrs(span)
+	require.Equal(t, span.SpanContext().SpanID(), spantest.One(t, rec, "lookup").Parent().SpanID(), "the tool's spans are its children")
+	require.Equal(t, inner.SpanID(), spantest.One(t, rec, "lookup").SpanContext().SpanID())
+	a := spantest.Attrs(span)
 	requireString(t, a, attr.GenAIProviderName, "vendor")
 	requireString(t, a, attr.GenAIOperationName, "execute_tool")
 	requireString(t, a, attr.GenAIToolName, "get_weather")
@@ -565,15 +540,15 @@ func TestToolLoopSpans(t *testing.T) {
 	require.Contains(t, a, attr.GenAIToolCallID)
 	require.Equal(t, map[string]any{"location": "Paris"}, jsonAttr(t, a[attr.GenAIToolCallArguments]), "content mode from the call's options")
 	require.Equal(t, []any{map[string]any{"type": "text", "content": "15 degrees, sunny in Paris"}}, jsonAttr(t, a[attr.GenAIToolCallResult]))
-	require.Len(t, spansNamed(rec, "vendor.messages.create"), 2)
+	require.Len(t, spantest.Named(rec, "vendor.messages.create"), 2)
 
 	rec.Reset()
 	_, err = client.Messages.RunTools(ctx, prompt(`Use get_weather {"location": "Atlantis"}`), []tool.Tool{traced}, messages.ToolLoop{MaxIterations: 1})
 	require.ErrorIs(t, err, messages.ErrMaxIterations)
-	span = oneSpan(t, rec, "vendor.custom_tool_use get_weather")
+	span = spantest.One(t, rec, "vendor.custom_tool_use get_weather")
 	require.Equal(t, codes.Error, span.Status().Code, "an error result")
-	requireString(t, attrs(span), attr.ErrorType, "tool_error")
-	require.NotContains(t, attrs(span), attr.GenAIToolCallArguments, "content mode is off for this call")
+	requireString(t, spantest.Attrs(span), attr.ErrorType, "tool_error")
+	require.NotContains(t, spantest.Attrs(span), attr.GenAIToolCallArguments, "content mode is off for this call")
 }
 
 func TestCountTokensSpan(t *testing.T) {
@@ -581,10 +556,10 @@ func TestCountTokensSpan(t *testing.T) {
 	p := example28()
 	n, err := client.Messages.CountTokens(ctx, p.CountTokensParams())
 	require.NoError(t, err)
-	span := oneSpan(t, rec, "vendor.messages.count_tokens")
+	span := spantest.One(t, rec, "vendor.messages.count_tokens")
 	require.Equal(t, trace.SpanKindClient, span.SpanKind())
 	require.Equal(t, codes.Ok, span.Status().Code)
-	a := attrs(span)
+	a := spantest.Attrs(span)
 	requireString(t, a, attr.GenAIRequestModel, models.VendorSonnet55)
 	requireInt(t, a, attr.CountTokensInputTokens, n.InputTokens)
 	for k := range a {
@@ -608,7 +583,7 @@ func TestNoCredentialReachesASpan(t *testing.T) {
 		_, err = client.Messages.CountTokens(ctx, p.CountTokensParams())
 		require.NoError(t, err)
 		require.Contains(t, string(env.Server.Requests()[0].Body), "authorization_token", "the token was sent")
-		require.Len(t, spansNamed(rec, "vendor.mcp_tool_use lookup"), 2)
+		require.Len(t, spantest.Named(rec, "vendor.mcp_tool_use lookup"), 2)
 		for _, s := range rec.Ended() {
 			for _, kv := range s.Attributes() {
 				require.NotContains(t, kv.Value.String(), string(mcpToken), "%s %s", s.Name(), kv.Key)
@@ -648,8 +623,8 @@ func TestStreamSpanClosedOrCancelledWhileRead(t *testing.T) {
 		}
 		cancel()
 		require.NoError(t, st.Close())
-		span := oneSpan(t, rec, "vendor.messages.create")
+		span := spantest.One(t, rec, "vendor.messages.create")
 		require.Equal(t, codes.Unset, span.Status().Code, "cancelled %v", cancelCtx)
-		require.NotContains(t, attrs(span), attr.ErrorType)
+		require.NotContains(t, spantest.Attrs(span), attr.ErrorType)
 	}
 }

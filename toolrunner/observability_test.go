@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
@@ -101,7 +102,7 @@ func TestContentModeFromTheEnvironment(t *testing.T) {
 	require.ErrorIs(t, wait(), context.Canceled)
 	spans := toolSpans(rec)
 	require.Len(t, spans, 1)
-	require.JSONEq(t, `{"order_id":"1"}`, attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
+	require.JSONEq(t, `{"order_id":"1"}`, spantest.Attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
 }
 
 // TestSpansGoToTheGlobalProviderByDefault.
@@ -131,7 +132,7 @@ func TestSpansGoToTheGlobalProviderByDefault(t *testing.T) {
 	require.Len(t, spans, 1)
 	require.Equal(t, "vendor.custom_tool_use lookup_order", spans[0].Name())
 	require.Equal(t, attr.SDKScope, spans[0].InstrumentationScope().Name)
-	_, content := attrs(spans[0])[attr.GenAIToolCallArguments]
+	_, content := spantest.Attrs(spans[0])[attr.GenAIToolCallArguments]
 	require.False(t, content, "content mode is off by default")
 }
 

@@ -13,6 +13,7 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
@@ -82,7 +83,7 @@ func TestClientTracingSettingsApply(t *testing.T) {
 		require.Len(t, spans, 1)
 		require.Equal(t, "vendor.custom_tool_use lookup_order", spans[0].Name())
 		require.Equal(t, 1, sendsUnder(rec, spans[0]), "the answer's request is the span's child")
-		require.NotContains(t, attrs(spans[0]), attr.GenAIToolCallArguments, "content mode is off")
+		require.NotContains(t, spantest.Attrs(spans[0]), attr.GenAIToolCallArguments, "content mode is off")
 	})
 	t.Run("client's content mode", func(t *testing.T) {
 		f := newFixture(t)
@@ -90,7 +91,7 @@ func TestClientTracingSettingsApply(t *testing.T) {
 		answerOnce(t, f, f.env.Client(t, option.WithTracerProvider(tp), option.WithContentCapture(true)))
 		spans := toolSpans(rec)
 		require.Len(t, spans, 1)
-		require.JSONEq(t, `{"order_id":"INPUT-1"}`, attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
+		require.JSONEq(t, `{"order_id":"INPUT-1"}`, spantest.Attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
 	})
 	t.Run("runner's options win", func(t *testing.T) {
 		f := newFixture(t)
@@ -101,7 +102,7 @@ func TestClientTracingSettingsApply(t *testing.T) {
 		require.Empty(t, toolSpans(clientRec))
 		spans := toolSpans(runnerRec)
 		require.Len(t, spans, 1)
-		require.NotContains(t, attrs(spans[0]), attr.GenAIToolCallArguments, "the runner's content mode")
+		require.NotContains(t, spantest.Attrs(spans[0]), attr.GenAIToolCallArguments, "the runner's content mode")
 		require.Equal(t, 1, sendsUnder(clientRec, spans[0]), "the client's request span is still its child")
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -15,19 +14,12 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/spantest"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tool"
 	"github.com/agentplatform/agentplatform-go/toolrunner"
 )
-
-func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
-	m := map[attribute.Key]attribute.Value{}
-	for _, kv := range s.Attributes() {
-		m[kv.Key] = kv.Value
-	}
-	return m
-}
 
 // toolSpans returns the runner's spans, in the order they ended.
 func toolSpans(rec *tracetest.SpanRecorder) []sdktrace.ReadOnlySpan {
@@ -109,7 +101,7 @@ func TestSpans(t *testing.T) {
 			for i, s := range spans {
 				require.Equal(t, "vendor.custom_tool_use "+uses[i].Name, s.Name())
 				require.Equal(t, trace.SpanKindInternal, s.SpanKind())
-				m := attrs(s)
+				m := spantest.Attrs(s)
 				require.Equal(t, "vendor", m[attr.GenAIProviderName].AsString())
 				require.Equal(t, "execute_tool", m[attr.GenAIOperationName].AsString())
 				require.Equal(t, uses[i].Name, m[attr.GenAIToolName].AsString())
@@ -122,15 +114,15 @@ func TestSpans(t *testing.T) {
 				require.Equal(t, content, hasResult, "result only in content mode")
 			}
 			require.Equal(t, codes.Ok, spans[0].Status().Code)
-			require.NotContains(t, attrs(spans[0]), attr.ErrorType)
+			require.NotContains(t, spantest.Attrs(spans[0]), attr.ErrorType)
 			require.Equal(t, codes.Error, spans[1].Status().Code)
-			require.Equal(t, "tool_error", attrs(spans[1])[attr.ErrorType].AsString())
+			require.Equal(t, "tool_error", spantest.Attrs(spans[1])[attr.ErrorType].AsString())
 			require.Equal(t, codes.Error, spans[2].Status().Code)
-			require.Equal(t, "timeout", attrs(spans[2])[attr.ErrorType].AsString())
+			require.Equal(t, "timeout", spantest.Attrs(spans[2])[attr.ErrorType].AsString())
 			if content {
-				require.JSONEq(t, `{"order_id":"1234"}`, attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
-				require.JSONEq(t, `[{"type":"text","content":"order 1234 shipped"}]`, attrs(spans[0])[attr.GenAIToolCallResult].AsString())
-				require.JSONEq(t, `[{"type":"text","content":"no such order"}]`, attrs(spans[1])[attr.GenAIToolCallResult].AsString())
+				require.JSONEq(t, `{"order_id":"1234"}`, spantest.Attrs(spans[0])[attr.GenAIToolCallArguments].AsString())
+				require.JSONEq(t, `[{"type":"text","content":"order 1234 shipped"}]`, spantest.Attrs(spans[0])[attr.GenAIToolCallResult].AsString())
+				require.JSONEq(t, `[{"type":"text","content":"no such order"}]`, spantest.Attrs(spans[1])[attr.GenAIToolCallResult].AsString())
 			}
 
 			// Each answer's request is a child of its call's span.
