@@ -36,6 +36,9 @@ func decodeStrict(body []byte, dst any) error {
 // nothing allowed after the value. Custom UnmarshalJSON methods (optional,
 // unions) use it too, so nested objects are as strict as the top level.
 func unmarshalStrict(data []byte, dst any) error {
+	if err := checkExactNames(data, reflect.TypeOf(dst)); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
