@@ -7,7 +7,7 @@ package refserver
 type PreviewQueue struct {
 	Previews int  // previews waiting
 	Bytes    int  // their size
-	Lagging  bool // the producer gave up waiting for it: new previews are shed until the queue empties
+	Lagging  bool // its queue was full: new previews are shed until the queue empties
 }
 
 // PreviewQueuesForTest reports the preview queue of every stream

@@ -1,9 +1,6 @@
 package refserver
 
-import (
-	"sync"
-	"time"
-)
+import "sync"
 
 // A session's feed: its event log as the streams see it, the streams
 // subscribed to it, and the notification that wakes them.
@@ -23,28 +20,22 @@ import (
 //
 // Why memory stays bounded: previews exist only for subscribers connected
 // when they are produced, and at most maxPendingPreviewBytes of them wait
-// per subscriber. When a subscriber's queue is full the producer (the
-// engine running a Firehose, say) waits for it to drain, so a reader that keeps reading loses nothing
-// (docs/session-events-wire.md 5: the reference server does not shed
-// deltas on its own). A reader that does not drain within previewWait is
-// marked lagging: from then on, until its queue empties, its new previews
-// are shed (rule 4 of that section:
-// best effort; an event's previews are shed from some point on, so what is
-// delivered is still a prefix). A stalled client costs the producer one
-// wait (under Server.mu), not one per preview.
+// per subscriber. The producer never waits for a subscriber: it runs under
+// Server.mu, so a wait for one client that stopped reading would stall every
+// other request. A subscriber whose queue has no room is marked lagging: its
+// new previews are shed until it has taken all it holds (best effort, as
+// docs/session-events-wire.md section 5 allows: what is delivered of an
+// event is still a prefix). A reader that keeps up never comes near the
+// bound and loses nothing. Persisted events are never shed: they are read
+// from the log.
 
 const (
 	previewMessage  uint8 = 1 << iota // event_deltas=agent.message
 	previewThinking                   // event_deltas=agent.thinking
 )
 
-const (
-	// maxPendingPreviewBytes bounds the previews waiting for one
-	// subscriber.
-	maxPendingPreviewBytes = 8 << 20
-	// previewWait is how long a producer waits for a full subscriber.
-	previewWait = 500 * time.Millisecond
-)
+// maxPendingPreviewBytes bounds the previews waiting for one subscriber.
+const maxPendingPreviewBytes = 8 << 20
 
 type feed struct {
 	mu      sync.Mutex
@@ -53,11 +44,6 @@ type feed struct {
 	wanted  [2]int        // subscribers per preview kind (message, thinking)
 	wake    chan struct{} // closed and replaced when something is appended
 	waiting bool          // a subscriber holds the current wake channel
-
-	// drained is closed and replaced when a subscriber takes previews or
-	// leaves while a producer waits for room (producerWaiting).
-	drained         chan struct{}
-	producerWaiting bool
 
 	closed   bool
 	closedAt int           // len(log) when closed: nothing after it is delivered
@@ -69,7 +55,7 @@ type subscriber struct {
 	next     int // index of the next log entry to deliver
 	previews []preview
 	pending  int  // bytes of previews
-	lagging  bool // did not drain in time: previews are shed until it catches up
+	lagging  bool // its queue was full: previews are shed until it has taken them all
 }
 
 // preview is a stream-only frame, delivered after log entry at-1.
@@ -86,7 +72,7 @@ type frame struct {
 }
 
 func newFeed(x *session) *feed {
-	return &feed{x: x, subs: map[*subscriber]struct{}{}, wake: make(chan struct{}), drained: make(chan struct{})}
+	return &feed{x: x, subs: map[*subscriber]struct{}{}, wake: make(chan struct{})}
 }
 
 func kindIndex(kind uint8) int {
@@ -123,16 +109,6 @@ func (f *feed) unsubscribe(sub *subscriber) {
 		}
 	}
 	sub.previews, sub.pending = nil, 0
-	f.drainedLocked()
-}
-
-// drainedLocked tells a waiting producer that room was made.
-func (f *feed) drainedLocked() {
-	if f.producerWaiting {
-		close(f.drained)
-		f.drained = make(chan struct{})
-		f.producerWaiting = false
-	}
 }
 
 // wants reports whether any subscriber asked for previews of kind, so that
@@ -161,46 +137,19 @@ func (f *feed) append(ev *sessionEvent) {
 }
 
 // publish hands the previews of one event (its event_start first) to the
-// subscribers that asked for kind, waiting (up to previewWait) for room in
-// the queues of those that are not lagging. A subscriber with no room left
-// gets a prefix of them, possibly none.
+// subscribers that asked for kind. It never waits: a subscriber without room
+// for all of them gets a prefix (possibly none) and lags from then on.
 func (f *feed) publish(kind uint8, frames []preview) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var deadline time.Time
-	for {
-		full := f.fullLocked(kind, previewBytes(frames))
-		if len(full) == 0 {
-			break
-		}
-		if deadline.IsZero() {
-			deadline = time.Now().Add(previewWait)
-		}
-		remaining := time.Until(deadline)
-		if remaining <= 0 {
-			for _, sub := range full {
-				sub.lagging = true
-			}
-			break
-		}
-		f.producerWaiting = true
-		ch := f.drained
-		f.mu.Unlock()
-		timer := time.NewTimer(remaining)
-		select {
-		case <-ch:
-		case <-timer.C:
-		}
-		timer.Stop()
-		f.mu.Lock()
-	}
 	at := len(f.x.events)
 	for sub := range f.subs {
-		if sub.kinds&kind == 0 {
+		if sub.kinds&kind == 0 || sub.lagging {
 			continue
 		}
 		for _, p := range frames {
 			if sub.pending+len(p.data) > maxPendingPreviewBytes {
+				sub.lagging = true
 				break
 			}
 			p.at = at
@@ -209,27 +158,6 @@ func (f *feed) publish(kind uint8, frames []preview) {
 		}
 	}
 	f.notifyLocked()
-}
-
-// fullLocked lists the subscribers of kind, not lagging, with no room for
-// n more bytes of previews. (An event's previews larger than the whole
-// bound never fit: they wait once, then are shed.)
-func (f *feed) fullLocked(kind uint8, n int) []*subscriber {
-	var full []*subscriber
-	for sub := range f.subs {
-		if sub.kinds&kind != 0 && !sub.lagging && sub.pending+n > maxPendingPreviewBytes {
-			full = append(full, sub)
-		}
-	}
-	return full
-}
-
-func previewBytes(frames []preview) int {
-	n := 0
-	for _, p := range frames {
-		n += len(p.data)
-	}
-	return n
 }
 
 // close ends every stream after what was appended so far (and final, when
@@ -275,9 +203,6 @@ func (f *feed) take(sub *subscriber, dst []frame) ([]frame, bool, <-chan struct{
 	if len(sub.previews) == 0 {
 		sub.previews = nil // let the backing array go
 		sub.lagging = false
-	}
-	if len(dst) > 0 {
-		f.drainedLocked()
 	}
 	if len(dst) > 0 {
 		return dst, false, nil

@@ -270,20 +270,18 @@ func settle(t *testing.T, what string, cond func() bool) {
 }
 
 // Previews are never shed for a reader that keeps up; a stalled reader
-// costs the producer one bounded wait, loses previews from some point on
-// (what it gets of an event is still a prefix, starting with its
-// event_start), and still gets every persisted event in order.
+// costs the producer nothing, loses previews from some point on (what it
+// gets of an event is still a prefix, starting with its event_start), and
+// still gets every persisted event in order.
 //
 // Nothing here depends on the machine's speed. The turn is produced in
 // parts, held in between, and the next part is released only once the
 // live reader has read every preview so far: its queue never holds more
-// than one part, well under the bound, so it is never waited for or shed,
-// however slowly it reads. The stalled reader reads nothing until the turn
-// has ended, so its queue fills once the socket buffers have; the producer
-// then waits for it (at most previewWait) and marks it lagging. That it is
-// waited for once is read from the server's state after every part: once
-// lagging it stays lagging with a queue that never empties, and a lagging
-// subscriber is never waited for.
+// than one part, well under the bound, so it is never shed, however slowly
+// it reads. The stalled reader reads nothing until the turn has ended, so
+// its queue fills once the socket buffers have, and it is marked lagging.
+// Once lagging it stays lagging, with a queue that never empties, for the
+// rest of the turn: that is read from the server's state after every part.
 func TestStreamPreviewBackpressure(t *testing.T) {
 	f := newEvFixture(t)
 	sid := f.sessionID(t, "")
@@ -348,7 +346,7 @@ func TestStreamPreviewBackpressure(t *testing.T) {
 		}
 		q := queues[1]
 		if stalledQueue.Lagging && (!q.Lagging || q.Previews == 0) {
-			t.Fatalf("part %d: the stalled reader's queue %+v after %+v: it stopped lagging, so it could be waited for again", p, q, stalledQueue)
+			t.Fatalf("part %d: the stalled reader's queue %+v after %+v: it stopped lagging with previews still queued", p, q, stalledQueue)
 		}
 		stalledQueue = q
 	}
