@@ -150,7 +150,8 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 	c.w.WriteHeader(http.StatusOK)
 	flush(c.w)
 
-	w := &streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.ex.streamFault}
+	w := newStreamWriter(c, s.cfg.pingInterval)
+	defer w.finish()
 	ping := func() bool {
 		ok := w.write(pingFrame)
 		w.written--

@@ -20,3 +20,11 @@ func SetConnTimeoutsForTest(t testing.TB, read, idle time.Duration) {
 	readTimeout, idleTimeout = read, idle
 	t.Cleanup(func() { readTimeout, idleTimeout = oldRead, oldIdle })
 }
+
+// SetStreamWriteTimeoutForTest sets how long a stream's write may block
+// until t ends.
+func SetStreamWriteTimeoutForTest(t testing.TB, d time.Duration) {
+	old := streamWriteTimeout
+	streamWriteTimeout = d
+	t.Cleanup(func() { streamWriteTimeout = old })
+}

@@ -165,3 +165,58 @@ func TestStartedServerCutsOffSlowAndIdleConnections(t *testing.T) {
 		t.Fatalf("an idle keep-alive connection stays open: %v", err)
 	}
 }
+
+// The started server's read timeout bounds how long a request may take to
+// arrive, not how long a response may last: an event stream outlives it.
+// The stream is read until it has sent more pings than fit in the
+// (shortened) read timeout.
+func TestStartedServerKeepsStreamsPastTheReadTimeout(t *testing.T) {
+	const readTimeout, ping = 100 * time.Millisecond, 10 * time.Millisecond
+	refserver.SetConnTimeoutsForTest(t, readTimeout, time.Minute)
+	srv := refserver.New(refserver.WithPingInterval(ping))
+	base, stop, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	seed := srv.Seed()
+	do := func(method, path, body string) *http.Response {
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("x-api-key", seed.APIKey)
+		req.Header.Set("vendor-workspace-id", seed.DefaultWorkspaceID)
+		req.Header.Set("vendor-beta", "managed-agents-2026-04-01")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	id := func(res *http.Response) string {
+		defer res.Body.Close()
+		var v struct{ ID string }
+		if err := json.NewDecoder(res.Body).Decode(&v); err != nil || v.ID == "" {
+			t.Fatalf("status %d: %v", res.StatusCode, err)
+		}
+		return v.ID
+	}
+	agent := id(do("POST", "/v1/agents", `{"name":"a","model":"vendor-haiku-5-5"}`))
+	env := id(do("POST", "/v1/environments", `{"name":"e"}`))
+	sid := id(do("POST", "/v1/sessions", `{"agent":"`+agent+`","environment_id":"`+env+`"}`))
+	stream := do("GET", "/v1/sessions/"+sid+"/events/stream", "")
+	defer stream.Body.Close()
+	br := bufio.NewReader(stream.Body)
+	pings := 0
+	for pings < 3*int(readTimeout/ping) {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended after %d pings: %v", pings, err)
+		}
+		if line == "event: ping\n" {
+			pings++
+		}
+	}
+	http.DefaultClient.CloseIdleConnections()
+}

@@ -15,6 +15,14 @@ import (
 // it waits on the feed's wake channel, the request context (the client went
 // away) and a keep-alive timer, so nothing outlives the connection.
 
+// streamWriteTimeout bounds how long one write to a stream may block. A
+// client that stops reading fills the socket buffers, and the next write
+// would otherwise wait forever, holding the connection and its
+// subscription; past the timeout the stream is dropped (the client
+// reconnects and lists what it missed, as after any drop). A variable only
+// so that a test can shorten it.
+var streamWriteTimeout = time.Minute
+
 const (
 	defaultPingInterval = 15 * time.Second
 	maxEventDeltas      = 100
@@ -78,7 +86,9 @@ func (s *Server) streamEvents(c *call) error {
 	if sub == nil {
 		return nil
 	}
-	(&streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.ex.streamFault}).pump(f, sub)
+	w := newStreamWriter(c, s.cfg.pingInterval)
+	defer w.finish()
+	w.pump(f, sub)
 	return nil
 }
 
@@ -91,10 +101,22 @@ func flush(w http.ResponseWriter) {
 // streamWriter writes one connection's frames.
 type streamWriter struct {
 	c        *call
+	rc       *http.ResponseController
 	interval time.Duration
 	cut      *Fault // Fault.StreamCutAfter applied to this stream, or nil
 	written  int    // frames written, pings excluded
 	buf      []byte
+}
+
+// newStreamWriter writes c's stream; call finish when it is over.
+func newStreamWriter(c *call, interval time.Duration) *streamWriter {
+	return &streamWriter{c: c, rc: http.NewResponseController(c.w), interval: interval, cut: c.ex.streamFault}
+}
+
+// finish clears the write deadline, which would otherwise outlive the
+// stream on a kept-alive connection.
+func (w *streamWriter) finish() {
+	_ = w.rc.SetWriteDeadline(time.Time{})
 }
 
 // pump delivers frames until the feed ends, the client goes away or a fault
@@ -133,13 +155,17 @@ func (w *streamWriter) pump(f *feed, sub *subscriber) {
 }
 
 // write sends one frame, exactly `event: <type>\ndata: <json>\n\n`, and
-// flushes it. It reports false when the client is gone.
+// flushes it within streamWriteTimeout. It reports false when the client is
+// gone or has stopped reading.
 func (w *streamWriter) write(fr frame) bool {
 	w.buf = appendFrame(w.buf[:0], fr)
+	_ = w.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 	if _, err := w.c.w.Write(w.buf); err != nil {
 		return false
 	}
-	flush(w.c.w)
+	if err := w.rc.Flush(); err != nil {
+		return false
+	}
 	w.written++
 	return true
 }

@@ -470,3 +470,22 @@ func openUnread(t *testing.T, e *env, sid, query string) *bufio.Reader {
 	}
 	return bufio.NewReader(res.Body)
 }
+
+// A stream whose client stops reading is dropped once a write has been
+// blocked for the stream write timeout (shortened here), so the connection
+// and the subscription do not stay forever. The turn persists more than the
+// socket buffers hold, and the client never reads.
+func TestStalledStreamIsDropped(t *testing.T) {
+	rs.SetStreamWriteTimeoutForTest(t, 100*time.Millisecond)
+	f := newEvFixture(t)
+	sid := f.sessionID(t, "")
+	big := strings.Repeat("x", 1<<20)
+	steps := make([]rs.Step, 32)
+	for i := range steps {
+		steps[i] = rs.Say(big)
+	}
+	f.script(t, sid, steps)
+	openUnread(t, f.env, sid, "")
+	f.post(t, sid, msgEvent("go"))
+	settle(t, "the stalled stream to be dropped", func() bool { return f.srv.SubscribersForTest(sid) == 0 })
+}
