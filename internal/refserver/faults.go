@@ -107,6 +107,13 @@ func (s *Server) ClearFaults() {
 	s.faults.pending = nil
 }
 
+// queued reports whether any fault is pending.
+func (q *faultQueue) queued() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.pending) > 0
+}
+
 // take consumes one use of the first fault matching the request. The body
 // is read only when a StreamOnly fault needs it, at most once.
 func (q *faultQueue) take(method, path string, body []byte) (Fault, bool) {

@@ -20,7 +20,12 @@ const maxBodyBytes = 32 << 20
 // exchange is what the pipeline knows about one request before routing.
 type exchange struct {
 	requestID string
-	body      []byte
+	// body is the request body once loadBody has read it: after
+	// authentication, for a public route, or when a test fault is queued.
+	body     []byte
+	bodyRead bool
+	bodyErr  *apiError
+	raw      http.ResponseWriter // the connection's writer, for the body limit
 	rb        *responseBuffer
 	dropped   bool // the connection was closed without a response
 	// streamFault is a Fault.StreamCutAfter that matched this request,
@@ -60,33 +65,42 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
 	defer s.endRequestSpan(r, ex) // after the response is committed or dropped
 
-	body, readErr := readBody(w, r)
+	ex.raw = w
 	ex.logged = s.requests.add(r, s.cfg.clock.Now())
-	if readErr != nil {
-		writeError(ex.rb, ex.requestID, readErr)
-		ex.rb.commit()
-		return
-	}
-
 	s.tick() // time-driven work first, so the request sees a current state
 
-	fault, faulted := s.faults.take(r.Method, r.URL.Path, body)
-	if faulted {
-		s.requests.keepBody(ex.logged, body) // a fault the test set up took it
+	// The body is read only once the request has earned it (loadBody), so
+	// that a client without a key, or a path that does not exist, costs no
+	// memory for what it sends. Faults are for tests, which may match on
+	// the body: with any queued, it is read first.
+	var fault Fault
+	faulted := false
+	if s.faults.queued() {
+		if err := ex.loadBody(r); err != nil {
+			writeError(ex.rb, ex.requestID, err)
+			ex.rb.commit()
+			return
+		}
+		if fault, faulted = s.faults.take(r.Method, r.URL.Path, ex.body); faulted {
+			s.requests.keepBody(ex.logged, ex.body) // a fault the test set up took it
+		}
 	}
 	if faulted && s.applyFault(w, r, ex, fault) {
 		return
 	}
 
-	ex.body = body
 	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
-	r.Body = io.NopCloser(bytes.NewReader(body)) // already read; handlers use ex.body
 	s.dispatch(r, ex)
 
 	if faulted && fault.DropAfterHandling {
 		ex.dropped = true
 		dropConnection(w)
 		return
+	}
+	if !ex.bodyRead && unreadBodyMayBeLarge(r) {
+		// net/http would read what is left of it before answering, to keep
+		// the connection; refusing the body means closing it instead.
+		w.Header().Set("Connection", "close")
 	}
 	ex.rb.commit()
 }
@@ -116,6 +130,24 @@ func (s *Server) dispatch(r *http.Request, ex *exchange) {
 		return
 	}
 	s.mux.ServeHTTP(ex.rb, r)
+}
+
+// unreadBodyMayBeLarge reports whether r has a body that net/http would
+// not discard cheaply after the handler: one of unknown length, or longer
+// than the little it reads to keep a connection alive.
+func unreadBodyMayBeLarge(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && (r.ContentLength < 0 || r.ContentLength > 256<<10)
+}
+
+// loadBody reads r's body into ex.body, once; later calls return the first
+// result. Handlers read ex.body (r.Body is replaced by a reader over it).
+func (ex *exchange) loadBody(r *http.Request) *apiError {
+	if !ex.bodyRead {
+		ex.bodyRead = true
+		ex.body, ex.bodyErr = readBody(ex.raw, r)
+		r.Body = io.NopCloser(bytes.NewReader(ex.body))
+	}
+	return ex.bodyErr
 }
 
 // readBody reads the whole body (the request log and idempotency need its
@@ -159,6 +191,10 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 		c := &call{s: s, w: w, r: r, ex: exchangeFrom(r.Context())}
 		c.startSpan(rt, false)
 		if rt.public {
+			if err := c.ex.loadBody(r); err != nil {
+				c.fail(err)
+				return
+			}
 			s.requests.keepBody(c.ex.logged, c.ex.body)
 			c.run(rt.handle)
 			return
@@ -178,6 +214,9 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	caller, err := s.authenticate(c.r.Header)
 	if err != nil {
+		return err
+	}
+	if err := c.ex.loadBody(c.r); err != nil {
 		return err
 	}
 	s.requests.keepBody(c.ex.logged, c.ex.body)

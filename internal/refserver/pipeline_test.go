@@ -1,9 +1,12 @@
 package refserver_test
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRequestIDOnEveryResponse(t *testing.T) {
@@ -67,11 +70,12 @@ func TestUnknownRoutesAreJSON404(t *testing.T) {
 
 func TestTooLargeBody(t *testing.T) {
 	e := newEnv(t)
-	// An unknown route keeps the test fast: the limit applies before routing,
-	// so a body at the limit reaches the 404 and one byte more does not.
+	// The limit applies once the request is authenticated and routed: a
+	// body of blanks at the limit reads as {} and reaches the handler's own
+	// rule, and one byte more does not.
 	atLimit := strings.Repeat(" ", 32<<20)
-	wantError(t, e.do(t, "POST", "/v1/nowhere", atLimit), http.StatusNotFound, "not_found_error", "")
-	wantError(t, e.do(t, "POST", "/v1/nowhere", atLimit+" "), http.StatusRequestEntityTooLarge, "request_too_large",
+	wantInvalid(t, e.do(t, "POST", workspacesPath, atLimit), "name: is required")
+	wantError(t, e.do(t, "POST", workspacesPath, atLimit+" "), http.StatusRequestEntityTooLarge, "request_too_large",
 		"request body: must be at most 33554432 bytes")
 }
 
@@ -179,4 +183,46 @@ func TestBodiesMustBeUTF8(t *testing.T) {
 	wantInvalid(t, f.do(t, "POST", "/v1/messages",
 		"{\"model\":\""+sonnet+"\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"caf\xe9\"}]}"),
 		"request body: must be valid UTF-8")
+}
+
+// A request without a key, or to a path no route serves, is answered
+// without its body being read: what such a client sends costs the server no
+// memory and holds nothing. The body here never ends, so a server that read
+// it first would never answer.
+func TestBodiesOfRefusedRequestsAreNotRead(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name, path string
+		mods       []mod
+		status     int
+	}{
+		{"no key", "/v1/agents", []mod{noAuth, agentsBeta}, http.StatusUnauthorized},
+		{"unknown path", "/v1/nowhere", nil, http.StatusNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			endless, stop := io.Pipe()
+			defer stop.Close()
+			go func() { _, _ = stop.Write([]byte(`{"name":`)) }() // then nothing, until the test ends
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, "POST", e.url+tc.path, endless)
+			must(t, err)
+			req.Header.Set("Authorization", "Bearer "+e.seed.APIKey)
+			req.Header.Set("vendor-workspace-id", e.seed.DefaultWorkspaceID)
+			for _, m := range tc.mods {
+				m(req.Header)
+			}
+			transport := &http.Transport{}
+			defer transport.CloseIdleConnections()
+			res, err := (&http.Client{Transport: transport}).Do(req)
+			if err != nil {
+				t.Fatalf("no answer while the body was still coming: %v", err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d", res.StatusCode, tc.status)
+			}
+		})
+	}
 }
