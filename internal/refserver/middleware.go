@@ -26,8 +26,8 @@ type exchange struct {
 	bodyRead bool
 	bodyErr  *apiError
 	raw      http.ResponseWriter // the connection's writer, for the body limit
-	rb        *responseBuffer
-	dropped   bool // the connection was closed without a response
+	rb       *responseBuffer
+	dropped  bool // the connection was closed without a response
 	// streamFault is a Fault.StreamCutAfter that matched this request,
 	// for the stream handler to apply.
 	streamFault *Fault
