@@ -29,7 +29,6 @@ func (e *engine) budgetReached() bool {
 
 func (e *engine) pauseAtBudget(th *thread) {
 	th.turn.wait = waitBudget
-	e.endTurnSpan(th, "budget_reached", false)
 	e.stopped(th, stopReason{typ: "budget_reached"})
 }
 
@@ -43,9 +42,7 @@ func (e *engine) resumeBudget(now time.Time) {
 	}
 	for _, th := range e.threads {
 		if th.turn != nil && th.turn.wait == waitBudget {
-			th.turn.wait = waitNone
-			e.startTurnSpan(th, nil)
-			e.markRunning(th)
+			e.resume(th)
 		}
 	}
 	e.run()
