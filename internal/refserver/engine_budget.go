@@ -48,10 +48,6 @@ func (e *engine) resumeBudget(now time.Time) {
 	e.run()
 }
 
-// consumedNano is the exact consumed list cost, which the budget_not_raised
-// rule of Update Session compares with (docs/session-events-wire.md 8.2).
-func (x *session) consumedNano() int64 { return x.eng.acct.exactNano(x) }
-
 // sessionUpdate says which fields an Update Session changed.
 type sessionUpdate struct{ agent, budget, metadata, title bool }
 
