@@ -226,15 +226,23 @@ func (e *engine) finish() {
 			continue
 		}
 		if e.budgetReached() {
+			// From waiting to paused: it never ran, so no turn span.
 			t.wait = waitBudget
-			e.endTurnSpan(th, "budget_reached", false)
 			e.announceThreadIdle(th, stopReason{typ: "budget_reached"})
 			continue
 		}
-		t.wait = waitNone
-		e.markRunning(th)
+		e.resume(th)
 	}
 	e.run()
+}
+
+// resume puts th's waiting or paused turn back in running: a new stay,
+// whose span the current request parents (docs/session-events-wire.md
+// 6.2).
+func (e *engine) resume(th *thread) {
+	th.turn.wait = waitNone
+	e.startTurnSpan(th, nil)
+	e.markRunning(th)
 }
 
 // run advances runnable threads, primary first, until none is runnable or

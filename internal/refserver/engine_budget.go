@@ -29,7 +29,6 @@ func (e *engine) budgetReached() bool {
 
 func (e *engine) pauseAtBudget(th *thread) {
 	th.turn.wait = waitBudget
-	e.endTurnSpan(th, "budget_reached", false)
 	e.stopped(th, stopReason{typ: "budget_reached"})
 }
 
@@ -43,17 +42,11 @@ func (e *engine) resumeBudget(now time.Time) {
 	}
 	for _, th := range e.threads {
 		if th.turn != nil && th.turn.wait == waitBudget {
-			th.turn.wait = waitNone
-			e.startTurnSpan(th, nil)
-			e.markRunning(th)
+			e.resume(th)
 		}
 	}
 	e.run()
 }
-
-// consumedNano is the exact consumed list cost, which the budget_not_raised
-// rule of Update Session compares with (docs/session-events-wire.md 8.2).
-func (x *session) consumedNano() int64 { return x.eng.acct.exactNano(x) }
 
 // sessionUpdate says which fields an Update Session changed.
 type sessionUpdate struct{ agent, budget, metadata, title bool }

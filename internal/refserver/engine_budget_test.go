@@ -44,7 +44,8 @@ func TestBudgetStopAndRaise(t *testing.T) {
 	if data := f.post(t, sid, interruptAll); len(data) != 0 || len(f.log(t, sid)) != n {
 		t.Fatalf("interrupt at the budget: %v", data)
 	}
-	// budget_not_raised compares with the exact cost (1.2 cents > 1).
+	// budget_not_raised compares with the cost the session shows (1.2
+	// cents is 1).
 	path := sessionsPath + "/" + sid
 	wantInvalid(t, f.ma(t, "POST", path, `{"budget":{"type":"limit","max_list_cost":{"amount":"1","currency":"USD"}}}`),
 		"budget: budget_not_raised: max_list_cost must be above the consumed list cost 1")

@@ -340,8 +340,10 @@ func (e *engine) endTurn(th *thread, reason stopReason) {
 }
 
 // stopped announces that th left running without ending its turn (blocked
-// or paused).
+// or paused): that stay's span ends, and the next one starts when it runs
+// again (resume).
 func (e *engine) stopped(th *thread, reason stopReason) {
+	e.endTurnSpan(th, reason.typ, false)
 	if th.child || reason.typ == "budget_reached" {
 		e.announceThreadIdle(th, reason)
 	}

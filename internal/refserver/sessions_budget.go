@@ -63,8 +63,18 @@ type moneyBody struct {
 	Currency optional[string] `json:"currency"`
 }
 
-// parseBudget reads a non-null budget object at path.
+// parseBudget reads a non-null budget object at path for a new session or
+// deployment: nothing is consumed yet, and a zero ceiling could never run
+// a turn, so its amount must be at least 1 (**choice**,
+// docs/managed-agents-wire.md 3.1).
 func parseBudget(path string, raw json.RawMessage) (*budget, error) {
+	return parseBudgetMin(path, raw, 1)
+}
+
+// parseBudgetMin reads a non-null budget object at path whose amount is at
+// least least. Update Session takes any amount, "0" included, and compares
+// it with the consumed cost instead.
+func parseBudgetMin(path string, raw json.RawMessage, least int64) (*budget, error) {
 	typ, err := maType(path, raw)
 	if err != nil {
 		return nil, err
@@ -99,10 +109,8 @@ func parseBudget(path string, raw json.RawMessage) (*budget, error) {
 	if err != nil {
 		return nil, invalidField(amountPath, "must have at most %d digits", maxAmountDigits)
 	}
-	if n < 1 {
-		// A zero ceiling could never run a turn (**choice**,
-		// docs/managed-agents-wire.md 3.1).
-		return nil, invalidField(amountPath, "must be at least 1")
+	if n < least {
+		return nil, invalidField(amountPath, "must be at least %d", least)
 	}
 	currencyPath := maJoin(costPath, "currency")
 	if err := maRequired(currencyPath, m.Currency); err != nil {

@@ -135,7 +135,8 @@ func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion
 //     the reason can be met at all (a session created with a budget had its
 //     models checked then, and its models never change).
 //   - budget_create_only: there is no budget to replace.
-//   - budget_not_raised: the new ceiling is not above what was consumed.
+//   - budget_not_raised: the new ceiling is not above the consumed list
+//     cost the session shows.
 func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, error) {
 	if !o.Set {
 		return x.budget, nil
@@ -143,7 +144,7 @@ func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, err
 	if o.Null {
 		return nil, nil
 	}
-	b, err := parseBudget("budget", o.Value)
+	b, err := parseBudgetMin("budget", o.Value, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -153,10 +154,12 @@ func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, err
 	if x.budget == nil {
 		return nil, invalidField("budget", "budget_create_only: a budget can only be set when the session is created")
 	}
-	// Against the exact, unrounded cost (docs/session-events-wire.md 8.2): the
-	// new cap must
-	// be strictly greater.
-	if capNano(b.maxListCost) <= x.consumedNano() {
+	// Against the consumed cost the session shows (usage.list_cost, whole
+	// cents), so that a client comparing with what it read agrees with the
+	// server; "0" is at or below any consumed cost. A cap above it is also
+	// above the exact cost (rounding moves it by under half a cent), so a
+	// paused session always resumes.
+	if b.maxListCost <= x.usage.listCost {
 		return nil, invalidField("budget", "budget_not_raised: max_list_cost must be above the consumed list cost %d", x.usage.listCost)
 	}
 	return b, nil

@@ -4,8 +4,8 @@ package refserver
 // key is always sent; nullable ones as null.
 
 // sessionUsage is what a session has consumed. It starts at zero; the
-// session engine adds to it as turns run (usage.go), and the budget rules
-// of Update Session read the exact cost behind listCost.
+// session engine adds to it as turns run (usage.go); budget enforcement
+// reads the exact cost behind listCost, Update Session listCost itself.
 type sessionUsage struct {
 	activeSeconds        float64
 	cacheCreation1h      int64

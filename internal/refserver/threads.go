@@ -25,9 +25,9 @@ type thread struct {
 	lastStop stopReason
 	// lastText is the text of its last agent.message: a child's report.
 	lastText string
-	// span is the vendor.session.turn span of its turn while it runs or
-	// waits on the client; inputFrom is where the session log holds its
-	// next turn's input (tracing_engine.go).
+	// span is the vendor.session.turn span of its current stay in
+	// running, nil while it is idle or waits; inputFrom is where the
+	// session log holds its next stay's input (tracing_engine.go).
 	span      *turnSpan
 	inputFrom int
 }

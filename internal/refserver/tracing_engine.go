@@ -12,18 +12,20 @@ import (
 
 // The engine's spans (docs/tracing.md), all INTERNAL, all built under Server.mu:
 //
-//   - vendor.session.turn: from the moment a thread enters running for a
-//     turn until the turn ends, in whatever request that happens: waiting
-//     for the client (a custom tool result, a confirmation) continues the
-//     same span. A pause at the budget ends it (stop reason
-//     budget_reached); the resume starts a new one, parented by the Update
-//     Session that resumed it. A turn's parent is the request that started
-//     it (parentTurns), or the coordinator's turn for a child thread, or
-//     none (a turn started outside a request: a scheduled deployment, a
-//     release). OK when it ends, ERROR with the error.type of the
+//   - vendor.session.turn: one per stay of a thread in running (a Hold
+//     stays in running). It ends when the thread leaves running, with that
+//     stay's stop reason: requires_action when it waits for the client (a
+//     custom tool result, a confirmation), budget_reached at a budget
+//     pause, else the reason its turn ended. When the thread runs again a
+//     new span starts, parented by the request that made it run: the Send
+//     Events that carried the last answer it waited for, the Update Session
+//     that raised or removed the budget. A span's parent is that request
+//     (parentTurns), or the coordinator's turn for a child thread's first
+//     stay, or none (a turn started outside a request: a scheduled
+//     deployment). OK when it ends, ERROR with the error.type of the
 //     session.error that ended it (exhausted or terminal; a retried one
-//     does not), unset when interrupted or abandoned (archive, delete,
-//     another thread's terminal error).
+//     does not), unset when interrupted (archiving a running session
+//     interrupts it) or abandoned (another thread's terminal error).
 //   - vendor.model_request: one per model request, under its turn.
 //   - vendor.tool_use <tool>, vendor.mcp_tool_use <tool>: one per tool the
 //     server runs (agent toolset and MCP; not the client-run ones), under
@@ -34,14 +36,16 @@ type turnSpan struct {
 	span    trace.Span
 	ctx     context.Context
 	errType string // the session.error that ends the turn
+	asked   bool   // a model request started in this stay
 	// Where the turn's events start (content mode) in the session log and
 	// the thread's own log; task is a child's input when it starts fresh.
 	fromEvents, fromLog int
 	task                string
 }
 
-// startTurnSpan starts th's turn span; from is the thread whose turn
-// spawned it, nil for a turn started by a request or outside one.
+// startTurnSpan starts th's turn span as it enters running; from is the
+// thread whose turn spawned it, nil for a stay started by a request or
+// outside one.
 func (e *engine) startTurnSpan(th, from *thread) {
 	t := e.s.trace
 	if t == nil {
@@ -55,11 +59,12 @@ func (e *engine) startTurnSpan(th, from *thread) {
 		ctx = trace.ContextWithSpan(ctx, t.turnParent)
 	}
 	ctx, span := t.tracer.Start(ctx, "vendor.session.turn", trace.WithSpanKind(trace.SpanKindInternal))
-	ts := &turnSpan{span: span, ctx: ctx, fromEvents: len(e.x.events), fromLog: len(th.log)}
-	if fresh := th.turn.pc == 0; fresh && th.child {
+	// Its input is what reached the thread since its previous stay took
+	// its input; a child's first stay has its task instead.
+	ts := &turnSpan{span: span, ctx: ctx, fromEvents: th.inputFrom, fromLog: len(th.log)}
+	if th.child && th.turn.pc == 0 {
 		ts.task = th.turn.task // sent on the coordinator's log
-	} else if fresh {
-		ts.fromEvents = th.inputFrom // what was sent since its last turn
+		ts.fromEvents = len(e.x.events)
 	}
 	th.span = ts
 	if !span.IsRecording() {
@@ -91,7 +96,9 @@ func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
 		return
 	}
 	th.span = nil
-	if stop != "budget_reached" { // a paused turn has not taken its input yet
+	if ts.asked || stop != "budget_reached" {
+		// Taken: a stay paused before asking the model leaves its input
+		// to the next one.
 		th.inputFrom = len(e.x.events)
 	}
 	if ts.span.IsRecording() {
@@ -107,8 +114,8 @@ func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
 	endWith(ts.span, spanOutcome{errType: ts.errType, unset: cancelled})
 }
 
-// endTurnSpans ends the turns that can never continue (an archived or
-// deleted session's waiting turns), status unset.
+// endTurnSpans ends the spans of the turns that can never continue (a
+// deleted session's held turns), status unset. A waiting turn has none.
 func (e *engine) endTurnSpans() {
 	for _, th := range e.threads {
 		e.endTurnSpan(th, "", true)
@@ -138,6 +145,7 @@ func (e *engine) startModelSpan(th *thread) *modelSpan {
 	ctx := context.Background()
 	if th.span != nil {
 		ctx = th.span.ctx
+		th.span.asked = true
 	}
 	_, span := t.tracer.Start(ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
 	if span.IsRecording() {

@@ -90,37 +90,6 @@ func TestTraceTurnFromInitialEvents(t *testing.T) {
 	wantParent(t, onlySpan(t, spans, "vendor.model_request"), turn)
 }
 
-// A turn waiting on a custom tool goes on in the request that answers it:
-// one span, still parented by the request that started it.
-func TestTraceTurnContinuedInLaterRequest(t *testing.T) {
-	f, exp := tracedEvFixture(t)
-	sid := f.toolsSession(t, f.envID)
-	f.script(t, sid, []rs.Step{rs.UseCustomTool("lookup_order", nil), rs.Say("found it")})
-	f.post(t, sid, msgEvent("go"))
-	spans := exp.GetSpans()
-	first := onlySpan(t, spans, "vendor.sessions.events.send")
-	if len(spansNamed(spans, "vendor.session.turn")) != 0 {
-		t.Fatalf("the turn ended while waiting: %v", spanNames(spans))
-	}
-	mr1 := onlySpan(t, spans, "vendor.model_request")
-
-	exp.Reset()
-	use := ofType(f.log(t, sid), "agent.custom_tool_use")[0]["id"].(string)
-	f.post(t, sid, customResult(use, "order 7"))
-	spans = exp.GetSpans()
-	second := onlySpan(t, spans, "vendor.sessions.events.send")
-	wantNoAttrs(t, second, attr.GenAIConversationID) // an answer to the primary thread names none
-	turn := onlySpan(t, spans, "vendor.session.turn")
-	wantSpan(t, turn, trace.SpanKindInternal, codes.Ok)
-	wantParent(t, turn, first)
-	wantAttrs(t, turn, map[attribute.Key]any{attr.SessionTurnStopReason: "end_turn"})
-	wantParent(t, mr1, turn)
-	wantParent(t, onlySpan(t, spans, "vendor.model_request"), turn)
-	if turn.StartTime.After(mr1.StartTime) || turn.EndTime.Before(second.StartTime) {
-		t.Fatalf("turn %v–%v does not cover its requests", turn.StartTime, turn.EndTime)
-	}
-}
-
 func TestTraceTurnStatuses(t *testing.T) {
 	f, exp := tracedEvFixture(t)
 	sid := f.sessionOf(t, f.agent, "")
@@ -237,7 +206,13 @@ func TestTraceEngineToolSpans(t *testing.T) {
 	custom := ofType(f.log(t, sid), "agent.custom_tool_use")[0]["id"].(string)
 	f.post(t, sid, customResult(custom, "ok"))
 	spans := exp.GetSpans()
-	turn := onlySpan(t, spans, "vendor.session.turn")
+	// Three stays in running: until the MCP call waits for its
+	// confirmation, until the custom tool waits for its result, to the end.
+	turns := spansNamed(spans, "vendor.session.turn")
+	if len(turns) != 3 {
+		t.Fatalf("turns %v", spanNames(spans))
+	}
+	turn := turns[0]
 	read := onlySpan(t, spans, "vendor.tool_use read")
 	wantSpan(t, read, trace.SpanKindInternal, codes.Ok)
 	wantParent(t, read, turn)
@@ -249,7 +224,7 @@ func TestTraceEngineToolSpans(t *testing.T) {
 	wantAttrs(t, fetch, map[attribute.Key]any{attr.ErrorType: "tool_error"})
 	search := onlySpan(t, spans, "vendor.mcp_tool_use search")
 	wantSpan(t, search, trace.SpanKindInternal, codes.Ok)
-	wantParent(t, search, turn)
+	wantParent(t, search, turns[1])
 	wantAttrs(t, search, map[attribute.Key]any{attr.GenAIToolName: "search", attr.GenAIToolCallID: mcp})
 	for _, s := range spans {
 		if s.Name == "vendor.custom_tool_use lookup_order" || s.Name == "vendor.tool_use lookup_order" {
@@ -275,12 +250,14 @@ func TestTraceChildThreads(t *testing.T) {
 	spans := exp.GetSpans()
 	send := onlySpan(t, spans, "vendor.sessions.events.send")
 	turns := spansNamed(spans, "vendor.session.turn")
-	if len(turns) != 2 {
+	if len(turns) != 3 {
 		t.Fatalf("turns %v", spanNames(spans))
 	}
-	advisor, lead1 := turns[0], turns[1]
+	waiting, advisor, lead1 := turns[0], turns[1], turns[2]
 	wantParent(t, lead1, send)
 	wantParent(t, advisor, lead1)
+	wantParent(t, waiting, lead1)
+	wantAttrs(t, waiting, map[attribute.Key]any{attr.GenAIAgentName: "reviewer", attr.SessionTurnStopReason: "requires_action"})
 	wantAttrs(t, advisor, map[attribute.Key]any{attr.GenAIAgentName: "vendor.advisor", attr.GenAIRequestModel: opus,
 		attr.SessionTurnStopReason: "end_turn"})
 	wantNoAttrs(t, advisor, attr.GenAIAgentID, attr.GenAIAgentDescription)
@@ -294,8 +271,13 @@ func TestTraceChildThreads(t *testing.T) {
 	spans = exp.GetSpans()
 	send2 := onlySpan(t, spans, "vendor.sessions.events.send")
 	wantAttrs(t, send2, map[attribute.Key]any{attr.GenAIConversationID: child})
-	reviewer := spansNamed(spans, "vendor.session.turn")[0]
-	wantParent(t, reviewer, lead1) // the coordinator's turn, in an earlier request
+	turns = spansNamed(spans, "vendor.session.turn")
+	if len(turns) != 2 {
+		t.Fatalf("turns %v", spanNames(spans))
+	}
+	reviewer := turns[0]
+	wantParent(t, reviewer, send2) // the request that carried its answer
+	wantParent(t, turns[1], send2) // the coordinator's turn for the report
 	wantAttrs(t, reviewer, map[attribute.Key]any{attr.GenAIAgentName: "reviewer", attr.GenAIAgentID: worker,
 		attr.GenAIAgentDescription: "Reviews.", attr.GenAIRequestModel: haiku, attr.GenAIConversationID: child})
 
@@ -305,7 +287,9 @@ func TestTraceChildThreads(t *testing.T) {
 	wantAttrs(t, onlySpan(t, exp.GetSpans(), "vendor.sessions.events.send"), map[attribute.Key]any{attr.GenAIConversationID: child})
 }
 
-// Turns left waiting end when their session is archived or deleted.
+// A turn left waiting has no open span (its stay ended when it went
+// idle): archiving its session ends none. Archiving a held turn
+// interrupts it: unset.
 func TestTraceTurnAbandoned(t *testing.T) {
 	f, exp := tracedEvFixture(t)
 	sid := f.toolsSession(t, f.envID)
@@ -313,9 +297,17 @@ func TestTraceTurnAbandoned(t *testing.T) {
 	f.post(t, sid, msgEvent("go"))
 	exp.Reset()
 	wantOK(t, f.ma(t, "POST", sessionsPath+"/"+sid+"/archive", ""))
+	if spans := exp.GetSpans(); len(spansNamed(spans, "vendor.session.turn")) != 0 {
+		t.Fatalf("spans %v", spanNames(spans))
+	}
+
+	sid = f.sessionOf(t, f.agent, "")
+	f.script(t, sid, []rs.Step{rs.Hold()})
+	f.post(t, sid, msgEvent("go"))
+	exp.Reset()
+	wantOK(t, f.ma(t, "POST", sessionsPath+"/"+sid+"/archive", ""))
 	turn := onlySpan(t, exp.GetSpans(), "vendor.session.turn")
 	wantSpan(t, turn, trace.SpanKindInternal, codes.Unset)
-	wantNoAttrs(t, turn, attr.SessionTurnStopReason)
 }
 
 func TestTraceTurnContent(t *testing.T) {
@@ -336,22 +328,34 @@ func TestTraceTurnContent(t *testing.T) {
 	custom := ofType(f.log(t, sid), "agent.custom_tool_use")[0]["id"].(string)
 	f.post(t, sid, customResult(custom, "order 7"), `{"type":"user.message","content":[{"type":"text","text":"thanks"}]}`)
 	read := ofType(f.log(t, sid), "agent.tool_use")[0]["id"].(string)
-	turn := onlySpan(t, exp.GetSpans(), "vendor.session.turn")
-	wantContent(t, turn, attr.GenAISystemInstructions, `[{"type":"text","content":"Be brief."}]`)
-	wantContent(t, turn, attr.GenAIInputMessages, `[`+
+	// One span per stay in running: each shows what reached the thread
+	// since the previous stay, and what the agent did in this one.
+	turns := spansNamed(exp.GetSpans(), "vendor.session.turn")
+	if len(turns) != 3 {
+		t.Fatalf("spans %v", spanNames(exp.GetSpans()))
+	}
+	for _, turn := range turns {
+		wantContent(t, turn, attr.GenAISystemInstructions, `[{"type":"text","content":"Be brief."}]`)
+		wantNoAttrs(t, turn, attr.ContentTruncated)
+	}
+	wantContent(t, turns[0], attr.GenAIInputMessages, `[`+
 		`{"role":"user","parts":[{"type":"text","content":"hello"}]},`+
-		`{"role":"system","parts":[{"type":"text","content":"Be polite."}]},`+
-		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+custom+`","response":[{"type":"text","content":"order 7"}]}]},`+
-		`{"role":"user","parts":[{"type":"text","content":"thanks"}]}]`)
-	wantContent(t, turn, attr.GenAIOutputMessages, `[`+
+		`{"role":"system","parts":[{"type":"text","content":"Be polite."}]}]`)
+	wantContent(t, turns[0], attr.GenAIOutputMessages, `[`+
 		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"text","content":"looking"},`+
 		`{"type":"tool_call","id":"`+read+`","name":"read","arguments":{"file_path":"/a"}}]},`+
 		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+read+`","response":[{"type":"text","content":"contents"}]}]},`+
-		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"tool_call","id":"`+mcp+`","name":"search","arguments":{"q":"x"},"vendor_mcp_server_name":"example-mcp"}]},`+
+		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"tool_call","id":"`+mcp+`","name":"search","arguments":{"q":"x"},"vendor_mcp_server_name":"example-mcp"}]}]`)
+	// A confirmation is no message: the second stay has no input.
+	wantContent(t, turns[1], attr.GenAIInputMessages, `[]`)
+	wantContent(t, turns[1], attr.GenAIOutputMessages, `[`+
 		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+mcp+`","response":[{"type":"text","content":"ok"}]}]},`+
-		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"tool_call","id":"`+custom+`","name":"lookup_order","arguments":{}}]},`+
+		`{"role":"assistant","finish_reason":"tool_call","parts":[{"type":"tool_call","id":"`+custom+`","name":"lookup_order","arguments":{}}]}]`)
+	wantContent(t, turns[2], attr.GenAIInputMessages, `[`+
+		`{"role":"tool","parts":[{"type":"tool_call_response","id":"`+custom+`","response":[{"type":"text","content":"order 7"}]}]},`+
+		`{"role":"user","parts":[{"type":"text","content":"thanks"}]}]`)
+	wantContent(t, turns[2], attr.GenAIOutputMessages, `[`+
 		`{"role":"assistant","finish_reason":"stop","parts":[{"type":"text","content":"done"}]}]`)
-	wantNoAttrs(t, turn, attr.ContentTruncated)
 	spans := exp.GetSpans()
 	readSpan := onlySpan(t, spans, "vendor.tool_use read")
 	wantContent(t, readSpan, attr.GenAIToolCallArguments, `{"file_path":"/a"}`)
@@ -364,7 +368,7 @@ func TestTraceTurnContent(t *testing.T) {
 	exp.Reset()
 	long := strings.Repeat("ü", 40000)
 	f.post(t, sid, msgEvent(long))
-	turn = onlySpan(t, exp.GetSpans(), "vendor.session.turn")
+	turn := onlySpan(t, exp.GetSpans(), "vendor.session.turn")
 	wantAttrs(t, turn, map[attribute.Key]any{attr.ContentTruncated: true})
 	in := contentJSON(t, turn, attr.GenAIInputMessages).([]any)
 	text, cut := strings.CutSuffix(in[0].(map[string]any)["parts"].([]any)[0].(map[string]any)["content"].(string), "…")
