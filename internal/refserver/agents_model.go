@@ -66,13 +66,14 @@ func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (mode
 }
 
 // checkModelConfig applies the catalogue (docs/api-choices.md "Models"):
-// the id must name a catalogue model, and an effort the request names must
-// be one the model's capabilities allow. The default effort is accepted for
-// every model, even one without effort support, so a config that names no
-// effort always works. An effort kept from the stored config on update is
-// checked like a named one unless it is the default: changing only the
-// model of an agent whose effort the new model excludes is refused, naming
-// model, rather than silently changing the effort.
+// the id must name a catalogue model, and an effort level other than the
+// default must be one the model's capabilities allow. The default is
+// accepted for every model, even one without effort support: it is what a
+// config that names no effort gets, and what the server reports for such a
+// model, so a model config read from an agent can always be sent back. An
+// effort kept from the stored config on update is checked like a named one:
+// changing only the model of an agent whose effort the new model excludes
+// is refused, naming model, rather than silently changing the effort.
 func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitEffort bool) error {
 	idPath := path
 	if maKind(raw) == '{' {
@@ -83,10 +84,10 @@ func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitE
 		return invalidField(idPath, "unknown model `%s`; the models are listed by GET /v1/models", m.id)
 	}
 	switch {
-	case effortSupported(cat, m.effort):
+	case m.effort == maDefaultEffort || effortSupported(cat, m.effort):
 	case explicitEffort:
 		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.effort, m.id)
-	case m.effort != maDefaultEffort:
+	default:
 		return invalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
 			m.effort, m.id, maJoin(path, "effort"))
 	}

@@ -41,13 +41,12 @@ func TestAgentModelMustBeInCatalogue(t *testing.T) {
 
 // TestAgentEffortFollowsModelCapabilities: an effort named in the request
 // must be one the model's catalogue entry supports; the default effort
-// always works.
+// always works, so a model config read from an agent can be sent back.
 func TestAgentEffortFollowsModelCapabilities(t *testing.T) {
 	f := newSessionFixture(t)
 	for body, message := range map[string]string{
 		`{"name":"n","model":{"id":"vendor-sonnet-5-5","effort":"xhigh"}}`:          "model.effort: xhigh is not supported by vendor-sonnet-5-5",
 		`{"name":"n","model":{"id":"vendor-sonnet-5-5","effort":{"type":"xhigh"}}}`: "model.effort: xhigh is not supported by vendor-sonnet-5-5",
-		`{"name":"n","model":{"id":"vendor-haiku-5-5","effort":"high"}}`:            "model.effort: high is not supported by vendor-haiku-5-5",
 		`{"name":"n","model":{"id":"vendor-haiku-5-5","effort":"low"}}`:             "model.effort: low is not supported by vendor-haiku-5-5",
 		`{"name":"n","model":{"id":"vendor-opus-4-5","effort":"xhigh"}}`:            "model.effort: xhigh is not supported by vendor-opus-4-5",
 	} {
@@ -63,6 +62,7 @@ func TestAgentEffortFollowsModelCapabilities(t *testing.T) {
 		`{"name":"n","model":{"id":"vendor-sonnet-5-5","effort":"max"}}`: `{"id":"vendor-sonnet-5-5","effort":{"type":"max"},"inference_geo":null,"speed":"standard"}`,
 		`{"name":"n","model":{"id":"vendor-opus-5-5","effort":"xhigh"}}`: `{"id":"vendor-opus-5-5","effort":{"type":"xhigh"},"inference_geo":null,"speed":"standard"}`,
 		`{"name":"n","model":"vendor-haiku-5-5"}`:                        `{"id":"vendor-haiku-5-5","effort":{"type":"high"},"inference_geo":null,"speed":"standard"}`,
+		`{"name":"n","model":{"id":"vendor-haiku-5-5","effort":"high"}}`: `{"id":"vendor-haiku-5-5","effort":{"type":"high"},"inference_geo":null,"speed":"standard"}`,
 		`{"name":"n","model":{"id":"vendor-haiku-5-5","effort":null}}`:   `{"id":"vendor-haiku-5-5","effort":{"type":"high"},"inference_geo":null,"speed":"standard"}`,
 		`{"name":"n","model":{"id":"vendor-haiku-5-5","speed":"fast"}}`:  `{"id":"vendor-haiku-5-5","effort":{"type":"high"},"inference_geo":null,"speed":"fast"}`,
 	} {
