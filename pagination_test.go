@@ -30,7 +30,7 @@ func TestIDPagination(t *testing.T) {
 
 	page, err = client.Models.List(ctx, models.ListParams{AfterID: page.LastID, Limit: 5})
 	require.NoError(t, err)
-	require.Equal(t, []string{models.VendorSonnet55, models.VendorHaiku55}, ids(page.Data))
+	require.Equal(t, []string{models.VendorSonnet55, models.VendorHaiku55, "vendor-opus-4-5", "vendor-haiku-4-5", "vendor-sonnet-4-5"}, ids(page.Data))
 	require.False(t, page.HasMore)
 
 	page, err = client.Models.List(ctx, models.ListParams{BeforeID: models.VendorHaiku55, Limit: 1})
@@ -45,8 +45,9 @@ func TestIDPagination(t *testing.T) {
 			require.NoError(t, err)
 			got = append(got, m.ID)
 		}
-		require.Equal(t, []string{models.VendorOpus55, models.VendorSonnet55, models.VendorHaiku55}, got)
-		require.Equal(t, 3, env.Count("GET", modelsPath))
+		require.Equal(t, []string{models.VendorOpus55, models.VendorSonnet55, models.VendorHaiku55,
+			"vendor-opus-4-5", "vendor-haiku-4-5", "vendor-sonnet-4-5"}, got)
+		require.Equal(t, 6, env.Count("GET", modelsPath))
 	})
 
 	t.Run("All walks backward from before_id", func(t *testing.T) {

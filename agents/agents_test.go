@@ -139,11 +139,11 @@ func TestCreateWithDefaults(t *testing.T) {
 
 	// A bare toolset takes its defaults: enabled, always_allow; an MCP
 	// toolset's default policy is always_ask.
-	b, err := client.Agents.Create(ctx, agents.CreateParams{Name: "tools", Model: agents.ModelID("anything-goes"),
+	b, err := client.Agents.Create(ctx, agents.CreateParams{Name: "tools", Model: agents.ModelID("vendor-sonnet-4-5"),
 		Tools:      []agents.Tool{agents.AgentToolset{}, agents.MCPToolset{MCPServerName: "s"}},
 		MCPServers: []agents.MCPServer{{Name: "s", URL: "http://localhost:8080/mcp"}}})
 	require.NoError(t, err)
-	require.Equal(t, agents.ModelID("anything-goes"), agents.ModelID(b.Model.ID))
+	require.Equal(t, agents.ModelID("vendor-sonnet-4-5"), agents.ModelID(b.Model.ID))
 	require.Empty(t, cmp.Diff([]agents.Tool{
 		agents.AgentToolset{Configs: []agents.ToolConfig{}, DefaultConfig: &agents.ToolDefaults{Enabled: new(true), PermissionPolicy: agents.Policy(agents.PolicyAlwaysAllow)}},
 		agents.MCPToolset{MCPServerName: "s", Configs: []agents.MCPToolConfig{}, DefaultConfig: &agents.ToolDefaults{Enabled: new(true), PermissionPolicy: agents.Policy(agents.PolicyAlwaysAsk)}},
@@ -203,7 +203,7 @@ func TestVersioning(t *testing.T) {
 
 func TestUpdateListsAndMetadata(t *testing.T) {
 	_, client := newClient(t)
-	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "m", Model: agents.ModelID("x"),
+	a, err := client.Agents.Create(ctx, agents.CreateParams{Name: "m", Model: agents.ModelID(models.VendorHaiku55),
 		Tools:      []agents.Tool{agents.MCPToolset{MCPServerName: "s"}},
 		MCPServers: []agents.MCPServer{{Name: "s", URL: "https://s.example"}},
 		Skills:     []agents.Skill{agents.VendorSkill{SkillID: "pdf"}},
@@ -267,7 +267,7 @@ func TestArchiveRules(t *testing.T) {
 	require.Equal(t, []string{gone.ID, keep.ID}, ids(agents.ListParams{IncludeArchived: true}))
 
 	// An archived agent cannot join a roster.
-	_, err = client.Agents.Create(ctx, agents.CreateParams{Name: "c", Model: agents.ModelID("x"),
+	_, err = client.Agents.Create(ctx, agents.CreateParams{Name: "c", Model: agents.ModelID(models.VendorHaiku55),
 		Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentReference{ID: gone.ID}}}})
 	requireStatus(t, err, http.StatusBadRequest, "multiagent.agents[0]: agent `"+gone.ID+"` is archived")
 
@@ -313,7 +313,7 @@ func TestMultiagent20261001(t *testing.T) {
 	require.Equal(t, "multiagent.subagents.predefined_agents", verr.Field)
 
 	// Nesting is refused: a has multiagent set.
-	_, err = client.Agents.Create(ctx, agents.CreateParams{Name: "boss", Model: agents.ModelID("x"),
+	_, err = client.Agents.Create(ctx, agents.CreateParams{Name: "boss", Model: agents.ModelID(models.VendorHaiku55),
 		Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID(a.ID)}}})
 	requireStatus(t, err, http.StatusBadRequest, "multiagent.agents[0]: agent `"+a.ID+"` has multiagent set; nesting is not allowed")
 
@@ -322,7 +322,7 @@ func TestMultiagent20261001(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, u.Multiagent)
 
-	_, err = client.Agents.Create(ctx, agents.CreateParams{Name: "x", Model: agents.ModelID("x"),
+	_, err = client.Agents.Create(ctx, agents.CreateParams{Name: "x", Model: agents.ModelID(models.VendorHaiku55),
 		Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentReference{ID: helper.ID, Version: 7}}}})
 	requireStatus(t, err, http.StatusNotFound, "Agent `"+helper.ID+"` version `7` not found.")
 }
@@ -598,13 +598,13 @@ func TestServerSideRules(t *testing.T) {
 		params  agents.CreateParams
 		message string
 	}{
-		{"unknown tool name", agents.CreateParams{Name: "n", Model: agents.ModelID("m"),
+		{"unknown tool name", agents.CreateParams{Name: "n", Model: agents.ModelID(models.VendorHaiku55),
 			Tools: []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: "teleport"}}}}},
 			"tools[0].configs[0].name: must be one of `bash`"},
-		{"web field on bash", agents.CreateParams{Name: "n", Model: agents.ModelID("m"),
+		{"web field on bash", agents.CreateParams{Name: "n", Model: agents.ModelID(models.VendorHaiku55),
 			Tools: []agents.Tool{agents.AgentToolset{Configs: []agents.ToolConfig{{Name: agents.ToolBash, MaxContentTokens: 3}}}}},
 			"tools[0].configs[0].max_content_tokens: unknown field"},
-		{"unknown agent", agents.CreateParams{Name: "n", Model: agents.ModelID("m"),
+		{"unknown agent", agents.CreateParams{Name: "n", Model: agents.ModelID(models.VendorHaiku55),
 			Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID("agent_01nope")}}},
 			"Agent `agent_01nope` not found."},
 		{"effort", agents.CreateParams{Name: "n", Model: agents.ModelConfig{ID: "m", Effort: "extreme"}},

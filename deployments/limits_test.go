@@ -234,7 +234,7 @@ func TestServerSideRules(t *testing.T) {
 
 	err = create(func(p *deployments.CreateParams) { p.Budget = &sessions.Budget{MaxListCost: money.New(100, "EUR")} })
 	reftest.RequireInvalid(t, err, "budget.max_list_cost.currency: must be one of `USD`")
-	free, err := f.client.Agents.Create(ctx, agents.CreateParams{Name: "free", Model: agents.ModelID("anything-goes")})
+	free, err := f.client.Agents.Create(ctx, agents.CreateParams{Name: "free", Model: agents.ModelID("vendor-sonnet-4-5")})
 	require.NoError(t, err)
 	err = create(func(p *deployments.CreateParams) {
 		p.Agent = agents.AgentID(free.ID)

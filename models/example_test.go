@@ -37,6 +37,9 @@ func Example() {
 	// vendor-opus-5-5 Vendor Opus 5.5 opus active
 	// vendor-sonnet-5-5 Vendor Sonnet 5.5 sonnet active
 	// vendor-haiku-5-5 Vendor Haiku 5.5 haiku active
+	// vendor-opus-4-5 Vendor Opus 4.5 opus deprecated
+	// vendor-haiku-4-5 Vendor Haiku 4.5 haiku deprecated
+	// vendor-sonnet-4-5 Vendor Sonnet 4.5 sonnet deprecated
 }
 
 // Check a capability before using it, rather than letting the API refuse

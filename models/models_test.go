@@ -76,7 +76,7 @@ func TestListIsNewestFirst(t *testing.T) {
 	env := reftest.New(t)
 	page, err := env.Client(t).Models.List(context.Background(), models.ListParams{})
 	require.NoError(t, err)
-	require.Len(t, page.Data, 3)
+	require.Len(t, page.Data, 6)
 	for i := 1; i < len(page.Data); i++ {
 		require.True(t, page.Data[i-1].CreatedAt.After(page.Data[i].CreatedAt))
 	}

@@ -216,11 +216,11 @@ func TestSessionAgentRosters(t *testing.T) {
 
 func TestBudgetNeedsPricedModels(t *testing.T) {
 	f := newFixture(t)
-	free := f.newAgent(t, agents.CreateParams{Name: "free", Model: agents.ModelID("anything-goes")})
+	free := f.newAgent(t, agents.CreateParams{Name: "free", Model: agents.ModelID("vendor-sonnet-4-5")})
 	_, err := f.client.Sessions.Create(ctx, sessions.CreateParams{
 		Agent: agents.AgentID(free.ID), EnvironmentID: f.envID, Budget: &sessions.Budget{MaxListCost: money.USD(100)},
 	})
-	reftest.RequireInvalid(t, err, "budget: model_not_budgetable: model `anything-goes` has no public list price")
+	reftest.RequireInvalid(t, err, "budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 	require.ErrorIs(t, err, sessions.ErrModelNotBudgetable)
 
 	// Without a budget the model does not matter.

@@ -7,4 +7,9 @@
 //
 // Every call sends the beta value the preview requires. The API may
 // change without a deprecation period.
+//
+// Service.Legacy calls the admin endpoints under /v1/organizations/tunnels
+// that /v1/tunnels supersedes, for code that has not moved yet: the same
+// tunnels and records, an admin key, no beta value. It is deprecated: the
+// organization endpoints are served only during the migration window.
 package tunnels

@@ -81,7 +81,7 @@ func TestResolveAgentRef(t *testing.T) {
 	f := newMAFixture(t)
 	id := f.post(t, "/v1/agents", `{"name":"a","model":"vendor-haiku-5-5"}`)["id"].(string)
 	f.post(t, "/v1/agents/"+id, `{"system":"v2"}`)
-	gone := f.post(t, "/v1/agents", `{"name":"g","model":"m"}`)["id"].(string)
+	gone := f.post(t, "/v1/agents", `{"name":"g","model":"vendor-opus-5-5"}`)["id"].(string)
 	f.post(t, "/v1/agents/"+gone+"/archive", ``)
 
 	f.s.mu.Lock()
@@ -99,7 +99,7 @@ func TestResolveAgentRef(t *testing.T) {
 		{`"agent_01nope"`, 0, 404, "Agent `agent_01nope` not found."},
 		{`"` + gone + `"`, 0, 400, "agent: agent `" + gone + "` is archived"},
 		{`{"type":"agent_with_overrides","id":"x"}`, 0, 400, "agent.type: must be one of `agent`"},
-		{`{"type":"agent","id":"x","model":"m"}`, 0, 400, "agent.model: unknown field"},
+		{`{"type":"agent","id":"x","model":"vendor-opus-5-5"}`, 0, 400, "agent.model: unknown field"},
 		{`{"type":"agent","id":"x","version":0}`, 0, 400, "agent.version: must be at least 1"},
 		{`{"type":"agent"}`, 0, 400, "agent.id: is required"},
 		{`""`, 0, 400, "agent: must be between 1 and 128 characters"},

@@ -55,59 +55,99 @@ type effortBody struct {
 // model config object. base is the stored config on update (nil on
 // create): a field omitted from the object takes its default, except an
 // omitted effort, which keeps base's effort. Session create with overrides
-// can call it too.
+// can call it too. The result is checked against the model catalogue
+// (checkModelConfig).
 func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (modelConfig, error) {
-	m := modelConfig{effort: maDefaultEffort, speed: "standard"}
+	m, explicitEffort, err := readModelConfig(path, raw, base)
+	if err != nil {
+		return m, err
+	}
+	return m, checkModelConfig(path, m, raw, explicitEffort)
+}
+
+// checkModelConfig applies the catalogue (docs/api-choices.md "Models"):
+// the id must name a catalogue model, and an effort level other than the
+// default must be one the model's capabilities allow. The default is
+// accepted for every model, even one without effort support: it is what a
+// config that names no effort gets, and what the server reports for such a
+// model, so a model config read from an agent can always be sent back. An
+// effort kept from the stored config on update is checked like a named one:
+// changing only the model of an agent whose effort the new model excludes
+// is refused, naming model, rather than silently changing the effort.
+func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitEffort bool) error {
+	idPath := path
+	if maKind(raw) == '{' {
+		idPath = maJoin(path, "id")
+	}
+	cat := lookupModel(m.id)
+	if cat == nil {
+		return invalidField(idPath, "unknown model `%s`; the models are listed by GET /v1/models", m.id)
+	}
+	switch {
+	case m.effort == maDefaultEffort || effortSupported(cat, m.effort):
+	case explicitEffort:
+		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.effort, m.id)
+	default:
+		return invalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
+			m.effort, m.id, maJoin(path, "effort"))
+	}
+	return nil
+}
+
+// readModelConfig is parseModelConfig's syntax part. explicitEffort reports
+// whether the request named an effort level (not null).
+func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m modelConfig, explicitEffort bool, err error) {
+	m = modelConfig{effort: maDefaultEffort, speed: "standard"}
 	if base != nil {
 		m.effort = base.effort
 	}
 	switch maKind(raw) {
 	case '"':
 		if err := json.Unmarshal(raw, &m.id); err != nil {
-			return m, invalidField(path, "must be a string")
+			return m, false, invalidField(path, "must be a string")
 		}
-		return m, checkLength(path, m.id, 1, 256)
+		return m, false, checkLength(path, m.id, 1, 256)
 	case '{':
 	case 'n':
-		return m, invalidField(path, "must not be null")
+		return m, false, invalidField(path, "must not be null")
 	default:
-		return m, invalidField(path, "must be a model id string or a model config object")
+		return m, false, invalidField(path, "must be a model id string or a model config object")
 	}
 	var body modelConfigBody
 	if err := maDecode(path, raw, &body); err != nil {
-		return m, err
+		return m, false, err
 	}
 	if err := maRequired(maJoin(path, "id"), body.ID); err != nil {
-		return m, err
+		return m, false, err
 	}
 	m.id = body.ID.Value
 	if err := checkLength(maJoin(path, "id"), m.id, 1, 256); err != nil {
-		return m, err
+		return m, false, err
 	}
 	if body.Effort.Set {
 		m.effort = maDefaultEffort
 		if body.Effort.present() {
 			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
 			if err != nil {
-				return m, err
+				return m, false, err
 			}
-			m.effort = e
+			m.effort, explicitEffort = e, true
 		}
 	}
 	if body.InferenceGeo.present() {
 		p := maJoin(path, "inference_geo")
 		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
-			return m, err
+			return m, false, err
 		}
 		m.inferenceGeo = maStringPtr(body.InferenceGeo.Value)
 	}
 	if body.Speed.present() {
 		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
-			return m, err
+			return m, false, err
 		}
 		m.speed = body.Speed.Value
 	}
-	return m, nil
+	return m, explicitEffort, nil
 }
 
 // parseEffort reads an effort: the bare string "high" or {"type":"high"}.

@@ -98,7 +98,7 @@ func TestAgentWireShape(t *testing.T) {
 	}
 
 	// multiagent_20261001 renders every key.
-	r = e.do(t, "POST", "/v1/agents", `{"name":"lead","model":"m","multiagent":{"type":"multiagent_20261001",
+	r = e.do(t, "POST", "/v1/agents", `{"name":"lead","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001",
 		"advisor":{"type":"enabled","model":"vendor-opus-5-5"},"subagents":{"type":"enabled","predefined_agents":[{"type":"agent","id":"`+helper+`"}]},
 		"workflows":{"type":"disabled"}}}`, agentsBeta)
 	got := wantOK(t, r)
@@ -109,7 +109,7 @@ func TestAgentWireShape(t *testing.T) {
 		t.Fatalf("multiagent %s\nwant %s", b, want)
 	}
 	// Defaults of the variant.
-	got = e.createAgentJSON(t, `{"name":"d","model":"m","multiagent":{"type":"multiagent_20261001"}}`)
+	got = e.createAgentJSON(t, `{"name":"d","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001"}}`)
 	want = `{"type":"multiagent_20261001","advisor":{"type":"disabled"},` +
 		`"subagents":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[]},` +
 		`"workflows":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[]}}`
@@ -117,10 +117,10 @@ func TestAgentWireShape(t *testing.T) {
 		t.Fatalf("multiagent %s\nwant %s", b, want)
 	}
 	// Cloud role identity and model config fields.
-	got = e.createAgentJSON(t, `{"name":"c","model":{"id":"m","effort":{"type":"low"},"inference_geo":"us","speed":"fast"},
+	got = e.createAgentJSON(t, `{"name":"c","model":{"id":"vendor-opus-5-5","effort":{"type":"low"},"inference_geo":"us","speed":"fast"},
 		"execution_identity":{"type":"cloud_role","role_arn":"arn:aws:iam::1:role/r"},"description":"","system":null}`)
 	for key, want := range map[string]string{
-		"model":              `{"id":"m","effort":{"type":"low"},"inference_geo":"us","speed":"fast"}`,
+		"model":              `{"id":"vendor-opus-5-5","effort":{"type":"low"},"inference_geo":"us","speed":"fast"}`,
 		"execution_identity": `{"type":"cloud_role","role_arn":"arn:aws:iam::1:role/r"}`,
 		"description":        `null`,
 		"system":             `null`,
@@ -143,7 +143,7 @@ func jsonEqual(a, b string) bool {
 
 func TestAgentBodyErrors(t *testing.T) {
 	e := newEnv(t)
-	nested := e.createAgentJSON(t, `{"name":"nested","model":"m","multiagent":{"type":"multiagent_20261001"}}`)["id"].(string)
+	nested := e.createAgentJSON(t, `{"name":"nested","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001"}}`)["id"].(string)
 	gone := e.createAgent(t, "gone")
 	wantOK(t, e.do(t, "POST", "/v1/agents/"+gone+"/archive", "", agentsBeta))
 	plain := e.createAgent(t, "plain")
@@ -157,34 +157,34 @@ func TestAgentBodyErrors(t *testing.T) {
 		return "[" + strings.Join(items, ",") + "]"
 	}
 	toolset := func(configs string) string {
-		return `{"name":"n","model":"m","tools":[{"type":"agent_toolset_20260401","configs":[` + configs + `]}]}`
+		return `{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"agent_toolset_20260401","configs":[` + configs + `]}]}`
 	}
 	cases := []struct{ body, message string }{
-		{`{"model":"m"}`, "name: is required"},
-		{`{"name":null,"model":"m"}`, "name: must not be null"},
-		{`{"name":1,"model":"m"}`, "name: must be a string"},
+		{`{"model":"vendor-opus-5-5"}`, "name: is required"},
+		{`{"name":null,"model":"vendor-opus-5-5"}`, "name: must not be null"},
+		{`{"name":1,"model":"vendor-opus-5-5"}`, "name: must be a string"},
 		{`{"name":"n"}`, "model: is required"},
 		{`{"name":"n","model":7}`, "model: must be a model id string or a model config object"},
 		{`{"name":"n","model":{"effort":"low"}}`, "model.id: is required"},
-		{`{"name":"n","model":{"id":"m","temperature":1}}`, "model.temperature: unknown field"},
-		{`{"name":"n","model":{"id":"m","effort":{"type":"huge"}}}`, "model.effort.type: must be one of `low`, `medium`, `high`, `xhigh`, `max`"},
-		{`{"name":"n","model":{"id":"m","effort":"huge"}}`, "model.effort: must be one of `low`, `medium`, `high`, `xhigh`, `max`"},
-		{`{"name":"n","model":{"id":"m","inference_geo":"eu"}}`, "model.inference_geo: must be one of `global`, `us`"},
-		{`{"name":"n","model":{"id":"m","speed":"ludicrous"}}`, "model.speed: must be one of `standard`, `fast`"},
+		{`{"name":"n","model":{"id":"vendor-opus-5-5","temperature":1}}`, "model.temperature: unknown field"},
+		{`{"name":"n","model":{"id":"vendor-opus-5-5","effort":{"type":"huge"}}}`, "model.effort.type: must be one of `low`, `medium`, `high`, `xhigh`, `max`"},
+		{`{"name":"n","model":{"id":"vendor-opus-5-5","effort":"huge"}}`, "model.effort: must be one of `low`, `medium`, `high`, `xhigh`, `max`"},
+		{`{"name":"n","model":{"id":"vendor-opus-5-5","inference_geo":"eu"}}`, "model.inference_geo: must be one of `global`, `us`"},
+		{`{"name":"n","model":{"id":"vendor-opus-5-5","speed":"ludicrous"}}`, "model.speed: must be one of `standard`, `fast`"},
 		{`{"name":"n","model":"` + n(257, "m") + `"}`, "model: must be between 1 and 256 characters"},
-		{`{"name":"` + n(257, "é") + `","model":"m"}`, "name: must be between 1 and 256 characters"},
-		{`{"name":"n","model":"m","description":"` + n(2049, "d") + `"}`, "description: must be at most 2048 characters"},
-		{`{"name":"n","model":"m","system":"` + n(100001, "s") + `"}`, "system: must be at most 100000 characters"},
-		{`{"name":"n","model":"m","bogus":1}`, "bogus: unknown field"},
-		{`{"name":"n","model":"m","version":1}`, "version: unknown field"},
-		{`{"name":"n","model":"m","tools":null}`, "tools: must not be null"},
-		{`{"name":"n","model":"m","metadata":null}`, "metadata: must not be null"},
-		{`{"name":"n","model":"m","tools":"x"}`, "tools: must be an array"},
-		{`{"name":"n","model":"m","tools":[{}]}`, "tools[0].type: is required"},
-		{`{"name":"n","model":"m","tools":[{"type":"browser"}]}`, "tools[0].type: must be one of `agent_toolset_20260401`, `mcp_toolset`, `custom`"},
-		{`{"name":"n","model":"m","tools":` + list(129, `{"type":"custom","name":"t%d","description":"d","input_schema":{"type":"object"}}`) + `}`,
+		{`{"name":"` + n(257, "é") + `","model":"vendor-opus-5-5"}`, "name: must be between 1 and 256 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","description":"` + n(2049, "d") + `"}`, "description: must be at most 2048 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","system":"` + n(100001, "s") + `"}`, "system: must be at most 100000 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","bogus":1}`, "bogus: unknown field"},
+		{`{"name":"n","model":"vendor-opus-5-5","version":1}`, "version: unknown field"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":null}`, "tools: must not be null"},
+		{`{"name":"n","model":"vendor-opus-5-5","metadata":null}`, "metadata: must not be null"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":"x"}`, "tools: must be an array"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{}]}`, "tools[0].type: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"browser"}]}`, "tools[0].type: must be one of `agent_toolset_20260401`, `mcp_toolset`, `custom`"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":` + list(129, `{"type":"custom","name":"t%d","description":"d","input_schema":{"type":"object"}}`) + `}`,
 			"tools: must have at most 128 items"},
-		{`{"name":"n","model":"m","tools":[{"type":"agent_toolset_20260401"},{"type":"agent_toolset_20260401"}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"agent_toolset_20260401"},{"type":"agent_toolset_20260401"}]}`,
 			"tools[1].type: duplicate toolset `agent_toolset_20260401`"},
 		{toolset(`{"name":"bash","extra":1}`), "tools[0].configs[0].extra: unknown field"},
 		{toolset(`{"name":"bash"},{"name":"bash"}`), "tools[0].configs[1].name: duplicate tool `bash`"},
@@ -207,83 +207,83 @@ func TestAgentBodyErrors(t *testing.T) {
 		{toolset(`{"name":"bash","permission_policy":{"type":"never"}}`),
 			"tools[0].configs[0].permission_policy.type: must be one of `always_allow`, `always_ask`, `auto`"},
 		{toolset(`{"name":"bash","permission_policy":{"type":"auto","why":1}}`), "tools[0].configs[0].permission_policy.why: unknown field"},
-		{`{"name":"n","model":"m","tools":[{"type":"agent_toolset_20260401","default_config":{"enabled":"yes"}}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"agent_toolset_20260401","default_config":{"enabled":"yes"}}]}`,
 			"tools[0].default_config.enabled: must be a boolean"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"` + n(129, "t") + `","description":"d","input_schema":{"type":"object"}}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"` + n(129, "t") + `","description":"d","input_schema":{"type":"object"}}]}`,
 			"tools[0].name: must be between 1 and 128 characters"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"has space","description":"d","input_schema":{"type":"object"}}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"has space","description":"d","input_schema":{"type":"object"}}]}`,
 			"tools[0].name: must contain only letters, digits, underscores and hyphens"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"t","description":"","input_schema":{"type":"object"}}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"t","description":"","input_schema":{"type":"object"}}]}`,
 			"tools[0].description: must be between 1 and 1024 characters"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"t","description":"d"}]}`, "tools[0].input_schema: is required"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"array"}}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"t","description":"d"}]}`, "tools[0].input_schema: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"array"}}]}`,
 			"tools[0].input_schema.type: must be one of `object`"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"object","required":[1]}}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"object","required":[1]}}]}`,
 			"tools[0].input_schema.required[0]: must be a string"},
-		{`{"name":"n","model":"m","tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"object"}},` +
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"t","description":"d","input_schema":{"type":"object"}},` +
 			`{"type":"custom","name":"t","description":"d","input_schema":{"type":"object"}}]}`, "tools[1].name: duplicate custom tool `t`"},
-		{`{"name":"n","model":"m","tools":[{"type":"mcp_toolset","mcp_server_name":"s"}]}`, "tools[0].mcp_server_name: no mcp_servers entry named `s`"},
-		{`{"name":"n","model":"m","tools":[{"type":"mcp_toolset","mcp_server_name":"s","configs":[{"name":"` + n(129, "x") + `"}]}],` +
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"mcp_toolset","mcp_server_name":"s"}]}`, "tools[0].mcp_server_name: no mcp_servers entry named `s`"},
+		{`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"mcp_toolset","mcp_server_name":"s","configs":[{"name":"` + n(129, "x") + `"}]}],` +
 			`"mcp_servers":[{"type":"url","name":"s","url":"https://s"}]}`, "tools[0].configs[0].name: must be between 1 and 128 characters"},
-		{`{"name":"n","model":"m","mcp_servers":[{"type":"url","name":"s","url":"https://s"}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","mcp_servers":[{"type":"url","name":"s","url":"https://s"}]}`,
 			"mcp_servers[0].name: server `s` is not referenced by any mcp_toolset"},
-		{`{"name":"n","model":"m","mcp_servers":[{"type":"stdio","name":"s"}]}`, "mcp_servers[0].type: must be one of `url`"},
-		{`{"name":"n","model":"m","mcp_servers":[{"type":"url","name":"s","url":"ftp://s"}]}`, "mcp_servers[0].url: must be an absolute http or https URL"},
-		{`{"name":"n","model":"m","mcp_servers":` + list(21, `{"type":"url","name":"s%d","url":"https://s"}`) + `}`, "mcp_servers: must have at most 20 items"},
-		{`{"name":"n","model":"m","mcp_servers":[{"type":"url","name":"s","url":"https://s"},{"type":"url","name":"s","url":"https://t"}]}`,
+		{`{"name":"n","model":"vendor-opus-5-5","mcp_servers":[{"type":"stdio","name":"s"}]}`, "mcp_servers[0].type: must be one of `url`"},
+		{`{"name":"n","model":"vendor-opus-5-5","mcp_servers":[{"type":"url","name":"s","url":"ftp://s"}]}`, "mcp_servers[0].url: must be an absolute http or https URL"},
+		{`{"name":"n","model":"vendor-opus-5-5","mcp_servers":` + list(21, `{"type":"url","name":"s%d","url":"https://s"}`) + `}`, "mcp_servers: must have at most 20 items"},
+		{`{"name":"n","model":"vendor-opus-5-5","mcp_servers":[{"type":"url","name":"s","url":"https://s"},{"type":"url","name":"s","url":"https://t"}]}`,
 			"mcp_servers[1].name: duplicate mcp server `s`"},
-		{`{"name":"n","model":"m","skills":` + list(21, `{"type":"vendor","skill_id":"s%d"}`) + `}`, "skills: must have at most 20 items"},
-		{`{"name":"n","model":"m","skills":[{"type":"vendor","skill_id":"` + n(65, "s") + `"}]}`, "skills[0].skill_id: must be between 1 and 64 characters"},
-		{`{"name":"n","model":"m","skills":[{"type":"vendor","skill_id":"s","version":""}]}`, "skills[0].version: must be between 1 and 64 characters"},
-		{`{"name":"n","model":"m","skills":[{"type":"custom","skill_id":"xlsx"}]}`, "skills[0].skill_id: must be a custom skill id (`skill_…`)"},
-		{`{"name":"n","model":"m","skills":[{"type":"vendor","skill_id":"s"},{"type":"vendor","skill_id":"s"}]}`, "skills[1].skill_id: duplicate skill `s`"},
-		{`{"name":"n","model":"m","skills":[{"type":"anthropic","skill_id":"s"}]}`, "skills[0].type: must be one of `vendor`, `custom`"},
-		{`{"name":"n","model":"m","execution_identity":{"type":"cloud_role"}}`, "execution_identity.role_arn: is required"},
-		{`{"name":"n","model":"m","execution_identity":{"type":"cloud_role","role_arn":"` + n(2049, "r") + `"}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","skills":` + list(21, `{"type":"vendor","skill_id":"s%d"}`) + `}`, "skills: must have at most 20 items"},
+		{`{"name":"n","model":"vendor-opus-5-5","skills":[{"type":"vendor","skill_id":"` + n(65, "s") + `"}]}`, "skills[0].skill_id: must be between 1 and 64 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","skills":[{"type":"vendor","skill_id":"s","version":""}]}`, "skills[0].version: must be between 1 and 64 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","skills":[{"type":"custom","skill_id":"xlsx"}]}`, "skills[0].skill_id: must be a custom skill id (`skill_…`)"},
+		{`{"name":"n","model":"vendor-opus-5-5","skills":[{"type":"vendor","skill_id":"s"},{"type":"vendor","skill_id":"s"}]}`, "skills[1].skill_id: duplicate skill `s`"},
+		{`{"name":"n","model":"vendor-opus-5-5","skills":[{"type":"anthropic","skill_id":"s"}]}`, "skills[0].type: must be one of `vendor`, `custom`"},
+		{`{"name":"n","model":"vendor-opus-5-5","execution_identity":{"type":"cloud_role"}}`, "execution_identity.role_arn: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","execution_identity":{"type":"cloud_role","role_arn":"` + n(2049, "r") + `"}}`,
 			"execution_identity.role_arn: must be between 1 and 2048 characters"},
-		{`{"name":"n","model":"m","execution_identity":{"type":"service_account","role_arn":"r"}}`, "execution_identity.role_arn: unknown field"},
-		{`{"name":"n","model":"m","execution_identity":{"type":"root"}}`, "execution_identity.type: must be one of `service_account`, `cloud_role`"},
-		{`{"name":"n","model":"m","metadata":` + metadataJSON(17) + `}`, "metadata: must have at most 16 pairs"},
-		{`{"name":"n","model":"m","metadata":{"` + n(65, "k") + `":"v"}}`, "metadata: keys must be between 1 and 64 characters"},
-		{`{"name":"n","model":"m","metadata":{"k":"` + n(513, "v") + `"}}`, "metadata.k: must be at most 512 characters"},
-		{`{"name":"n","model":"m","metadata":{"k":1}}`, "metadata.k: must be a string"},
-		{`{"name":"n","model":"m","multiagent":{"type":"swarm"}}`, "multiagent.type: must be one of `coordinator`, `multiagent_20261001`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator"}}`, "multiagent.agents: is required"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[]}}`, "multiagent.agents: must have between 1 and 20 items"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":` + list(21, `{"type":"self"}`) + `}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","execution_identity":{"type":"service_account","role_arn":"r"}}`, "execution_identity.role_arn: unknown field"},
+		{`{"name":"n","model":"vendor-opus-5-5","execution_identity":{"type":"root"}}`, "execution_identity.type: must be one of `service_account`, `cloud_role`"},
+		{`{"name":"n","model":"vendor-opus-5-5","metadata":` + metadataJSON(17) + `}`, "metadata: must have at most 16 pairs"},
+		{`{"name":"n","model":"vendor-opus-5-5","metadata":{"` + n(65, "k") + `":"v"}}`, "metadata: keys must be between 1 and 64 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","metadata":{"k":"` + n(513, "v") + `"}}`, "metadata.k: must be at most 512 characters"},
+		{`{"name":"n","model":"vendor-opus-5-5","metadata":{"k":1}}`, "metadata.k: must be a string"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"swarm"}}`, "multiagent.type: must be one of `coordinator`, `multiagent_20261001`"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator"}}`, "multiagent.agents: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[]}}`, "multiagent.agents: must have between 1 and 20 items"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":` + list(21, `{"type":"self"}`) + `}}`,
 			"multiagent.agents: must have between 1 and 20 items"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[{"type":"self"},{"type":"self"}]}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"self"},{"type":"self"}]}}`,
 			"multiagent.agents[1]: duplicate agent `self`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":["` + plain + `",{"type":"agent","id":"` + plain + `","version":1}]}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["` + plain + `",{"type":"agent","id":"` + plain + `","version":1}]}}`,
 			"multiagent.agents[1]: duplicate agent `" + plain + "`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[{"type":"advisor","model":"a"},{"type":"advisor","model":"b"}]}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"advisor","model":"a"},{"type":"advisor","model":"b"}]}}`,
 			"multiagent.agents[1]: duplicate advisor `b`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[{"type":"advisor"}]}}`, "multiagent.agents[0].model: is required"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[{"type":"team"}]}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"advisor"}]}}`, "multiagent.agents[0].model: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"team"}]}}`,
 			"multiagent.agents[0].type: must be one of `agent`, `self`, `advisor`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[3]}}`, "multiagent.agents[0]: must be an agent id string or an object"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[{"type":"agent","id":"` + plain + `","version":0}]}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[3]}}`, "multiagent.agents[0]: must be an agent id string or an object"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"agent","id":"` + plain + `","version":0}]}}`,
 			"multiagent.agents[0].version: must be at least 1"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":[{"type":"agent"}]}}`, "multiagent.agents[0].id: is required"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":["` + gone + `"]}}`, "multiagent.agents[0]: agent `" + gone + "` is archived"},
-		{`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":["` + nested + `"]}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"agent"}]}}`, "multiagent.agents[0].id: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["` + gone + `"]}}`, "multiagent.agents[0]: agent `" + gone + "` is archived"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["` + nested + `"]}}`,
 			"multiagent.agents[0]: agent `" + nested + "` has multiagent set; nesting is not allowed"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","predefined_agents":[{"type":"advisor","model":"a"}]}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","predefined_agents":[{"type":"advisor","model":"a"}]}}}`,
 			"multiagent.subagents.predefined_agents[0].type: must be one of `agent`, `self`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","inline_agents":{"type":"disabled"}}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","inline_agents":{"type":"disabled"}}}}`,
 			"multiagent.subagents.predefined_agents: must name at least one agent when inline_agents is disabled"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","workflows":{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":null}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","workflows":{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":null}}}`,
 			"multiagent.workflows.predefined_agents: must name at least one agent when inline_agents is disabled"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","workflows":{"type":"enabled","predefined_agents":` + list(21, `{"type":"self"}`) + `}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","workflows":{"type":"enabled","predefined_agents":` + list(21, `{"type":"self"}`) + `}}}`,
 			"multiagent.workflows.predefined_agents: must have at most 20 items"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","advisor":{"type":"enabled"}}}`, "multiagent.advisor.model: is required"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","advisor":{"type":"enabled","model":"` + n(257, "m") + `"}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","advisor":{"type":"enabled"}}}`, "multiagent.advisor.model: is required"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","advisor":{"type":"enabled","model":"` + n(257, "m") + `"}}}`,
 			"multiagent.advisor.model: must be between 1 and 256 characters"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","advisor":{"type":"maybe"}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","advisor":{"type":"maybe"}}}`,
 			"multiagent.advisor.type: must be one of `enabled`, `disabled`"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","subagents":{"type":"disabled","predefined_agents":[]}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"disabled","predefined_agents":[]}}}`,
 			"multiagent.subagents.predefined_agents: unknown field"},
-		{`{"name":"n","model":"m","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","inline_agents":{"type":"on"}}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","inline_agents":{"type":"on"}}}}`,
 			"multiagent.subagents.inline_agents.type: must be one of `enabled`, `disabled`"},
 	}
 	for _, tc := range cases {
@@ -295,12 +295,12 @@ func TestAgentBodyErrors(t *testing.T) {
 
 	// Boundaries that pass.
 	for _, body := range []string{
-		`{"name":"` + n(256, "é") + `","model":"` + n(256, "m") + `","description":"` + n(2048, "d") + `"}`,
-		`{"name":"n","model":"m","metadata":` + metadataJSON(16) + `}`,
-		`{"name":"n","model":"m","multiagent":{"type":"coordinator","agents":` + list(20, `{"type":"advisor","model":"m%d"}`)[:0] + `[{"type":"self"}]}}`,
+		`{"name":"` + n(256, "é") + `","model":"vendor-opus-5-5","description":"` + n(2048, "d") + `"}`,
+		`{"name":"n","model":"vendor-opus-5-5","metadata":` + metadataJSON(16) + `}`,
+		`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":` + list(20, `{"type":"advisor","model":"m%d"}`)[:0] + `[{"type":"self"}]}}`,
 		toolset(`{"name":"web_fetch","allowed_domains":` + list(64, `"h%d.com"`) + `,"max_content_tokens":2147483647}`),
-		`{"name":"n","model":"m","execution_identity":{"type":"cloud_role","role_arn":"` + n(2048, "r") + `"}}`,
-		`{"name":"n","model":"m","tools":[{"type":"custom","name":"` + n(128, "t") + `","description":"d","input_schema":{"type":"object","properties":null,"required":null}}]}`,
+		`{"name":"n","model":"vendor-opus-5-5","execution_identity":{"type":"cloud_role","role_arn":"` + n(2048, "r") + `"}}`,
+		`{"name":"n","model":"vendor-opus-5-5","tools":[{"type":"custom","name":"` + n(128, "t") + `","description":"d","input_schema":{"type":"object","properties":null,"required":null}}]}`,
 	} {
 		wantOK(t, e.do(t, "POST", "/v1/agents", body, agentsBeta))
 	}
@@ -363,7 +363,7 @@ func mustMarshal(v any) string {
 func TestAgentMultiagentMerge(t *testing.T) {
 	e := newEnv(t)
 	h1, h2 := e.createAgent(t, "h1"), e.createAgent(t, "h2")
-	id := e.createAgentJSON(t, `{"name":"lead","model":"m","multiagent":{"type":"multiagent_20261001",
+	id := e.createAgentJSON(t, `{"name":"lead","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001",
 		"advisor":{"type":"enabled","model":"adv"},
 		"subagents":{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":["`+h1+`"]},
 		"workflows":{"type":"disabled"}}}`)["id"].(string)
@@ -455,6 +455,6 @@ func TestAgentsRequireTheirBetaAndWorkspace(t *testing.T) {
 	wantError(t, e.do(t, "GET", "/v1/agents/"+id, "", agentsBeta, withWorkspace(other)), http.StatusNotFound, "not_found_error",
 		"Agent `"+id+"` not found.")
 	// A roster cannot name another workspace's agent.
-	r := e.do(t, "POST", "/v1/agents", `{"name":"x","model":"m","multiagent":{"type":"coordinator","agents":["`+id+`"]}}`, agentsBeta, withWorkspace(other))
+	r := e.do(t, "POST", "/v1/agents", `{"name":"x","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["`+id+`"]}}`, agentsBeta, withWorkspace(other))
 	wantError(t, r, http.StatusNotFound, "not_found_error", "Agent `"+id+"` not found.")
 }

@@ -111,8 +111,8 @@ func TestDeploymentCreateErrors(t *testing.T) {
 	wantOK(t, f.do(t, "POST", memoryStoresPath+"/"+store+"/archive", "", memoryBeta))
 	wantInvalid(t, f.ma(t, "POST", deploymentsPath, f.deploymentBody(`"resources":[{"type":"memory_store","memory_store_id":"`+store+`"}]`)),
 		"resources[0].memory_store_id: memory store `"+store+"` is archived")
-	custom := f.createAgentJSON(t, `{"name":"c","model":"custom-model-x"}`)["id"].(string)
+	custom := f.createAgentJSON(t, `{"name":"c","model":"vendor-sonnet-4-5"}`)["id"].(string)
 	wantInvalid(t, f.ma(t, "POST", deploymentsPath, f.deploymentBody(`"agent":"`+custom+`"`, `"budget":`+budget25)),
-		"budget: model_not_budgetable: model `custom-model-x` has no public list price")
+		"budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 	wantInvalid(t, f.do(t, "POST", deploymentsPath, f.deploymentBody()), "vendor-beta: this endpoint requires the beta value `managed-agents-2026-04-01`")
 }

@@ -235,8 +235,8 @@ func TestDeploymentUpdate(t *testing.T) {
 		t.Fatalf("agent %v", got["agent"])
 	}
 	wantOK(t, f.ma(t, "POST", path, `{"budget":`+budget25+`}`))
-	custom := f.createAgentJSON(t, `{"name":"c","model":"custom-model-x"}`)["id"].(string)
-	wantInvalid(t, f.ma(t, "POST", path, `{"agent":"`+custom+`"}`), "budget: model_not_budgetable: model `custom-model-x` has no public list price")
+	custom := f.createAgentJSON(t, `{"name":"c","model":"vendor-sonnet-4-5"}`)["id"].(string)
+	wantInvalid(t, f.ma(t, "POST", path, `{"agent":"`+custom+`"}`), "budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 	wantOK(t, f.ma(t, "POST", path, `{"agent":"`+custom+`","budget":null}`))
 	// A self-hosted environment cannot take the existing resources.
 	wantOK(t, f.ma(t, "POST", path, `{"resources":[{"type":"file","file_id":"file_1"}]}`))

@@ -73,15 +73,6 @@ func (r *msgRequest) depsReady(deps []string) bool {
 	return true
 }
 
-func lookupModel(id string) *model {
-	for i := range modelCatalog {
-		if modelCatalog[i].ID == id {
-			return &modelCatalog[i]
-		}
-	}
-	return nil
-}
-
 func (s *Server) msgRules(r *msgRequest, workspaceID string) []msgRule {
 	return []msgRule{
 		{"model", nil, func() error {
@@ -208,15 +199,6 @@ func (r *msgRequest) checkOutput(m *model, oc outputCfg, effortPath string) erro
 		return pyErr("output_config.format", "cannot be used with citations")
 	}
 	return nil
-}
-
-func effortSupported(m *model, effort string) bool {
-	e := m.Capabilities.Effort
-	if !e.Supported {
-		return false
-	}
-	return map[string]bool{"low": e.Low.Supported, "medium": e.Medium.Supported, "high": e.High.Supported,
-		"xhigh": e.XHigh.Supported, "max": e.Max.Supported}[effort]
 }
 
 func (s *Server) checkInferenceGeo(r *msgRequest, workspaceID string) error {

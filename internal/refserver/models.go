@@ -125,10 +125,29 @@ func (s *Server) listModels(c *call) error {
 
 func (s *Server) getModel(c *call) error {
 	id := c.r.PathValue("model_id")
-	for _, m := range modelCatalog {
-		if m.ID == id {
-			return c.ok(m.view())
-		}
+	if m := lookupModel(id); m != nil {
+		return c.ok(m.view())
 	}
 	return notFound("Model `%s` not found.", id)
+}
+
+// lookupModel returns the catalogue entry of id, or nil: every endpoint that
+// takes a model id accepts exactly the catalogue's ids.
+func lookupModel(id string) *model {
+	for i := range modelCatalog {
+		if modelCatalog[i].ID == id {
+			return &modelCatalog[i]
+		}
+	}
+	return nil
+}
+
+// effortSupported reports whether m's capabilities allow the effort level.
+func effortSupported(m *model, effort string) bool {
+	e := m.Capabilities.Effort
+	if !e.Supported {
+		return false
+	}
+	return map[string]bool{"low": e.Low.Supported, "medium": e.Medium.Supported, "high": e.High.Supported,
+		"xhigh": e.XHigh.Supported, "max": e.Max.Supported}[effort]
 }

@@ -46,10 +46,12 @@ func TestListModels(t *testing.T) {
 	for _, m := range page.Data {
 		ids = append(ids, m.ID)
 	}
-	if want := []string{"vendor-opus-5-5", "vendor-sonnet-5-5", "vendor-haiku-5-5"}; !reflect.DeepEqual(ids, want) {
+	want := []string{"vendor-opus-5-5", "vendor-sonnet-5-5", "vendor-haiku-5-5",
+		"vendor-opus-4-5", "vendor-haiku-4-5", "vendor-sonnet-4-5"}
+	if !reflect.DeepEqual(ids, want) {
 		t.Fatalf("models %v, want newest first %v", ids, want)
 	}
-	if page.FirstID != "vendor-opus-5-5" || page.LastID != "vendor-haiku-5-5" || page.HasMore {
+	if page.FirstID != "vendor-opus-5-5" || page.LastID != "vendor-sonnet-4-5" || page.HasMore {
 		t.Fatalf("page %+v", page)
 	}
 	opus, sonnet, haiku := page.Data[0], page.Data[1], page.Data[2]
@@ -73,6 +75,13 @@ func TestListModels(t *testing.T) {
 			t.Fatalf("haiku effort %s supported", level)
 		}
 	}
+	// The previous generation is listed, deprecated, with its dates.
+	old := page.Data[3]
+	if old.Lifecycle != "deprecated" || old.DeprecatedAt == nil || *old.DeprecatedAt != "2026-08-05T00:00:00.000000Z" ||
+		old.RetiresAt == nil || *old.RetiresAt != "2027-08-05T00:00:00.000000Z" ||
+		supportedAt(old.Capabilities.Effort, "max") != true || supportedAt(old.Capabilities.Effort, "xhigh") != false {
+		t.Fatalf("opus 4.5 %+v", old)
+	}
 	// Nullable timestamps are sent as keys.
 	raw := wantOK(t, e.do(t, "GET", "/v1/models/vendor-opus-5-5", ""))
 	for _, key := range []string{"deprecated_at", "retires_at"} {
@@ -91,7 +100,8 @@ func TestModelPagination(t *testing.T) {
 	}{
 		{"?limit=1", []any{"vendor-opus-5-5"}, true},
 		{"?limit=1&after_id=vendor-opus-5-5", []any{"vendor-sonnet-5-5"}, true},
-		{"?limit=2&after_id=vendor-opus-5-5", []any{"vendor-sonnet-5-5", "vendor-haiku-5-5"}, false},
+		{"?limit=2&after_id=vendor-opus-5-5", []any{"vendor-sonnet-5-5", "vendor-haiku-5-5"}, true},
+		{"?after_id=vendor-haiku-4-5", []any{"vendor-sonnet-4-5"}, false},
 		{"?limit=1&before_id=vendor-haiku-5-5", []any{"vendor-sonnet-5-5"}, true},
 		{"?before_id=vendor-sonnet-5-5", []any{"vendor-opus-5-5"}, false},
 	}

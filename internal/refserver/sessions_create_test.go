@@ -189,12 +189,12 @@ func TestSessionCreateErrors(t *testing.T) {
 		"resources[0].instructions: must be at most 4096 characters")
 
 	// A budget needs every model the agent can run to be priced.
-	custom := f.createAgentJSON(t, `{"name":"c","model":"custom-model-x"}`)["id"].(string)
+	custom := f.createAgentJSON(t, `{"name":"c","model":"vendor-sonnet-4-5"}`)["id"].(string)
 	wantInvalid(t, f.ma(t, "POST", sessionsPath, `{"agent":"`+custom+`","environment_id":"`+f.envID+`"`+budget(`{"amount":"1","currency":"USD"}`)+`}`),
-		"budget: model_not_budgetable: model `custom-model-x` has no public list price")
+		"budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 	lead := f.createAgentJSON(t, `{"name":"l","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["`+custom+`"]}}`)["id"].(string)
 	wantInvalid(t, f.ma(t, "POST", sessionsPath, `{"agent":"`+lead+`","environment_id":"`+f.envID+`"`+budget(`{"amount":"1","currency":"USD"}`)+`}`),
-		"budget: model_not_budgetable: model `custom-model-x` has no public list price")
+		"budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 	wantOK(t, f.ma(t, "POST", sessionsPath, `{"agent":"`+custom+`","environment_id":"`+f.envID+`"}`))
 }
 
@@ -234,7 +234,7 @@ func TestSessionAgentWithOverrides(t *testing.T) {
 	wantError(t, f.ma(t, "POST", sessionsPath, `{"agent":{"type":"agent_with_overrides","id":"`+f.agent+`","version":2},"environment_id":"`+f.envID+`"}`),
 		http.StatusNotFound, "not_found_error", "Agent `"+f.agent+"` version `2` not found.")
 	// An override to an unpriced model cannot carry a budget.
-	wantInvalid(t, f.ma(t, "POST", sessionsPath, `{"agent":{"type":"agent_with_overrides","id":"`+f.agent+`","model":"custom-model-x"},
+	wantInvalid(t, f.ma(t, "POST", sessionsPath, `{"agent":{"type":"agent_with_overrides","id":"`+f.agent+`","model":"vendor-sonnet-4-5"},
 		"environment_id":"`+f.envID+`","budget":{"type":"limit","max_list_cost":{"amount":"5","currency":"USD"}}}`),
-		"budget: model_not_budgetable: model `custom-model-x` has no public list price")
+		"budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 }

@@ -136,8 +136,8 @@ func TestSessionUpdateBudget(t *testing.T) {
 	wantConflict(t, f.ma(t, "POST", path, `{"budget":null}`), "invalid_request_error", "session_id: session `"+id+"` is terminated")
 
 	// model_not_budgetable: an agent that can run an unpriced model.
-	custom := f.createAgentJSON(t, `{"name":"c","model":"custom-model-x"}`)["id"].(string)
+	custom := f.createAgentJSON(t, `{"name":"c","model":"vendor-sonnet-4-5"}`)["id"].(string)
 	unpriced := wantOK(t, f.ma(t, "POST", sessionsPath, `{"agent":"`+custom+`","environment_id":"`+f.envID+`"}`))["id"].(string)
 	wantInvalid(t, f.ma(t, "POST", sessionsPath+"/"+unpriced, raise("100")),
-		"budget: model_not_budgetable: model `custom-model-x` has no public list price")
+		"budget: model_not_budgetable: model `vendor-sonnet-4-5` has no public list price")
 }

@@ -9,6 +9,13 @@ import (
 
 // Tunnels (docs/api-choices.md "Tunnels"; research preview). A tunnel belongs to the
 // workspace its create request ran in and is visible only from there.
+//
+// /v1/tunnels supersedes the admin endpoints under /v1/organizations/tunnels,
+// which are served during the migration window: the same operations on the
+// same tunnels, with the same records. Being admin endpoints (by their
+// path), they take a key not scoped to a workspace, which names the
+// workspace in vendor-workspace-id as every such key does; they predate the
+// preview's beta value and do not require it.
 
 func (s *Server) tunnelRoutes() []route {
 	beta := []string{betaMCPTunnels}
@@ -17,6 +24,11 @@ func (s *Server) tunnelRoutes() []route {
 		{method: http.MethodGet, path: "/v1/tunnels", op: "tunnels.list", betas: beta, handle: s.listTunnels},
 		{method: http.MethodGet, path: "/v1/tunnels/{tunnel_id}", op: "tunnels.retrieve", betas: beta, handle: s.getTunnel},
 		{method: http.MethodPost, path: "/v1/tunnels/{tunnel_id}/archive", op: "tunnels.archive", betas: beta, handle: s.archiveTunnel},
+
+		{method: http.MethodPost, path: "/v1/organizations/tunnels", op: "organizations.tunnels.create", handle: s.createTunnel},
+		{method: http.MethodGet, path: "/v1/organizations/tunnels", op: "organizations.tunnels.list", handle: s.listTunnels},
+		{method: http.MethodGet, path: "/v1/organizations/tunnels/{tunnel_id}", op: "organizations.tunnels.retrieve", handle: s.getTunnel},
+		{method: http.MethodPost, path: "/v1/organizations/tunnels/{tunnel_id}/archive", op: "organizations.tunnels.archive", handle: s.archiveTunnel},
 	}
 }
 
