@@ -86,7 +86,7 @@ func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (mode
 	}
 	if body.Effort.Set {
 		m.effort = maDefaultEffort
-		if body.Effort.present() {
+		if body.Effort.Present() {
 			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
 			if err != nil {
 				return m, err
@@ -94,14 +94,14 @@ func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (mode
 			m.effort = e
 		}
 	}
-	if body.InferenceGeo.present() {
+	if body.InferenceGeo.Present() {
 		p := maJoin(path, "inference_geo")
 		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
 			return m, err
 		}
 		m.inferenceGeo = maStringPtr(body.InferenceGeo.Value)
 	}
-	if body.Speed.present() {
+	if body.Speed.Present() {
 		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
 			return m, err
 		}

@@ -64,7 +64,7 @@ func (s *Server) deviceChallenge(c *call) error {
 		}
 	}
 	st.challenges[secretDigest(challenge)] = &deviceChallenge{clientID: clientID, expiresAt: now.Add(challengeLifetime)}
-	return c.ok(struct {
+	return c.OK(struct {
 		Type      string `json:"type"`
 		Challenge string `json:"challenge"`
 		ExpiresIn int    `json:"expires_in"`

@@ -22,7 +22,7 @@ const openAIVersion = "2020-10-01"
 func markChatCompletions(r *http.Request, rb *responseBuffer) {
 	if r.URL.Path == pathChatCompletions {
 		rb.Header().Set("openai-version", openAIVersion)
-		rb.openAIErrors = true
+		rb.OpenAIErrors = true
 	}
 }
 
@@ -48,7 +48,7 @@ type chatRequest struct {
 }
 
 func (s *Server) chatCompletions(c *call) error {
-	root, err := parseBody(c.ex.body)
+	root, err := parseBody(c.Ex.Body)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (s *Server) chatCompletions(c *call) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.validateMessages(translated, epCreate, map[string]bool{}, c.workspaceID)
+	r, err := s.validateMessages(translated, epCreate, map[string]bool{}, c.WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -64,19 +64,19 @@ func (s *Server) chatCompletions(c *call) error {
 	if err != nil {
 		return err
 	}
-	geo := s.resolveGeo(r, c.workspaceID)
+	geo := s.resolveGeo(r, c.WorkspaceID)
 	if cr.stream && (d.errType == "" || d.errAfter >= 0) {
 		s.streamChat(c, r, d, geo, cr)
 		return nil
 	}
-	if !s.sleep(c.r.Context(), d.delay, 0, nil) {
+	if !s.sleep(c.R.Context(), d.delay, 0, nil) {
 		return nil
 	}
 	if d.errType != "" {
 		return directiveError(d.errType)
 	}
-	res := s.runModel(r, c.workspaceID, geo)
-	return c.ok(chatCompletion(res, s.cfg.ids("msg_"), s.now().Unix()))
+	res := s.runModel(r, c.WorkspaceID, geo)
+	return c.OK(chatCompletion(res, s.cfg.ids("msg_"), s.now().Unix()))
 }
 
 // --- request translation (9.1, 9.2) ---

@@ -155,21 +155,21 @@ func jnum(n int64) *jnode {
 // streamChat sends the data-only stream of 9.4. Errors after the 200 are
 // one `data: {"error":…}` frame and the end of the body (no [DONE]).
 func (s *Server) streamChat(c *call, r *msgRequest, d *directives, geo string, cr chatRequest) {
-	res := s.runModel(r, c.workspaceID, geo)
+	res := s.runModel(r, c.WorkspaceID, geo)
 	chunks := chatChunks(res, s.cfg.ids("msg_"), s.now().Unix(), cr.includeUsage)
 
-	h := c.w.Header()
+	h := c.W.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	c.w.WriteHeader(http.StatusOK)
-	flush(c.w)
+	c.W.WriteHeader(http.StatusOK)
+	flush(c.W)
 
 	written := 0
 	send := func(line string) bool {
-		if _, err := c.w.Write([]byte(line)); err != nil {
+		if _, err := c.W.Write([]byte(line)); err != nil {
 			return false
 		}
-		flush(c.w)
+		flush(c.W)
 		return true
 	}
 	keepAlive := func() bool { return send(": keep-alive\n\n") }
@@ -184,10 +184,10 @@ func (s *Server) streamChat(c *call, r *msgRequest, d *directives, geo string, c
 			sendError(d.errType, directiveErrors[d.errType].message)
 			return true
 		}
-		if f := c.ex.streamFault; f != nil && written >= f.StreamCutAfter {
+		if f := c.Ex.StreamFault; f != nil && written >= f.StreamCutAfter {
 			if f.Status == 0 {
-				c.ex.dropped = true
-				dropConnection(c.w)
+				c.Ex.Dropped = true
+				dropConnection(c.W)
 				return true
 			}
 			typ := f.ErrorType
@@ -207,7 +207,7 @@ func (s *Server) streamChat(c *call, r *msgRequest, d *directives, geo string, c
 		return
 	}
 	for _, ch := range chunks {
-		if !s.sleep(c.r.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
+		if !s.sleep(c.R.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
 			return
 		}
 		if !send("data: " + string(ch) + "\n\n") {
@@ -218,7 +218,7 @@ func (s *Server) streamChat(c *call, r *msgRequest, d *directives, geo string, c
 			return
 		}
 	}
-	if s.sleep(c.r.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
+	if s.sleep(c.R.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
 		send("data: [DONE]\n\n")
 	}
 }

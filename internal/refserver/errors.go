@@ -21,26 +21,26 @@ const (
 // apiError is a failure answered with the API's error body. Handlers and
 // middleware return it; only writeError turns it into bytes.
 type apiError struct {
-	status  int
-	typ     string
-	message string
-	// shouldRetry, when set, is sent as x-should-retry: clients retry 409
+	Status  int
+	Type     string
+	Message string
+	// ShouldRetry, when set, is sent as x-should-retry: clients retry 409
 	// by default, but a conflict with an object's state (archived, running,
 	// a version mismatch) meets the same conflict again ("false"), while an
 	// Idempotency-Key still in flight gets its answer on a retry ("true").
-	shouldRetry string
+	ShouldRetry string
 }
 
-func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.typ, e.message) }
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Type, e.Message) }
 
 func newAPIError(status int, typ, format string, args ...any) *apiError {
-	return &apiError{status: status, typ: typ, message: fmt.Sprintf(format, args...)}
+	return &apiError{Status: status, Type: typ, Message: fmt.Sprintf(format, args...)}
 }
 
 // invalidField is the 400 for a request that breaks a rule. Messages name the
 // field (or parameter, or header) first: "limit: must be between 1 and 1000".
 func invalidField(field, format string, args ...any) *apiError {
-	return &apiError{status: http.StatusBadRequest, typ: errInvalidRequest, message: field + ": " + fmt.Sprintf(format, args...)}
+	return &apiError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: field + ": " + fmt.Sprintf(format, args...)}
 }
 
 func invalidRequest(format string, args ...any) *apiError {
@@ -52,7 +52,7 @@ func invalidRequest(format string, args ...any) *apiError {
 // cannot help, and the answer says so.
 func stateConflict(typ, format string, args ...any) *apiError {
 	e := newAPIError(http.StatusConflict, typ, format, args...)
-	e.shouldRetry = "false"
+	e.ShouldRetry = "false"
 	return e
 }
 
@@ -61,7 +61,7 @@ func notFound(format string, args ...any) *apiError {
 }
 
 func unauthenticated(message string) *apiError {
-	return &apiError{status: http.StatusUnauthorized, typ: errAuthentication, message: message}
+	return &apiError{Status: http.StatusUnauthorized, Type: errAuthentication, Message: message}
 }
 
 // errorTypeForStatus is the error type a status implies when nobody chose
@@ -102,16 +102,16 @@ type errorDetail struct {
 // {"type":"error","error":{"type","message"},"request_id"}. requestID is the one already placed
 // in the request-id header, so body and header always agree.
 func writeError(w http.ResponseWriter, requestID string, e *apiError) {
-	if e.shouldRetry != "" {
-		w.Header().Set("x-should-retry", e.shouldRetry)
+	if e.ShouldRetry != "" {
+		w.Header().Set("x-should-retry", e.ShouldRetry)
 	}
-	if rb, ok := w.(*responseBuffer); ok && rb.openAIErrors {
-		writeJSON(w, e.status, openAIError(e.typ, e.message))
+	if rb, ok := w.(*responseBuffer); ok && rb.OpenAIErrors {
+		writeJSON(w, e.Status, openAIError(e.Type, e.Message))
 		return
 	}
-	writeJSON(w, e.status, errorBody{
+	writeJSON(w, e.Status, errorBody{
 		Type:      "error",
-		Error:     errorDetail{Type: e.typ, Message: e.message},
+		Error:     errorDetail{Type: e.Type, Message: e.Message},
 		RequestID: requestID,
 	})
 }

@@ -146,17 +146,17 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, ex *exchange
 		}
 	}
 	if f.StreamCutAfter > 0 {
-		ex.streamFault = &f // the stream handler applies it
+		ex.StreamFault = &f // the stream handler applies it
 		return false
 	}
 	switch {
 	case f.Drop:
-		ex.dropped = true
+		ex.Dropped = true
 		dropConnection(w)
 		return true
 	case f.Status != 0:
-		writeFault(ex.rb, ex.requestID, f)
-		ex.rb.commit()
+		writeFault(ex.RB, ex.RequestID, f)
+		ex.RB.Commit()
 		return true
 	}
 	return false
@@ -186,7 +186,7 @@ func writeFault(w http.ResponseWriter, requestID string, f Fault) {
 	if msg == "" {
 		msg = defaultFaultMessage(f.Status)
 	}
-	writeError(w, requestID, &apiError{status: f.Status, typ: typ, message: msg})
+	writeError(w, requestID, &apiError{Status: f.Status, Type: typ, Message: msg})
 }
 
 func defaultFaultMessage(status int) string {

@@ -32,7 +32,7 @@ func (s *Server) federationExchange(c *call, f *jsonFields) error {
 	}
 
 	// Step 5: the JWT, against the rule's issuer.
-	claims, reason := s.verifyJWT(c.r.Context(), req.assertion, iss, now)
+	claims, reason := s.verifyJWT(c.R.Context(), req.assertion, iss, now)
 	if reason != "" {
 		return c.deny(grantJWTBearer, reason)
 	}

@@ -92,52 +92,52 @@ func (st *idempotencyStore) finish(scope idempotencyScope, rb *responseBuffer, o
 	if rec == nil {
 		return
 	}
-	if !ok || rb.committed || rb.statusCode() >= 500 {
+	if !ok || rb.Committed || rb.StatusCode() >= 500 {
 		delete(st.records, scope)
 		return
 	}
 	rec.done = true
-	rec.status = rb.statusCode()
+	rec.status = rb.StatusCode()
 	rec.contentType = rb.Header().Get("Content-Type")
 	rec.body = bytes.Clone(rb.body.Bytes())
 }
 
 // runIdempotent runs a POST handler under the idempotency rules.
 func (s *Server) runIdempotent(c *call, handle func(*call) error) {
-	values := c.r.Header.Values(headerIdempotencyKey)
+	values := c.R.Header.Values(headerIdempotencyKey)
 	if len(values) == 0 {
-		c.run(handle)
+		c.Run(handle)
 		return
 	}
 	key := values[0]
 	if n := utf8.RuneCountInString(key); n < 1 || n > 255 {
-		c.fail(invalidField(headerIdempotencyKey, "must be between 1 and 255 characters"))
+		c.Fail(invalidField(headerIdempotencyKey, "must be between 1 and 255 characters"))
 		return
 	}
-	scope := idempotencyScope{apiKeyID: c.caller.idempotencyOwner(), key: key}
-	rec, outcome := s.idempotency.begin(scope, requestFingerprint(c.r, c.workspaceID, c.ex.body), s.cfg.clock.Now())
+	scope := idempotencyScope{apiKeyID: c.Caller.idempotencyOwner(), key: key}
+	rec, outcome := s.idempotency.begin(scope, requestFingerprint(c.R, c.WorkspaceID, c.Ex.Body), s.cfg.clock.Now())
 	switch outcome {
 	case idempotencyMismatch:
-		c.fail(invalidField(headerIdempotencyKey, "was already used for a different request"))
+		c.Fail(invalidField(headerIdempotencyKey, "was already used for a different request"))
 		return
 	case idempotencyInFlight:
 		inFlight := newAPIError(http.StatusConflict, errInvalidRequest,
 			"%s: a request with this key is still in progress", headerIdempotencyKey)
-		inFlight.shouldRetry = "true" // once the first request ends, a retry gets its answer
-		c.fail(inFlight)
+		inFlight.ShouldRetry = "true" // once the first request ends, a retry gets its answer
+		c.Fail(inFlight)
 		return
 	case idempotencyReplay:
-		c.w.Header().Set("idempotent-replayed", "true")
+		c.W.Header().Set("idempotent-replayed", "true")
 		if rec.contentType != "" {
-			c.w.Header().Set("Content-Type", rec.contentType)
+			c.W.Header().Set("Content-Type", rec.contentType)
 		}
-		c.w.WriteHeader(rec.status)
-		_, _ = c.w.Write(rec.body)
+		c.W.WriteHeader(rec.status)
+		_, _ = c.W.Write(rec.body)
 		return
 	}
 	finished := false
-	defer func() { s.idempotency.finish(scope, c.ex.rb, finished) }()
-	c.run(handle)
+	defer func() { s.idempotency.finish(scope, c.Ex.RB, finished) }()
+	c.Run(handle)
 	finished = true
 }
 

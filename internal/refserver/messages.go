@@ -19,25 +19,25 @@ const (
 
 func (s *Server) messageRoutes() []route {
 	routes := []route{
-		{method: http.MethodPost, path: pathMessages, op: opMessagesCreate, handle: s.createMessage, streams: bodyStreams},
+		{Method: http.MethodPost, Path: pathMessages, Op: opMessagesCreate, Handle: s.createMessage, Streams: bodyStreams},
 		// vendor.messages.count_tokens and chat completions are SDK spans
 		// only; the API emits no span for them (no op; docs/tracing.md).
-		{method: http.MethodPost, path: pathCountTokens, handle: s.countTokens},
-		{method: http.MethodPost, path: pathChatCompletions, handle: s.chatCompletions, streams: bodyStreams},
+		{Method: http.MethodPost, Path: pathCountTokens, Handle: s.countTokens},
+		{Method: http.MethodPost, Path: pathChatCompletions, Handle: s.chatCompletions, Streams: bodyStreams},
 	}
 	// Other methods on these paths: 405 (docs/messages-wire.md 1.1), with no
 	// span: they
 	// name no operation.
 	for _, p := range []string{pathMessages, pathCountTokens, pathChatCompletions} {
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			routes = append(routes, route{method: m, path: p, handle: methodNotAllowed})
+			routes = append(routes, route{Method: m, Path: p, Handle: methodNotAllowed})
 		}
 	}
 	return routes
 }
 
 func methodNotAllowed(c *call) error {
-	c.w.Header().Set("Allow", http.MethodPost)
+	c.W.Header().Set("Allow", http.MethodPost)
 	return newAPIError(http.StatusMethodNotAllowed, errInvalidRequest, "method: must be POST")
 }
 
@@ -77,11 +77,11 @@ func (s *Server) resolveGeo(r *msgRequest, workspaceID string) string {
 
 // readMessagesRequest parses and validates a Messages body.
 func (s *Server) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *directives, error) {
-	root, err := parseBody(c.ex.body)
+	root, err := parseBody(c.Ex.Body)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := s.validateMessages(root, ep, c.betas, c.workspaceID)
+	r, err := s.validateMessages(root, ep, c.Betas, c.WorkspaceID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,22 +95,22 @@ func (s *Server) createMessage(c *call) error {
 		return err
 	}
 	c.traceMessages(r)
-	geo := s.resolveGeo(r, c.workspaceID)
+	geo := s.resolveGeo(r, c.WorkspaceID)
 	if r.stream && (d.errType == "" || d.errAfter >= 0) {
 		s.streamMessage(c, r, d, geo)
 		return nil
 	}
-	if !s.sleep(c.r.Context(), d.delay, 0, nil) {
+	if !s.sleep(c.R.Context(), d.delay, 0, nil) {
 		return nil // the client went away
 	}
 	if d.errType != "" {
 		r.span.failedAttempt(r, d.errType)
 		return directiveError(d.errType)
 	}
-	res := s.runModel(r, c.workspaceID, geo)
+	res := s.runModel(r, c.WorkspaceID, geo)
 	msg := res.message(s.cfg.ids("msg_"))
 	r.span.response(res, msg.ID)
-	return c.ok(msg)
+	return c.OK(msg)
 }
 
 type countTokensJSON struct {
@@ -122,13 +122,13 @@ func (s *Server) countTokens(c *call) error {
 	if err != nil {
 		return err
 	}
-	if !s.sleep(c.r.Context(), d.delay, 0, nil) {
+	if !s.sleep(c.R.Context(), d.delay, 0, nil) {
 		return nil
 	}
 	if d.errType != "" {
 		return directiveError(d.errType)
 	}
-	return c.ok(countTokensJSON{InputTokens: r.inputTokens(outputCfg{format: r.format()})})
+	return c.OK(countTokensJSON{InputTokens: r.inputTokens(outputCfg{format: r.format()})})
 }
 
 // streamMessage sends the result as server-sent events
@@ -139,18 +139,18 @@ func (s *Server) countTokens(c *call) error {
 // with an error event; a fault without a Status drops the connection
 // instead.
 func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string) {
-	res := s.runModel(r, c.workspaceID, geo)
+	res := s.runModel(r, c.WorkspaceID, geo)
 	id := s.cfg.ids("msg_")
 	r.span.response(res, id)
 	frames := res.streamFrames(id)
 
-	h := c.w.Header()
+	h := c.W.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	c.w.WriteHeader(http.StatusOK)
-	flush(c.w)
+	c.W.WriteHeader(http.StatusOK)
+	flush(c.W)
 
-	w := &streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.ex.streamFault}
+	w := &streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.Ex.StreamFault}
 	ping := func() bool {
 		ok := w.write(pingFrame)
 		w.written--
@@ -161,8 +161,8 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 			return false
 		}
 		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: d.errType, Message: directiveErrors[d.errType].message},
-			RequestID: c.ex.requestID})
-		c.ex.errType = d.errType
+			RequestID: c.Ex.RequestID})
+		c.Ex.ErrType = d.errType
 		w.write(frame{typ: "error", data: data})
 		return true
 	}
@@ -176,7 +176,7 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 		if i == 0 {
 			keepAlive = nil
 		}
-		if !s.sleep(c.r.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
+		if !s.sleep(c.R.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
 			return
 		}
 		if fr.typ == "ping" {

@@ -278,7 +278,7 @@ func pyErr(path, format string, args ...any) *apiError {
 	if path != "" {
 		msg = path + ": " + msg
 	}
-	return &apiError{status: http.StatusBadRequest, typ: errInvalidRequest, message: msg}
+	return &apiError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: msg}
 }
 
 func errRequired(path string) *apiError { return pyErr(path, "Field required") }

@@ -587,7 +587,7 @@ func (r *msgRequest) checkFallbacks() error {
 		for _, check := range checks {
 			if err := check(); err != nil {
 				ae := err.(*apiError)
-				return &apiError{status: http.StatusBadRequest, typ: errInvalidRequest, message: prefix + ae.message}
+				return &apiError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: prefix + ae.Message}
 			}
 		}
 	}

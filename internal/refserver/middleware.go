@@ -19,23 +19,23 @@ const maxBodyBytes = 32 << 20
 
 // exchange is what the pipeline knows about one request before routing.
 type exchange struct {
-	requestID string
-	body      []byte
-	rb        *responseBuffer
-	dropped   bool // the connection was closed without a response
-	// streamFault is a Fault.StreamCutAfter that matched this request,
+	RequestID string
+	Body      []byte
+	RB        *responseBuffer
+	Dropped   bool // the connection was closed without a response
+	// StreamFault is a Fault.StreamCutAfter that matched this request,
 	// for the stream handler to apply.
-	streamFault *Fault
+	StreamFault *Fault
 
-	started time.Time
-	// errType is the error.type of the error answered, in the body or in a
+	Started time.Time
+	// ErrType is the error.type of the error answered, in the body or in a
 	// stream's error event; span is the request's SERVER span (tracing.go),
 	// nil when there is none.
-	errType string
-	span    *requestSpan
-	// logged is the request's entry in the request log, which gets the
+	ErrType string
+	Span    *requestSpan
+	// Logged is the request's entry in the request log, which gets the
 	// body once the request is worth keeping it for.
-	logged *RecordedRequest
+	Logged *RecordedRequest
 }
 
 type exchangeKey struct{}
@@ -51,20 +51,20 @@ func exchangeFrom(ctx context.Context) *exchange {
 // (serveRoute) or to the JSON 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	started := time.Now()
-	ex := &exchange{requestID: s.cfg.ids("req_"), started: started}
-	w.Header().Set("request-id", ex.requestID)
+	ex := &exchange{RequestID: s.cfg.ids("req_"), Started: started}
+	w.Header().Set("request-id", ex.RequestID)
 	// One organization per server; its id never changes after New.
 	w.Header().Set("vendor-organization-id", s.seed.OrganizationID)
-	ex.rb = newResponseBuffer(w)
-	markChatCompletions(r, ex.rb)
+	ex.RB = newResponseBuffer(w)
+	markChatCompletions(r, ex.RB)
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
 	defer s.endRequestSpan(r, ex) // after the response is committed or dropped
 
 	body, readErr := readBody(w, r)
-	ex.logged = s.requests.add(r, s.cfg.clock.Now())
+	ex.Logged = s.requests.add(r, s.cfg.clock.Now())
 	if readErr != nil {
-		writeError(ex.rb, ex.requestID, readErr)
-		ex.rb.commit()
+		writeError(ex.RB, ex.RequestID, readErr)
+		ex.RB.Commit()
 		return
 	}
 
@@ -72,23 +72,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	fault, faulted := s.faults.take(r.Method, r.URL.Path, body)
 	if faulted {
-		s.requests.keepBody(ex.logged, body) // a fault the test set up took it
+		s.requests.keepBody(ex.Logged, body) // a fault the test set up took it
 	}
 	if faulted && s.applyFault(w, r, ex, fault) {
 		return
 	}
 
-	ex.body = body
+	ex.Body = body
 	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
 	r.Body = io.NopCloser(bytes.NewReader(body)) // already read; handlers use ex.body
 	s.dispatch(r, ex)
 
 	if faulted && fault.DropAfterHandling {
-		ex.dropped = true
+		ex.Dropped = true
 		dropConnection(w)
 		return
 	}
-	ex.rb.commit()
+	ex.RB.Commit()
 }
 
 // dispatch routes the request and turns a handler panic into a 500.
@@ -98,24 +98,24 @@ func (s *Server) dispatch(r *http.Request, ex *exchange) {
 		if v == nil {
 			return
 		}
-		if v == http.ErrAbortHandler || ex.rb.committed {
+		if v == http.ErrAbortHandler || ex.RB.Committed {
 			// Nothing clean can be sent any more: abort the connection,
 			// which net/http does quietly for ErrAbortHandler.
-			ex.dropped = true
+			ex.Dropped = true
 			panic(http.ErrAbortHandler)
 		}
-		s.cfg.logger.Error("handler panic", "request_id", ex.requestID, "method", r.Method, "path", r.URL.Path,
+		s.cfg.logger.Error("handler panic", "request_id", ex.RequestID, "method", r.Method, "path", r.URL.Path,
 			"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-		ex.rb.discard()
-		writeError(ex.rb, ex.requestID, newAPIError(http.StatusInternalServerError, errAPI, "Internal server error."))
+		ex.RB.Discard()
+		writeError(ex.RB, ex.RequestID, newAPIError(http.StatusInternalServerError, errAPI, "Internal server error."))
 	}()
 	// ServeMux answers unclean paths ("/v1//models") with a plain-text
 	// redirect; the API has no such paths, so they are unknown routes.
 	if path.Clean(r.URL.Path) != r.URL.Path {
-		s.notFoundRoute(ex.rb, r)
+		s.notFoundRoute(ex.RB, r)
 		return
 	}
-	s.mux.ServeHTTP(ex.rb, r)
+	s.mux.ServeHTTP(ex.RB, r)
 }
 
 // readBody reads the whole body (the request log and idempotency need its
@@ -145,7 +145,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
 // notFoundRoute answers every path and method that no route claims.
 func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 	ex := exchangeFrom(r.Context())
-	writeError(w, ex.requestID, notFound("No route for %s %s.", r.Method, r.URL.Path))
+	writeError(w, ex.RequestID, notFound("No route for %s %s.", r.Method, r.URL.Path))
 }
 
 // serveRoute is the chain of a known route, in the order the API applies it:
@@ -154,55 +154,55 @@ func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 // access-token scopes, vendor-version, vendor-beta, idempotency, then the
 // handler. Public routes (the token exchanges) run their handler only.
 func (s *Server) serveRoute(rt route) http.HandlerFunc {
-	admin := isAdminPath(rt.path)
+	admin := isAdminPath(rt.Path)
 	return func(w http.ResponseWriter, r *http.Request) {
-		c := &call{s: s, w: w, r: r, ex: exchangeFrom(r.Context())}
+		c := &call{s: s, W: w, R: r, Ex: exchangeFrom(r.Context())}
 		c.startSpan(rt, false)
-		if rt.public {
-			s.requests.keepBody(c.ex.logged, c.ex.body)
-			c.run(rt.handle)
+		if rt.Public {
+			s.requests.keepBody(c.Ex.Logged, c.Ex.Body)
+			c.Run(rt.Handle)
 			return
 		}
 		if err := s.prepareCall(c, rt, admin); err != nil {
-			c.fail(err)
+			c.Fail(err)
 			return
 		}
-		if r.Method == http.MethodPost && (rt.streams == nil || !rt.streams(c.ex.body)) {
-			s.runIdempotent(c, rt.handle)
+		if r.Method == http.MethodPost && (rt.Streams == nil || !rt.Streams(c.Ex.Body)) {
+			s.runIdempotent(c, rt.Handle)
 			return
 		}
-		c.run(rt.handle)
+		c.Run(rt.Handle)
 	}
 }
 
 func (s *Server) prepareCall(c *call, rt route, admin bool) error {
-	caller, err := s.authenticate(c.r.Header)
+	caller, err := s.authenticate(c.R.Header)
 	if err != nil {
 		return err
 	}
-	s.requests.keepBody(c.ex.logged, c.ex.body)
-	c.caller = caller
+	s.requests.keepBody(c.Ex.Logged, c.Ex.Body)
+	c.Caller = caller
 	c.startSpan(rt, true)
-	wsID, err := s.selectWorkspace(caller, c.r.Header.Get(headerWorkspaceID))
+	wsID, err := s.selectWorkspace(caller, c.R.Header.Get(headerWorkspaceID))
 	if err != nil {
 		return err
 	}
-	c.workspaceID = wsID
-	c.w.Header().Set(headerWorkspaceID, wsID)
-	if err := checkAccess(caller, rt, c.r, admin); err != nil {
+	c.WorkspaceID = wsID
+	c.W.Header().Set(headerWorkspaceID, wsID)
+	if err := checkAccess(caller, rt, c.R, admin); err != nil {
 		return err
 	}
-	if err := checkVersion(c.r.Header); err != nil {
+	if err := checkVersion(c.R.Header); err != nil {
 		return err
 	}
-	betas, err := parseBetas(c.r.Header)
+	betas, err := parseBetas(c.R.Header)
 	if err != nil {
 		return err
 	}
-	if err := requireBeta(rt.betas, betas); err != nil {
+	if err := requireBeta(rt.Betas, betas); err != nil {
 		return err
 	}
-	c.betas = betas
+	c.Betas = betas
 	return nil
 }
 
@@ -213,11 +213,11 @@ func (s *Server) logRequest(r *http.Request, ex *exchange, elapsed time.Duration
 		return
 	}
 	s.cfg.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-		slog.String("request_id", ex.requestID),
+		slog.String("request_id", ex.RequestID),
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),
-		slog.Int("status", ex.rb.statusCode()),
-		slog.Bool("dropped", ex.dropped),
+		slog.Int("status", ex.RB.StatusCode()),
+		slog.Bool("dropped", ex.Dropped),
 		slog.Duration("duration", elapsed),
 	)
 }

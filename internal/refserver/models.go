@@ -10,8 +10,8 @@ import (
 
 func (s *Server) modelRoutes() []route {
 	return []route{
-		{method: http.MethodGet, path: "/v1/models", op: "models.list", handle: s.listModels},
-		{method: http.MethodGet, path: "/v1/models/{model_id}", op: "models.retrieve", handle: s.getModel},
+		{Method: http.MethodGet, Path: "/v1/models", Op: "models.list", Handle: s.listModels},
+		{Method: http.MethodGet, Path: "/v1/models/{model_id}", Op: "models.retrieve", Handle: s.getModel},
 	}
 }
 
@@ -112,7 +112,7 @@ type thinkingTypes struct {
 }
 
 func (s *Server) listModels(c *call) error {
-	p, err := parseIDPageParams(c.r.URL.Query())
+	p, err := parseIDPageParams(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -120,14 +120,14 @@ func (s *Server) listModels(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.ok(mapIDPage(page, model.view))
+	return c.OK(mapIDPage(page, model.view))
 }
 
 func (s *Server) getModel(c *call) error {
-	id := c.r.PathValue("model_id")
+	id := c.R.PathValue("model_id")
 	for _, m := range modelCatalog {
 		if m.ID == id {
-			return c.ok(m.view())
+			return c.OK(m.view())
 		}
 	}
 	return notFound("Model `%s` not found.", id)

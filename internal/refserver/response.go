@@ -18,10 +18,10 @@ type responseBuffer struct {
 	w         http.ResponseWriter
 	status    int
 	body      bytes.Buffer
-	committed bool
-	// openAIErrors: errors on this response take the OpenAI shape
+	Committed bool
+	// OpenAIErrors: errors on this response take the OpenAI shape
 	// (chat completions, docs/messages-wire.md 9.5).
-	openAIErrors bool
+	OpenAIErrors bool
 }
 
 func newResponseBuffer(w http.ResponseWriter) *responseBuffer {
@@ -35,7 +35,7 @@ func (b *responseBuffer) WriteHeader(status int) {
 		return
 	}
 	b.status = status
-	if b.committed {
+	if b.Committed {
 		b.w.WriteHeader(status)
 	}
 }
@@ -44,7 +44,7 @@ func (b *responseBuffer) Write(p []byte) (int, error) {
 	if b.status == 0 {
 		b.WriteHeader(http.StatusOK)
 	}
-	if b.committed {
+	if b.Committed {
 		return b.w.Write(p)
 	}
 	return b.body.Write(p)
@@ -53,7 +53,7 @@ func (b *responseBuffer) Write(p []byte) (int, error) {
 // Flush commits the response so far and flushes the connection; from then on
 // the response streams.
 func (b *responseBuffer) Flush() {
-	b.commit()
+	b.Commit()
 	if f, ok := b.w.(http.Flusher); ok {
 		f.Flush()
 	}
@@ -62,12 +62,12 @@ func (b *responseBuffer) Flush() {
 // Unwrap lets http.ResponseController reach the connection (deadlines).
 func (b *responseBuffer) Unwrap() http.ResponseWriter { return b.w }
 
-// commit sends the buffered status and body. It is idempotent.
-func (b *responseBuffer) commit() {
-	if b.committed {
+// Commit sends the buffered status and body. It is idempotent.
+func (b *responseBuffer) Commit() {
+	if b.Committed {
 		return
 	}
-	b.committed = true
+	b.Committed = true
 	if b.status == 0 {
 		b.status = http.StatusOK
 	}
@@ -78,17 +78,17 @@ func (b *responseBuffer) commit() {
 	}
 }
 
-// discard forgets an uncommitted response so another can be written.
-func (b *responseBuffer) discard() {
-	if !b.committed {
+// Discard forgets an uncommitted response so another can be written.
+func (b *responseBuffer) Discard() {
+	if !b.Committed {
 		b.status = 0
 		b.body.Reset()
 	}
 }
 
-// statusCode is the status sent or about to be sent (200 when nothing was
+// StatusCode is the status sent or about to be sent (200 when nothing was
 // written, as net/http would do).
-func (b *responseBuffer) statusCode() int {
+func (b *responseBuffer) StatusCode() int {
 	if b.status == 0 {
 		return http.StatusOK
 	}

@@ -169,7 +169,7 @@ func (s *Server) Seed() Seed { return s.seed }
 
 // handle registers a route with its chain.
 func (s *Server) handle(rt route) {
-	s.mux.Handle(rt.method+" "+rt.path, s.serveRoute(rt))
+	s.mux.Handle(rt.Method+" "+rt.Path, s.serveRoute(rt))
 }
 
 // routes is the route table. A new endpoint family adds its routes here.

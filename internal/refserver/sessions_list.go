@@ -202,7 +202,7 @@ type sessionPageJSON struct {
 // prev_page are null when nothing matching lies beyond the page in that
 // direction, so the first page has no prev_page.
 func (s *Server) listSessions(c *call) error {
-	lq, err := parseSessionListQuery(c.r.URL.Query())
+	lq, err := parseSessionListQuery(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (s *Server) listSessions(c *call) error {
 	if !lq.desc {
 		slices.Reverse(all)
 	}
-	matching := slices.DeleteFunc(all, func(x *session) bool { return !lq.keep(c.workspaceID, x) })
+	matching := slices.DeleteFunc(all, func(x *session) bool { return !lq.keep(c.WorkspaceID, x) })
 	// inOrder reports whether p comes before q in this list's order.
 	inOrder := func(p, q position) bool {
 		if lq.desc {
@@ -254,5 +254,5 @@ func (s *Server) listSessions(c *call) error {
 			out.PrevPage = &prev
 		}
 	}
-	return c.ok(out)
+	return c.OK(out)
 }

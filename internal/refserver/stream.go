@@ -45,7 +45,7 @@ func parseEventDeltas(q map[string][]string) (uint8, error) {
 }
 
 func (s *Server) streamEvents(c *call) error {
-	kinds, err := parseEventDeltas(c.r.URL.Query())
+	kinds, err := parseEventDeltas(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -70,15 +70,15 @@ func (s *Server) streamEvents(c *call) error {
 		defer f.unsubscribe(sub)
 	}
 
-	h := c.w.Header()
+	h := c.W.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	c.w.WriteHeader(http.StatusOK)
-	flush(c.w)
+	c.W.WriteHeader(http.StatusOK)
+	flush(c.W)
 	if sub == nil {
 		return nil
 	}
-	(&streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.ex.streamFault}).pump(f, sub)
+	(&streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.Ex.StreamFault}).pump(f, sub)
 	return nil
 }
 
@@ -100,7 +100,7 @@ type streamWriter struct {
 // pump delivers frames until the feed ends, the client goes away or a fault
 // cuts the stream.
 func (w *streamWriter) pump(f *feed, sub *subscriber) {
-	ctx := w.c.r.Context()
+	ctx := w.c.R.Context()
 	ping := time.NewTimer(w.interval)
 	defer ping.Stop()
 	batch := make([]frame, 0, streamBatch)
@@ -136,10 +136,10 @@ func (w *streamWriter) pump(f *feed, sub *subscriber) {
 // flushes it. It reports false when the client is gone.
 func (w *streamWriter) write(fr frame) bool {
 	w.buf = appendFrame(w.buf[:0], fr)
-	if _, err := w.c.w.Write(w.buf); err != nil {
+	if _, err := w.c.W.Write(w.buf); err != nil {
 		return false
 	}
-	flush(w.c.w)
+	flush(w.c.W)
 	w.written++
 	return true
 }
@@ -168,12 +168,12 @@ func (w *streamWriter) cutNow() bool {
 		if msg == "" {
 			msg = defaultFaultMessage(w.cut.Status)
 		}
-		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: typ, Message: msg}, RequestID: w.c.ex.requestID})
-		w.c.ex.errType = typ
+		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: typ, Message: msg}, RequestID: w.c.Ex.RequestID})
+		w.c.Ex.ErrType = typ
 		w.write(frame{typ: "error", data: data})
 		return true
 	}
-	w.c.ex.dropped = true
-	dropConnection(w.c.w)
+	w.c.Ex.Dropped = true
+	dropConnection(w.c.W)
 	return true
 }

@@ -88,16 +88,16 @@ type requestSpan struct {
 // vendor.messages.create, which covers authenticated requests only.
 func (c *call) startSpan(rt route, authenticated bool) {
 	t := c.s.trace
-	if t == nil || rt.op == "" || c.ex.span != nil || rt.op == opMessagesCreate && !authenticated {
+	if t == nil || rt.Op == "" || c.Ex.Span != nil || rt.Op == opMessagesCreate && !authenticated {
 		return
 	}
-	c.ex.span = t.startRequest(c.r, rt, c.ex)
+	c.Ex.Span = t.startRequest(c.R, rt, c.Ex)
 }
 
 func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *requestSpan {
 	parent := propagation.TraceContext{}.Extract(context.Background(), propagation.HeaderCarrier(r.Header))
-	ctx, span := t.tracer.Start(parent, "vendor."+rt.op,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.started))
+	ctx, span := t.tracer.Start(parent, "vendor."+rt.Op,
+		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.Started))
 	rs := &requestSpan{span: span, ctx: ctx}
 	if !span.IsRecording() {
 		return rs
@@ -109,9 +109,9 @@ func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *r
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
 		attr.GenAIProviderName.String(attr.ProviderVendor),
-		attr.RequestID.String(ex.requestID),
+		attr.RequestID.String(ex.RequestID),
 		attr.HTTPRequestMethod.String(r.Method),
-		attr.HTTPRoute.String(rt.path),
+		attr.HTTPRoute.String(rt.Path),
 		attr.URLScheme.String(scheme),
 		attr.URLPath.String(r.URL.EscapedPath()),
 	)
@@ -171,29 +171,29 @@ func endWith(span trace.Span, o spanOutcome) {
 // when the server ended the request without an error response (a dropped
 // connection); unset when the client went away.
 func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
-	rs := ex.span
+	rs := ex.Span
 	if rs == nil {
 		return
 	}
 	var o spanOutcome
-	status := ex.rb.statusCode()
+	status := ex.RB.StatusCode()
 	switch {
-	case ex.dropped:
+	case ex.Dropped:
 		o.errType = errAPI
 	case r.Context().Err() != nil:
 		o.unset = true
-	case ex.errType != "":
-		o.errType = ex.errType
+	case ex.ErrType != "":
+		o.errType = ex.ErrType
 	case status >= 400:
 		o.errType = errorTypeForStatus(status)
 	}
 	rs.msg.finish(ex, o)
 	if rs.span.IsRecording() {
 		attrs := []attribute.KeyValue{attr.OrganizationID.String(s.seed.OrganizationID)}
-		if ws := ex.rb.Header().Get(headerWorkspaceID); ws != "" {
+		if ws := ex.RB.Header().Get(headerWorkspaceID); ws != "" {
 			attrs = append(attrs, attr.WorkspaceID.String(ws))
 		}
-		if ex.rb.committed {
+		if ex.RB.Committed {
 			attrs = append(attrs, attr.HTTPResponseStatus.Int(status))
 		}
 		rs.span.SetAttributes(attrs...)
@@ -203,10 +203,10 @@ func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
 
 // recording returns the request's span when it records attributes.
 func (c *call) recording() trace.Span {
-	if c.ex.span == nil || !c.ex.span.span.IsRecording() {
+	if c.Ex.Span == nil || !c.Ex.Span.span.IsRecording() {
 		return nil
 	}
-	return c.ex.span.span
+	return c.Ex.Span.span
 }
 
 func noop() {}
@@ -219,11 +219,11 @@ func noop() {}
 //	defer c.parentTurns()()
 func (c *call) parentTurns() func() {
 	t := c.s.trace
-	if t == nil || c.ex.span == nil {
+	if t == nil || c.Ex.Span == nil {
 		return noop
 	}
 	prev := t.turnParent
-	t.turnParent = c.ex.span.span
+	t.turnParent = c.Ex.Span.span
 	return func() { t.turnParent = prev }
 }
 

@@ -52,12 +52,12 @@ func TestRouteOpsMatchDocs(t *testing.T) {
 	s := New()
 	traced := map[string]bool{}
 	for _, rt := range s.routes() {
-		if rt.op == "" {
+		if rt.Op == "" {
 			continue
 		}
-		name := "vendor." + rt.op
+		name := "vendor." + rt.Op
 		if !documented[name] || slices.Contains(sdkOnly, name) {
-			t.Errorf("%s %s: span %s is not an API span of docs/tracing.md", rt.method, rt.path, name)
+			t.Errorf("%s %s: span %s is not an API span of docs/tracing.md", rt.Method, rt.Path, name)
 		}
 		if traced[name] {
 			t.Errorf("%s: two routes", name)

@@ -39,8 +39,8 @@ func (c *call) traceMessages(r *msgRequest) {
 	if span == nil {
 		return
 	}
-	ms := &messageSpan{rs: c.ex.span, tracer: c.s.trace.tracer, content: c.s.trace.content}
-	c.ex.span.msg, r.span = ms, ms
+	ms := &messageSpan{rs: c.Ex.Span, tracer: c.s.trace.tracer, content: c.s.trace.content}
+	c.Ex.Span.msg, r.span = ms, ms
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
 		attr.GenAIOperationName.String("chat"),
@@ -139,7 +139,7 @@ func (ms *messageSpan) finish(ex *exchange, o spanOutcome) {
 	}
 	ao := spanOutcome{unset: o.unset}
 	if !o.unset {
-		ao.errType = ex.errType
+		ao.errType = ex.ErrType
 	}
 	endWith(ms.serving.span, ao)
 	ms.serving = nil

@@ -180,8 +180,8 @@ func (o *optional[T]) UnmarshalJSON(data []byte) error {
 	return unmarshalStrict(data, &o.Value)
 }
 
-// present reports whether the field carries a non-null value.
-func (o optional[T]) present() bool { return o.Set && !o.Null }
+// Present reports whether the field carries a non-null value.
+func (o optional[T]) Present() bool { return o.Set && !o.Null }
 
 // checkLength enforces a length in characters (not bytes).
 func checkLength(field, s string, minLen, maxLen int) error {

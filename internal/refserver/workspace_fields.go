@@ -80,16 +80,16 @@ type dataResidencyBody struct {
 // the allowed list.
 func applyResidency(cur dataResidency, body dataResidencyBody, creating bool) (dataResidency, error) {
 	next := cur
-	if g := body.WorkspaceGeo; g.present() && g.Value != cur.workspaceGeo {
+	if g := body.WorkspaceGeo; g.Present() && g.Value != cur.workspaceGeo {
 		if creating {
 			return cur, invalidField("data_residency.workspace_geo", "must be `us`")
 		}
 		return cur, invalidField("data_residency.workspace_geo", "is immutable after creation")
 	}
-	if a := body.AllowedInferenceGeos; a.present() {
+	if a := body.AllowedInferenceGeos; a.Present() {
 		next.allowedGeos = a.Value.geos
 	}
-	if d := body.DefaultInferenceGeo; d.present() {
+	if d := body.DefaultInferenceGeo; d.Present() {
 		if !slices.Contains(inferenceGeos, d.Value) {
 			return cur, invalidField("data_residency.default_inference_geo", "must be one of %s", quoteList(inferenceGeos))
 		}
