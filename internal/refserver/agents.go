@@ -33,7 +33,7 @@ func (a *agentRecord) archived() bool { return !a.archivedAt.IsZero() }
 
 func (a *agentRecord) latest() *agentVersion { return a.versions[len(a.versions)-1] }
 
-func (a *agentRecord) position() position { return position{createdAt: a.createdAt, id: a.id} }
+func (a *agentRecord) position() position { return position{CreatedAt: a.createdAt, ID: a.id} }
 
 // agentVersion is one immutable version of an agent. Nothing in it changes
 // after it is stored (archived_at belongs to the agentRecord), so sessions
@@ -58,7 +58,7 @@ type agentVersion struct {
 func (v *agentVersion) position() position {
 	// Versions list highest first: a zero-padded version number as the id
 	// part makes the newest-first cursor order the version order.
-	return position{createdAt: v.agent.createdAt, id: fmt.Sprintf("%010d", v.version)}
+	return position{CreatedAt: v.agent.createdAt, ID: fmt.Sprintf("%010d", v.version)}
 }
 
 type agentJSON struct {

@@ -102,7 +102,7 @@ func (k *apiKey) view() apiKeyView {
 	return v
 }
 
-func (k *apiKey) position() position { return position{createdAt: k.createdAt, id: k.id} }
+func (k *apiKey) position() position { return position{CreatedAt: k.createdAt, ID: k.id} }
 
 // validPrefixedID reports whether s is prefix followed by 1–64 ASCII letters
 // or digits: a well-formed id in a request (docs/auth-wire.md, "How to

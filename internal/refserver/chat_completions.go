@@ -26,21 +26,6 @@ func markChatCompletions(r *http.Request, rb *responseBuffer) {
 	}
 }
 
-type openAIErrorBody struct {
-	Error openAIErrorDetail `json:"error"`
-}
-
-type openAIErrorDetail struct {
-	Type    string  `json:"type"`
-	Code    string  `json:"code"`
-	Message string  `json:"message"`
-	Param   *string `json:"param"`
-}
-
-func openAIError(typ, message string) openAIErrorBody {
-	return openAIErrorBody{Error: openAIErrorDetail{Type: typ, Code: typ, Message: message}}
-}
-
 // chatRequest is what the translation keeps besides the Messages request.
 type chatRequest struct {
 	stream       bool

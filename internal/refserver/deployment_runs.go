@@ -26,7 +26,7 @@ type deploymentRun struct {
 	createdAt    time.Time
 }
 
-func (r *deploymentRun) position() position { return position{createdAt: r.createdAt, id: r.id} }
+func (r *deploymentRun) position() position { return position{CreatedAt: r.createdAt, ID: r.id} }
 
 type runErrorJSON struct {
 	Type    string `json:"type"`

@@ -69,7 +69,7 @@ type pausedReason struct {
 
 func (d *deployment) archived() bool { return !d.archivedAt.IsZero() }
 
-func (d *deployment) position() position { return position{createdAt: d.createdAt, id: d.id} }
+func (d *deployment) position() position { return position{CreatedAt: d.createdAt, ID: d.id} }
 
 func (s *Server) deploymentRoutes() []route {
 	const one = "/v1/deployments/{deployment_id}"

@@ -25,7 +25,7 @@ func (s *Server) runDeploymentNow(c *call) error {
 	if err != nil {
 		return err
 	}
-	defer c.parentTurns()()
+	defer s.parentTurns(c)()
 	return c.OK(s.runDeploymentLocked(d, c.Now(), false).view())
 }
 

@@ -27,7 +27,7 @@ type workspace struct {
 
 func (w *workspace) archived() bool { return !w.archivedAt.IsZero() }
 
-func (w *workspace) position() position { return position{createdAt: w.createdAt, id: w.id} }
+func (w *workspace) position() position { return position{CreatedAt: w.createdAt, ID: w.id} }
 
 type user struct {
 	id        string

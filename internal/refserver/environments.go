@@ -39,7 +39,7 @@ func (e *environment) archived() bool { return !e.archivedAt.IsZero() }
 // mounted.
 func (e *environment) selfHosted() bool { return e.config.typ == envSelfHosted }
 
-func (e *environment) position() position { return position{createdAt: e.createdAt, id: e.id} }
+func (e *environment) position() position { return position{CreatedAt: e.createdAt, ID: e.id} }
 
 type environmentJSON struct {
 	Type        string            `json:"type"`

@@ -55,7 +55,7 @@ func (s *Server) sendEvents(c *call) error {
 	if err := x.eng.check(params); err != nil {
 		return err
 	}
-	defer c.traceSessionEvents(x, params)()
+	defer s.traceSessionEvents(c, x, params)()
 	echoes := s.acceptEventsLocked(x, params, c.Now())
 	x.eng.finish()
 	return c.OK(eventsJSON{Data: mapSlice(echoes, (*sessionEvent).view)})

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The fake model's server-side state (docs/messages-wire.md 10.4, 10.5,
@@ -209,7 +211,7 @@ func (s *Server) touchContainer(workspace, id string) time.Time {
 func (s *Server) clockMoved(mc *ManualClock) <-chan struct{} {
 	st := &s.messages
 	st.watchOnce.Do(func() {
-		mc.watch(func() {
+		kit.OnMove(mc, func() {
 			st.clockMu.Lock()
 			if st.clockWake != nil {
 				close(st.clockWake)

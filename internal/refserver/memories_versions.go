@@ -25,7 +25,9 @@ type memoryActor struct {
 	id   string
 }
 
-func apiMemoryActor(c *call) memoryActor { return memoryActor{kind: "api_actor", id: c.Caller.keyID} }
+func apiMemoryActor(c *call) memoryActor {
+	return memoryActor{kind: "api_actor", id: c.Caller.ActorID()}
+}
 
 // memoryActorIDKey is the key that carries each actor kind's id.
 var memoryActorIDKey = map[string]string{

@@ -61,7 +61,7 @@ func (st *memoryStore) archived() bool { return !st.archivedAt.IsZero() }
 // later renames do not propagate. description is "" when the store has none.
 func (st *memoryStore) snapshot() (name, description string) { return st.name, st.description }
 
-func (st *memoryStore) position() position { return position{createdAt: st.createdAt, id: st.id} }
+func (st *memoryStore) position() position { return position{CreatedAt: st.createdAt, ID: st.id} }
 
 // memoryStoreLocked returns the store with this id in the workspace; 404
 // ("Memory store `<id>` not found.") when unknown, deleted, or in another workspace. The
@@ -265,13 +265,13 @@ func (s *Server) listMemoryStores(c *call) error {
 	if err != nil {
 		return err
 	}
-	p := cursorPageParams{limit: limit}
+	p := cursorPageParams{Limit: limit}
 	if raw, ok := queryValue(q, "page"); ok {
 		pos, ok := decodeCursor(raw)
 		if !ok {
 			return errMemoryCursor
 		}
-		p.after = &pos
+		p.After = &pos
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

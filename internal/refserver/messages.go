@@ -94,7 +94,7 @@ func (s *Server) createMessage(c *call) error {
 	if err != nil {
 		return err
 	}
-	c.traceMessages(r)
+	s.traceMessages(c, r)
 	geo := s.resolveGeo(r, c.WorkspaceID)
 	if r.stream && (d.errType == "" || d.errAfter >= 0) {
 		s.streamMessage(c, r, d, geo)

@@ -2,8 +2,6 @@ package refserver
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,39 +9,9 @@ import (
 	"path"
 	"runtime/debug"
 	"time"
-	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
-
-// maxBodyBytes is the request body limit (docs/api-choices.md, "Transport").
-const maxBodyBytes = 32 << 20
-
-// exchange is what the pipeline knows about one request before routing.
-type exchange struct {
-	RequestID string
-	Body      []byte
-	RB        *responseBuffer
-	Dropped   bool // the connection was closed without a response
-	// StreamFault is a Fault.StreamCutAfter that matched this request,
-	// for the stream handler to apply.
-	StreamFault *Fault
-
-	Started time.Time
-	// ErrType is the error.type of the error answered, in the body or in a
-	// stream's error event; span is the request's SERVER span (tracing.go),
-	// nil when there is none.
-	ErrType string
-	Span    *requestSpan
-	// Logged is the request's entry in the request log, which gets the
-	// body once the request is worth keeping it for.
-	Logged *RecordedRequest
-}
-
-type exchangeKey struct{}
-
-func exchangeFrom(ctx context.Context) *exchange {
-	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
-	return ex
-}
 
 // ServeHTTP runs the part of the pipeline that applies to every request,
 // known route or not: request id, body limit, request log, fault injection,
@@ -55,13 +23,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("request-id", ex.RequestID)
 	// One organization per server; its id never changes after New.
 	w.Header().Set("vendor-organization-id", s.seed.OrganizationID)
-	ex.RB = newResponseBuffer(w)
+	ex.RB = kit.NewResponseBuffer(w)
 	markChatCompletions(r, ex.RB)
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
 	defer s.endRequestSpan(r, ex) // after the response is committed or dropped
 
-	body, readErr := readBody(w, r)
-	ex.Logged = s.requests.add(r, s.cfg.clock.Now())
+	body, readErr := kit.ReadBody(w, r)
+	ex.Logged = s.requests.Add(r, s.cfg.clock.Now())
 	if readErr != nil {
 		writeError(ex.RB, ex.RequestID, readErr)
 		ex.RB.Commit()
@@ -70,22 +38,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	s.tick() // time-driven work first, so the request sees a current state
 
-	fault, faulted := s.faults.take(r.Method, r.URL.Path, body)
+	fault, faulted := s.faults.Take(r.Method, r.URL.Path, body, streamRequest)
 	if faulted {
-		s.requests.keepBody(ex.Logged, body) // a fault the test set up took it
+		s.requests.KeepBody(ex.Logged, body) // a fault the test set up took it
 	}
 	if faulted && s.applyFault(w, r, ex, fault) {
 		return
 	}
 
 	ex.Body = body
-	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
+	r = r.WithContext(kit.WithExchange(r.Context(), ex))
 	r.Body = io.NopCloser(bytes.NewReader(body)) // already read; handlers use ex.body
 	s.dispatch(r, ex)
 
 	if faulted && fault.DropAfterHandling {
 		ex.Dropped = true
-		dropConnection(w)
+		kit.DropConnection(w)
 		return
 	}
 	ex.RB.Commit()
@@ -118,33 +86,9 @@ func (s *Server) dispatch(r *http.Request, ex *exchange) {
 	s.mux.ServeHTTP(ex.RB, r)
 }
 
-// readBody reads the whole body (the request log and idempotency need its
-// bytes) and enforces the size limit.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil, nil
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, newAPIError(http.StatusRequestEntityTooLarge, errRequestTooLarge,
-				"request body: must be at most %d bytes", maxBodyBytes)
-		}
-		return nil, invalidRequest("request body: could not be read")
-	}
-	// JSON text is UTF-8. Decoding would quietly replace invalid bytes in
-	// some places and keep them in others (an event's text echoed back raw
-	// is no longer JSON), so every endpoint refuses them alike.
-	if !utf8.Valid(body) {
-		return nil, invalidRequest("request body: must be valid UTF-8")
-	}
-	return body, nil
-}
-
 // notFoundRoute answers every path and method that no route claims.
 func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
-	ex := exchangeFrom(r.Context())
+	ex := kit.ExchangeFrom(r.Context())
 	writeError(w, ex.RequestID, notFound("No route for %s %s.", r.Method, r.URL.Path))
 }
 
@@ -156,10 +100,10 @@ func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveRoute(rt route) http.HandlerFunc {
 	admin := isAdminPath(rt.Path)
 	return func(w http.ResponseWriter, r *http.Request) {
-		c := &call{s: s, W: w, R: r, Ex: exchangeFrom(r.Context())}
-		c.startSpan(rt, false)
+		c := &call{Deps: s.deps, W: w, R: r, Ex: kit.ExchangeFrom(r.Context())}
+		s.startSpan(c, rt, false)
 		if rt.Public {
-			s.requests.keepBody(c.Ex.Logged, c.Ex.Body)
+			s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 			c.Run(rt.Handle)
 			return
 		}
@@ -168,7 +112,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 			return
 		}
 		if r.Method == http.MethodPost && (rt.Streams == nil || !rt.Streams(c.Ex.Body)) {
-			s.runIdempotent(c, rt.Handle)
+			s.idempotency.Run(c, rt.Handle)
 			return
 		}
 		c.Run(rt.Handle)
@@ -180,9 +124,9 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	if err != nil {
 		return err
 	}
-	s.requests.keepBody(c.Ex.Logged, c.Ex.Body)
+	s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 	c.Caller = caller
-	c.startSpan(rt, true)
+	s.startSpan(c, rt, true)
 	wsID, err := s.selectWorkspace(caller, c.R.Header.Get(headerWorkspaceID))
 	if err != nil {
 		return err
@@ -199,7 +143,7 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	if err != nil {
 		return err
 	}
-	if err := requireBeta(rt.Betas, betas); err != nil {
+	if err := kit.RequireBeta(rt.Betas, betas); err != nil {
 		return err
 	}
 	c.Betas = betas

@@ -216,7 +216,7 @@ type tokenResponse struct {
 
 // sendToken answers a successful exchange. The workspace the token is
 // bound to travels in the vendor-workspace-id header.
-func (c *call) sendToken(secret string, expiresIn int, scope, workspaceID string) error {
+func sendToken(c *call, secret string, expiresIn int, scope, workspaceID string) error {
 	c.W.Header().Set(headerWorkspaceID, workspaceID)
 	return c.OK(tokenResponse{AccessToken: secret, TokenType: "Bearer", ExpiresIn: expiresIn, Scope: scope})
 }
@@ -252,16 +252,16 @@ func (s *Server) ExchangeDenials() []ExchangeDenial {
 
 // deny records a denial, logs it (request id, grant and reason only) and
 // returns the opaque 401.
-func (c *call) deny(grant, reason string) error {
-	d := ExchangeDenial{RequestID: c.Ex.RequestID, Grant: grant, Reason: reason, Time: c.s.cfg.clock.Now()}
-	l := &c.s.denials
+func (s *Server) deny(c *call, grant, reason string) error {
+	d := ExchangeDenial{RequestID: c.Ex.RequestID, Grant: grant, Reason: reason, Time: s.cfg.clock.Now()}
+	l := &s.denials
 	l.mu.Lock()
 	if len(l.entries) == denialLogSize {
 		l.entries = append(l.entries[:0], l.entries[1:]...)
 	}
 	l.entries = append(l.entries, d)
 	l.mu.Unlock()
-	c.s.cfg.logger.LogAttrs(c.R.Context(), slog.LevelInfo, "token exchange denied",
+	s.cfg.logger.LogAttrs(c.R.Context(), slog.LevelInfo, "token exchange denied",
 		slog.String("request_id", d.RequestID), slog.String("grant", grant), slog.String("reason", reason))
 	return unauthenticated(msgExchangeDenied)
 }

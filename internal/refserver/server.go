@@ -7,6 +7,8 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -16,9 +18,10 @@ type Server struct {
 	mux  *http.ServeMux
 	seed Seed // fixed by New
 
-	faults      faultQueue
-	requests    requestLog
-	idempotency idempotencyStore
+	deps        *kit.Deps // clock, ids and logger, as every call sees them
+	faults      kit.FaultQueue
+	requests    kit.RequestLog
+	idempotency kit.IdempotencyStore
 
 	// mu guards the state below. It is never held while waiting (fault
 	// delays) or while writing to a client.
@@ -123,13 +126,13 @@ type Seed struct {
 
 // New returns a seeded server.
 func New(opts ...Option) *Server {
-	cfg := config{clock: systemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: defaultPingInterval}
+	cfg := config{clock: kit.SystemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: defaultPingInterval}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
 	s := &Server{
 		cfg:             cfg,
-		idempotency:     idempotencyStore{records: map[idempotencyScope]*idempotencyRecord{}},
+		deps:            &kit.Deps{Clock: cfg.clock, IDs: cfg.ids, Logger: cfg.logger},
 		workspaces:      map[string]*workspace{},
 		users:           map[string]*user{},
 		serviceAccounts: map[string]*serviceAccount{},
@@ -146,7 +149,7 @@ func New(opts ...Option) *Server {
 	}
 	s.mux.HandleFunc("/", s.notFoundRoute)
 	if mc, ok := cfg.clock.(*ManualClock); ok {
-		mc.watch(s.tick)
+		kit.OnMove(mc, s.tick)
 	}
 	return s
 }
@@ -163,6 +166,9 @@ func (s *Server) seedOrganization() {
 	s.seed.UserID = owner.id
 	s.seed.APIKey = key.Secret
 }
+
+// now is the server clock as the wire carries it (kit.Deps.Now).
+func (s *Server) now() time.Time { return s.deps.Now() }
 
 // Seed returns the ids and the key New created.
 func (s *Server) Seed() Seed { return s.seed }

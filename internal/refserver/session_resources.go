@@ -40,12 +40,12 @@ func (s *Server) listSessionResources(c *call) error {
 	}
 	all := x.resources // attach order
 	if after != nil {
-		if i := slices.IndexFunc(all, func(r *sessionResource) bool { return r.id == after.id }); i >= 0 {
+		if i := slices.IndexFunc(all, func(r *sessionResource) bool { return r.id == after.ID }); i >= 0 {
 			all = all[i+1:]
 		} else {
 			// The cursor's resource was detached since: keep what was
 			// attached after its time.
-			all = slices.DeleteFunc(slices.Clone(all), func(r *sessionResource) bool { return !r.createdAt.After(after.createdAt) })
+			all = slices.DeleteFunc(slices.Clone(all), func(r *sessionResource) bool { return !r.createdAt.After(after.CreatedAt) })
 		}
 	}
 	page := all
@@ -54,7 +54,7 @@ func (s *Server) listSessionResources(c *call) error {
 	}
 	out := cursorPage[any]{Data: mapSlice(page, (*sessionResource).view)}
 	if len(page) < len(all) {
-		next := page[len(page)-1].position().encode()
+		next := page[len(page)-1].position().Encode()
 		out.NextPage = &next
 	}
 	return c.OK(out)

@@ -64,7 +64,7 @@ func (x *session) archived() bool { return !x.archivedAt.IsZero() }
 // the session cannot be deleted.
 func (x *session) running() bool { return x.status == statusRunning || x.status == statusRescheduling }
 
-func (x *session) position() position { return position{createdAt: x.createdAt, id: x.id} }
+func (x *session) position() position { return position{CreatedAt: x.createdAt, ID: x.id} }
 
 // writable is the 409 for writes to an archived or terminated session
 // (docs/managed-agents-wire.md 6.7, 6.8): S4, R2, R4, R5 and Send Events.

@@ -208,7 +208,7 @@ func (s *Server) createSession(c *call) error {
 	if err != nil {
 		return err
 	}
-	defer c.traceSessionCreated(x)()
+	defer s.traceSessionCreated(c, x)()
 	// The response is the state right after acceptance: running when the
 	// initial events start a turn (docs/managed-agents-wire.md 6.3), whatever
 	// that turn does

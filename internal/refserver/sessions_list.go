@@ -74,7 +74,7 @@ func (sc sessionCursor) encode() string {
 		dir = "prev"
 	}
 	raw := strings.Join([]string{sessionCursorTag, dir, sc.binding,
-		strconv.FormatInt(sc.pos.createdAt.UnixMicro(), 10) + ":" + sc.pos.id}, "|")
+		strconv.FormatInt(sc.pos.CreatedAt.UnixMicro(), 10) + ":" + sc.pos.ID}, "|")
 	return cursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
@@ -97,7 +97,7 @@ func decodeSessionCursor(s string) (sessionCursor, bool) {
 		return sessionCursor{}, false
 	}
 	return sessionCursor{backward: parts[1] == "prev", binding: parts[2],
-		pos: position{createdAt: time.UnixMicro(n).UTC(), id: id}}, true
+		pos: position{CreatedAt: time.UnixMicro(n).UTC(), ID: id}}, true
 }
 
 type sessionListQuery struct {
@@ -216,9 +216,9 @@ func (s *Server) listSessions(c *call) error {
 	// inOrder reports whether p comes before q in this list's order.
 	inOrder := func(p, q position) bool {
 		if lq.desc {
-			return p.before(q)
+			return p.Before(q)
 		}
-		return q.before(p)
+		return q.Before(p)
 	}
 	start, end := 0, min(lq.limit, len(matching))
 	if sc := lq.cursor; sc != nil {

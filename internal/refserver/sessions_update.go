@@ -70,7 +70,7 @@ func (s *Server) updateSession(c *call) error {
 	update := sessionUpdate{agent: agent != x.agent, budget: !sameBudget(bud, x.budget),
 		metadata: !maps.Equal(metadata, x.metadata), title: !sameString(title, x.title)}
 	x.agent, x.budget, x.metadata, x.title = agent, bud, metadata, title
-	defer c.parentTurns()()
+	defer s.parentTurns(c)()
 	if update.any() {
 		now := c.Now()
 		x.updatedAt = now

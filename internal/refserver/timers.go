@@ -1,6 +1,10 @@
 package refserver
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+)
 
 // Time-driven work: scheduled deployments fire when the server's clock passes
 // their next occurrence. tick does whatever has fallen due. It runs before
@@ -19,7 +23,7 @@ func (s *Server) tick() {
 // running one (NewRunningClock) also moves with real time, which nothing
 // announces, so it is ticked like the system clock.
 func (s *Server) tickEverySecond() (stop func()) {
-	if mc, manual := s.cfg.clock.(*ManualClock); manual && !mc.running() {
+	if mc, manual := s.cfg.clock.(*ManualClock); manual && !kit.Running(mc) {
 		return func() {}
 	}
 	done, finished := make(chan struct{}), make(chan struct{})

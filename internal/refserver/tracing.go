@@ -86,8 +86,8 @@ type requestSpan struct {
 // startSpan starts the request's span, once: before authentication for
 // every traced route (authenticated false), after it for
 // vendor.messages.create, which covers authenticated requests only.
-func (c *call) startSpan(rt route, authenticated bool) {
-	t := c.s.trace
+func (s *Server) startSpan(c *call, rt route, authenticated bool) {
+	t := s.trace
 	if t == nil || rt.Op == "" || c.Ex.Span != nil || rt.Op == opMessagesCreate && !authenticated {
 		return
 	}
@@ -171,7 +171,7 @@ func endWith(span trace.Span, o spanOutcome) {
 // when the server ended the request without an error response (a dropped
 // connection); unset when the client went away.
 func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
-	rs := ex.Span
+	rs := reqSpan(ex)
 	if rs == nil {
 		return
 	}
@@ -202,11 +202,18 @@ func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
 }
 
 // recording returns the request's span when it records attributes.
-func (c *call) recording() trace.Span {
-	if c.Ex.Span == nil || !c.Ex.Span.span.IsRecording() {
+func recording(c *call) trace.Span {
+	rs := reqSpan(c.Ex)
+	if rs == nil || !rs.span.IsRecording() {
 		return nil
 	}
-	return c.Ex.Span.span
+	return rs.span
+}
+
+// reqSpan is the request's SERVER span, nil when it has none.
+func reqSpan(ex *exchange) *requestSpan {
+	rs, _ := ex.Span.(*requestSpan)
+	return rs
 }
 
 func noop() {}
@@ -216,21 +223,22 @@ func noop() {}
 // initial events parent the turns they start). Call it with
 // Server.mu held and run the result before unlocking:
 //
-//	defer c.parentTurns()()
-func (c *call) parentTurns() func() {
-	t := c.s.trace
-	if t == nil || c.Ex.Span == nil {
+//	defer s.parentTurns(c)()
+func (s *Server) parentTurns(c *call) func() {
+	t := s.trace
+	rs := reqSpan(c.Ex)
+	if t == nil || rs == nil {
 		return noop
 	}
 	prev := t.turnParent
-	t.turnParent = c.Ex.Span.span
+	t.turnParent = rs.span
 	return func() { t.turnParent = prev }
 }
 
 // traceSessionCreated adds what vendor.sessions.create knows once the
 // session exists, and parents the turn its initial events start.
-func (c *call) traceSessionCreated(x *session) func() {
-	if span := c.recording(); span != nil {
+func (s *Server) traceSessionCreated(c *call, x *session) func() {
+	if span := recording(c); span != nil {
 		span.SetAttributes(
 			attr.SessionID.String(x.id),
 			attr.GenAIAgentID.String(x.agent.agent.id),
@@ -239,20 +247,20 @@ func (c *call) traceSessionCreated(x *session) func() {
 			attr.SessionEnvironmentID.String(x.environmentID),
 		)
 	}
-	return c.parentTurns()
+	return s.parentTurns(c)
 }
 
 // traceSessionEvents adds gen_ai.conversation.id when the events name a
 // thread (docs/tracing.md: an interrupt of one thread, an answer to a
 // child thread's call; the first one named), and parents the turns the
 // events start.
-func (c *call) traceSessionEvents(x *session, params []eventParam) func() {
-	if span := c.recording(); span != nil {
+func (s *Server) traceSessionEvents(c *call, x *session, params []eventParam) func() {
+	if span := recording(c); span != nil {
 		if id := namedThread(x.eng, params); id != "" {
 			span.SetAttributes(attr.GenAIConversationID.String(id))
 		}
 	}
-	return c.parentTurns()
+	return s.parentTurns(c)
 }
 
 func namedThread(e *engine, params []eventParam) string {

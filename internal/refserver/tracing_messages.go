@@ -34,13 +34,14 @@ type modelAttempt struct {
 
 // traceMessages records a valid request's attributes on its span and
 // enables the model-attempt and tool spans.
-func (c *call) traceMessages(r *msgRequest) {
-	span := c.recording()
+func (s *Server) traceMessages(c *call, r *msgRequest) {
+	span := recording(c)
 	if span == nil {
 		return
 	}
-	ms := &messageSpan{rs: c.Ex.Span, tracer: c.s.trace.tracer, content: c.s.trace.content}
-	c.Ex.Span.msg, r.span = ms, ms
+	rs := reqSpan(c.Ex)
+	ms := &messageSpan{rs: rs, tracer: s.trace.tracer, content: s.trace.content}
+	rs.msg, r.span = ms, ms
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
 		attr.GenAIOperationName.String("chat"),

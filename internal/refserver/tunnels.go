@@ -31,7 +31,7 @@ type tunnel struct {
 
 func (t *tunnel) archived() bool { return !t.archivedAt.IsZero() }
 
-func (t *tunnel) position() position { return position{createdAt: t.createdAt, id: t.id} }
+func (t *tunnel) position() position { return position{CreatedAt: t.createdAt, ID: t.id} }
 
 type tunnelJSON struct {
 	Type        string     `json:"type"`

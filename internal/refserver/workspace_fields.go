@@ -34,7 +34,7 @@ type allowedGeos struct {
 	geos []string // nil = unrestricted
 }
 
-func (allowedGeos) jsonDescription() string {
+func (allowedGeos) JSONDescription() string {
 	return `"unrestricted" or a non-empty array of distinct values from ` + quoteList(inferenceGeos)
 }
 

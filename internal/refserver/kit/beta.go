@@ -1,4 +1,4 @@
-package refserver
+package kit
 
 import (
 	"net/http"
@@ -7,23 +7,24 @@ import (
 
 // Headers the pipeline reads.
 const (
-	headerVersion     = "vendor-version"
-	headerBeta        = "vendor-beta"
-	headerWorkspaceID = "vendor-workspace-id"
+	HeaderVersion     = "vendor-version"
+	HeaderBeta        = "vendor-beta"
+	HeaderWorkspaceID = "vendor-workspace-id"
 )
 
-// supportedVersion is the only vendor-version value (docs/api-choices.md):
+// SupportedVersion is the only vendor-version value (docs/api-choices.md):
 // an omitted header means it, any other value is rejected.
-const supportedVersion = "2023-06-01"
+const SupportedVersion = "2023-06-01"
 
-func checkVersion(h http.Header) error {
-	values := h.Values(headerVersion)
+// CheckVersion refuses any vendor-version but SupportedVersion.
+func CheckVersion(h http.Header) error {
+	values := h.Values(HeaderVersion)
 	if len(values) == 0 {
 		return nil
 	}
 	for _, v := range values {
-		if v != supportedVersion {
-			return invalidField(headerVersion, "unsupported version `%s`; the supported version is `%s`", v, supportedVersion)
+		if v != SupportedVersion {
+			return InvalidField(HeaderVersion, "unsupported version `%s`; the supported version is `%s`", v, SupportedVersion)
 		}
 	}
 	return nil
@@ -31,7 +32,7 @@ func checkVersion(h http.Header) error {
 
 // Beta values routes require. Managed agents and memory stores will add
 // theirs here.
-const betaMCPTunnels = "mcp-tunnels-2026-06-22"
+const BetaMCPTunnels = "mcp-tunnels-2026-06-22"
 
 // knownBetas is the list of beta values the API knows; anything else is a
 // typo the client should hear about (docs/api-choices.md "Transport").
@@ -70,17 +71,17 @@ const maxBetaHeader = 16 << 10
 // many more there were.
 const maxNamedBetas = 5
 
-// parseBetas collects vendor-beta values from comma-separated and repeated
+// ParseBetas collects vendor-beta values from comma-separated and repeated
 // headers and rejects unknown ones, naming the first few. It runs in time
 // linear in the header's length.
-func parseBetas(h http.Header) (map[string]bool, error) {
-	values := h.Values(headerBeta)
+func ParseBetas(h http.Header) (map[string]bool, error) {
+	values := h.Values(HeaderBeta)
 	size := 0
 	for _, header := range values {
 		size += len(header)
 	}
 	if size > maxBetaHeader {
-		return nil, invalidField(headerBeta, "too long: %d bytes, at most %d", size, maxBetaHeader)
+		return nil, InvalidField(HeaderBeta, "too long: %d bytes, at most %d", size, maxBetaHeader)
 	}
 	betas := make(map[string]bool)
 	var unknown []string
@@ -103,17 +104,17 @@ func parseBetas(h http.Header) (map[string]bool, error) {
 	case n == 0:
 		return betas, nil
 	case n == 1:
-		return nil, invalidField(headerBeta, "unknown beta value %s", quoteList(unknown))
+		return nil, InvalidField(HeaderBeta, "unknown beta value %s", QuoteList(unknown))
 	case n <= maxNamedBetas:
-		return nil, invalidField(headerBeta, "unknown beta values %s", quoteList(unknown))
+		return nil, InvalidField(HeaderBeta, "unknown beta values %s", QuoteList(unknown))
 	default:
-		return nil, invalidField(headerBeta, "unknown beta values %s and %d more", quoteList(unknown[:maxNamedBetas]), n-maxNamedBetas)
+		return nil, InvalidField(HeaderBeta, "unknown beta values %s and %d more", QuoteList(unknown[:maxNamedBetas]), n-maxNamedBetas)
 	}
 }
 
-// requireBeta checks that at least one of the route's accepted values was
+// RequireBeta checks that at least one of the route's accepted values was
 // sent; the message names the value(s) to send.
-func requireBeta(accepted []string, sent map[string]bool) error {
+func RequireBeta(accepted []string, sent map[string]bool) error {
 	if len(accepted) == 0 {
 		return nil
 	}
@@ -123,7 +124,7 @@ func requireBeta(accepted []string, sent map[string]bool) error {
 		}
 	}
 	if len(accepted) == 1 {
-		return invalidField(headerBeta, "this endpoint requires the beta value %s", quoteList(accepted))
+		return InvalidField(HeaderBeta, "this endpoint requires the beta value %s", QuoteList(accepted))
 	}
-	return invalidField(headerBeta, "this endpoint requires one of the beta values %s", quoteList(accepted))
+	return InvalidField(HeaderBeta, "this endpoint requires one of the beta values %s", QuoteList(accepted))
 }

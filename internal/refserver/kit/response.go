@@ -1,11 +1,11 @@
-package refserver
+package kit
 
 import (
 	"bytes"
 	"net/http"
 )
 
-// responseBuffer holds a handler's status and body until the pipeline decides
+// ResponseBuffer holds a handler's status and body until the pipeline decides
 // what to do with them. Buffering is what lets the server
 //   - record the response for idempotent replay,
 //   - run a handler and then drop the connection (Fault.DropAfterHandling),
@@ -14,7 +14,7 @@ import (
 // Headers are not buffered: Header returns the real writer's map, which
 // net/http sends only on the first WriteHeader. A streaming handler calls
 // Flush, which commits what is buffered and makes later writes pass through.
-type responseBuffer struct {
+type ResponseBuffer struct {
 	w         http.ResponseWriter
 	status    int
 	body      bytes.Buffer
@@ -24,13 +24,14 @@ type responseBuffer struct {
 	OpenAIErrors bool
 }
 
-func newResponseBuffer(w http.ResponseWriter) *responseBuffer {
-	return &responseBuffer{w: w}
+// NewResponseBuffer buffers what a handler writes to w.
+func NewResponseBuffer(w http.ResponseWriter) *ResponseBuffer {
+	return &ResponseBuffer{w: w}
 }
 
-func (b *responseBuffer) Header() http.Header { return b.w.Header() }
+func (b *ResponseBuffer) Header() http.Header { return b.w.Header() }
 
-func (b *responseBuffer) WriteHeader(status int) {
+func (b *ResponseBuffer) WriteHeader(status int) {
 	if b.status != 0 {
 		return
 	}
@@ -40,7 +41,7 @@ func (b *responseBuffer) WriteHeader(status int) {
 	}
 }
 
-func (b *responseBuffer) Write(p []byte) (int, error) {
+func (b *ResponseBuffer) Write(p []byte) (int, error) {
 	if b.status == 0 {
 		b.WriteHeader(http.StatusOK)
 	}
@@ -52,18 +53,21 @@ func (b *responseBuffer) Write(p []byte) (int, error) {
 
 // Flush commits the response so far and flushes the connection; from then on
 // the response streams.
-func (b *responseBuffer) Flush() {
+func (b *ResponseBuffer) Flush() {
 	b.Commit()
 	if f, ok := b.w.(http.Flusher); ok {
 		f.Flush()
 	}
 }
 
+// Bytes is the buffered body (empty once committed).
+func (b *ResponseBuffer) Bytes() []byte { return b.body.Bytes() }
+
 // Unwrap lets http.ResponseController reach the connection (deadlines).
-func (b *responseBuffer) Unwrap() http.ResponseWriter { return b.w }
+func (b *ResponseBuffer) Unwrap() http.ResponseWriter { return b.w }
 
 // Commit sends the buffered status and body. It is idempotent.
-func (b *responseBuffer) Commit() {
+func (b *ResponseBuffer) Commit() {
 	if b.Committed {
 		return
 	}
@@ -79,7 +83,7 @@ func (b *responseBuffer) Commit() {
 }
 
 // Discard forgets an uncommitted response so another can be written.
-func (b *responseBuffer) Discard() {
+func (b *ResponseBuffer) Discard() {
 	if !b.Committed {
 		b.status = 0
 		b.body.Reset()
@@ -88,7 +92,7 @@ func (b *responseBuffer) Discard() {
 
 // StatusCode is the status sent or about to be sent (200 when nothing was
 // written, as net/http would do).
-func (b *responseBuffer) StatusCode() int {
+func (b *ResponseBuffer) StatusCode() int {
 	if b.status == 0 {
 		return http.StatusOK
 	}

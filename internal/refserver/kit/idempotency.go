@@ -1,4 +1,4 @@
-package refserver
+package kit
 
 import (
 	"bytes"
@@ -14,12 +14,12 @@ import (
 // response below 500 is remembered for 24 hours and replayed with
 // idempotent-replayed: true; the same key with a different request is 400;
 // a key whose first request is still running is 409. For an access token
-// the "API key" is the identity the token acts for (principal.idemOwner):
+// the "API key" is the identity the token acts for (Caller.IdempotencyOwner):
 // tokens are replaced every hour or so, and a retry after a refresh must
 // still be recognised.
 
 const (
-	headerIdempotencyKey = "Idempotency-Key"
+	HeaderIdempotencyKey = "Idempotency-Key"
 	idempotencyTTL       = 24 * time.Hour
 	// idempotencySweepEvery is how many new records trigger a sweep of
 	// expired ones, which keeps a long-running server's memory bounded.
@@ -40,7 +40,9 @@ type idempotencyRecord struct {
 	body        []byte
 }
 
-type idempotencyStore struct {
+// IdempotencyStore remembers the Idempotency-Keys of recent POSTs and
+// their responses. Its zero value is ready to use.
+type IdempotencyStore struct {
 	mu      sync.Mutex
 	records map[idempotencyScope]*idempotencyRecord
 	inserts int
@@ -57,7 +59,7 @@ const (
 
 // begin looks the key up and, when it is new (or its record expired),
 // marks it in flight.
-func (st *idempotencyStore) begin(scope idempotencyScope, fp [32]byte, now time.Time) (idempotencyRecord, idempotencyOutcome) {
+func (st *IdempotencyStore) begin(scope idempotencyScope, fp [32]byte, now time.Time) (idempotencyRecord, idempotencyOutcome) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if rec, ok := st.records[scope]; ok && now.Sub(rec.createdAt) < idempotencyTTL {
@@ -78,6 +80,9 @@ func (st *idempotencyStore) begin(scope idempotencyScope, fp [32]byte, now time.
 			}
 		}
 	}
+	if st.records == nil {
+		st.records = map[idempotencyScope]*idempotencyRecord{}
+	}
 	st.records[scope] = &idempotencyRecord{fingerprint: fp, createdAt: now}
 	return idempotencyRecord{}, idempotencyFirst
 }
@@ -85,7 +90,7 @@ func (st *idempotencyStore) begin(scope idempotencyScope, fp [32]byte, now time.
 // finish stores the response of the first request, or forgets the key when
 // there is nothing to replay (a 5xx, a streamed response, a panic), so that
 // a retry runs again.
-func (st *idempotencyStore) finish(scope idempotencyScope, rb *responseBuffer, ok bool) {
+func (st *IdempotencyStore) finish(scope idempotencyScope, rb *ResponseBuffer, ok bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	rec := st.records[scope]
@@ -99,30 +104,30 @@ func (st *idempotencyStore) finish(scope idempotencyScope, rb *responseBuffer, o
 	rec.done = true
 	rec.status = rb.StatusCode()
 	rec.contentType = rb.Header().Get("Content-Type")
-	rec.body = bytes.Clone(rb.body.Bytes())
+	rec.body = bytes.Clone(rb.Bytes())
 }
 
-// runIdempotent runs a POST handler under the idempotency rules.
-func (s *Server) runIdempotent(c *call, handle func(*call) error) {
-	values := c.R.Header.Values(headerIdempotencyKey)
+// Run runs a POST handler under the idempotency rules.
+func (st *IdempotencyStore) Run(c *Call, handle func(*Call) error) {
+	values := c.R.Header.Values(HeaderIdempotencyKey)
 	if len(values) == 0 {
 		c.Run(handle)
 		return
 	}
 	key := values[0]
 	if n := utf8.RuneCountInString(key); n < 1 || n > 255 {
-		c.Fail(invalidField(headerIdempotencyKey, "must be between 1 and 255 characters"))
+		c.Fail(InvalidField(HeaderIdempotencyKey, "must be between 1 and 255 characters"))
 		return
 	}
-	scope := idempotencyScope{apiKeyID: c.Caller.idempotencyOwner(), key: key}
-	rec, outcome := s.idempotency.begin(scope, requestFingerprint(c.R, c.WorkspaceID, c.Ex.Body), s.cfg.clock.Now())
+	scope := idempotencyScope{apiKeyID: c.Caller.IdempotencyOwner(), key: key}
+	rec, outcome := st.begin(scope, requestFingerprint(c.R, c.WorkspaceID, c.Ex.Body), c.Deps.Clock.Now())
 	switch outcome {
 	case idempotencyMismatch:
-		c.Fail(invalidField(headerIdempotencyKey, "was already used for a different request"))
+		c.Fail(InvalidField(HeaderIdempotencyKey, "was already used for a different request"))
 		return
 	case idempotencyInFlight:
-		inFlight := newAPIError(http.StatusConflict, errInvalidRequest,
-			"%s: a request with this key is still in progress", headerIdempotencyKey)
+		inFlight := NewAPIError(http.StatusConflict, ErrInvalidRequest,
+			"%s: a request with this key is still in progress", HeaderIdempotencyKey)
 		inFlight.ShouldRetry = "true" // once the first request ends, a retry gets its answer
 		c.Fail(inFlight)
 		return
@@ -136,7 +141,7 @@ func (s *Server) runIdempotent(c *call, handle func(*call) error) {
 		return
 	}
 	finished := false
-	defer func() { s.idempotency.finish(scope, c.Ex.RB, finished) }()
+	defer func() { st.finish(scope, c.Ex.RB, finished) }()
 	c.Run(handle)
 	finished = true
 }

@@ -1,4 +1,4 @@
-package refserver
+package kit
 
 import (
 	"testing"

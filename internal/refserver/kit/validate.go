@@ -1,4 +1,4 @@
-package refserver
+package kit
 
 import (
 	"bytes"
@@ -15,27 +15,27 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeStrict decodes a JSON object body into dst the way the platform
+// DecodeStrict decodes a JSON object body into dst the way the platform
 // reads bodies: unknown fields, wrong types, invalid JSON and trailing data
 // are all 400 invalid_request_error naming the field. An empty body reads as
 // {} so that required fields are reported by name.
-func decodeStrict(body []byte, dst any) error {
+func DecodeStrict(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
 	}
 	if err := checkDuplicateNames(body); err != nil {
 		return err
 	}
-	if err := unmarshalStrict(body, dst); err != nil {
-		return describeDecodeError(err)
+	if err := UnmarshalStrict(body, dst); err != nil {
+		return DescribeDecodeError(err)
 	}
 	return nil
 }
 
-// unmarshalStrict is json.Unmarshal with unknown fields rejected and
-// nothing allowed after the value. Custom UnmarshalJSON methods (optional,
+// UnmarshalStrict is json.Unmarshal with unknown fields rejected and
+// nothing allowed after the value. Custom UnmarshalJSON methods (Optional,
 // unions) use it too, so nested objects are as strict as the top level.
-func unmarshalStrict(data []byte, dst any) error {
+func UnmarshalStrict(data []byte, dst any) error {
 	if err := checkExactNames(data, reflect.TypeOf(dst)); err != nil {
 		return err
 	}
@@ -45,28 +45,29 @@ func unmarshalStrict(data []byte, dst any) error {
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 			// encoding/json reports an unknown field by name only. As a
 			// type error it gains its path: every decoder it passes
-			// through on the way out (optional nests them) prefixes its
+			// through on the way out (Optional nests them) prefixes its
 			// own field names.
 			if unquoted, uerr := strconv.Unquote(name); uerr == nil {
 				name = unquoted
 			}
-			return &json.UnmarshalTypeError{Field: name, Type: unknownFieldType}
+			return &json.UnmarshalTypeError{Field: name, Type: UnknownFieldType}
 		}
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return errTrailingData
+		return ErrTrailingData
 	}
 	return nil
 }
 
-var errTrailingData = errors.New("data after the JSON value")
+// ErrTrailingData is the error of a value followed by more data.
+var ErrTrailingData = errors.New("data after the JSON value")
 
 // checkDuplicateNames refuses an object that names a member twice, which
 // encoding/json would read as its last value: the platform's documented
 // choice is to refuse, as Messages does. Anything else wrong with the
 // body is left to the decoder's own messages.
-func checkDuplicateNames(body []byte) *apiError {
+func checkDuplicateNames(body []byte) *APIError {
 	dec := jsontext.NewDecoder(bytes.NewReader(body))
 	for {
 		_, err := dec.ReadToken()
@@ -75,7 +76,7 @@ func checkDuplicateNames(body []byte) *apiError {
 		}
 		var serr *jsontext.SyntacticError
 		if errors.As(err, &serr) && errors.Is(serr.Err, jsontext.ErrDuplicateName) {
-			return invalidField(dottedPath(serr.JSONPointer), "duplicate field")
+			return InvalidField(dottedPath(serr.JSONPointer), "duplicate field")
 		}
 		return nil
 	}
@@ -101,47 +102,49 @@ func dottedPath(p jsontext.Pointer) string {
 	return b.String()
 }
 
-// describeDecodeError turns decoding errors into field-first messages.
+// DescribeDecodeError turns decoding errors into field-first messages.
 // Type errors carry the full dotted path of the field (Go 1.20+), and so do
-// unknown fields once unmarshalStrict has turned them into type errors.
-func describeDecodeError(err error) *apiError {
+// unknown fields once UnmarshalStrict has turned them into type errors.
+func DescribeDecodeError(err error) *APIError {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr):
-		if typeErr.Type == unknownFieldType {
-			return invalidField(typeErr.Field, "unknown field")
+		if typeErr.Type == UnknownFieldType {
+			return InvalidField(typeErr.Field, "unknown field")
 		}
 		if typeErr.Field == "" {
-			return invalidField("request body", "must be a JSON object")
+			return InvalidField("request body", "must be a JSON object")
 		}
-		return invalidField(typeErr.Field, "must be %s", describeType(typeErr.Type))
+		return InvalidField(typeErr.Field, "must be %s", DescribeType(typeErr.Type))
 	case errors.As(err, &syntaxErr):
-		return invalidField("request body", "invalid JSON at offset %d", syntaxErr.Offset)
-	case errors.Is(err, errTrailingData):
-		return invalidField("request body", "unexpected data after the JSON value")
+		return InvalidField("request body", "invalid JSON at offset %d", syntaxErr.Offset)
+	case errors.Is(err, ErrTrailingData):
+		return InvalidField("request body", "unexpected data after the JSON value")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return invalidField("request body", "invalid JSON: unexpected end of input")
+		return InvalidField("request body", "invalid JSON: unexpected end of input")
 	}
-	return invalidField("request body", "invalid JSON")
+	return InvalidField("request body", "invalid JSON")
 }
 
 // unknownField marks the type errors that stand for unknown fields.
 type unknownField struct{}
 
-var unknownFieldType = reflect.TypeFor[unknownField]()
+// UnknownFieldType marks the type errors that stand for unknown fields.
+var UnknownFieldType = reflect.TypeFor[unknownField]()
 
-// jsonDescriber lets a union type say what it accepts in type errors.
-type jsonDescriber interface {
-	jsonDescription() string
+// JSONDescriber lets a union type say what it accepts in type errors.
+type JSONDescriber interface {
+	JSONDescription() string
 }
 
-func describeType(t reflect.Type) string {
+// DescribeType says what a value of t is, for "must be ..." messages.
+func DescribeType(t reflect.Type) string {
 	if t == nil {
 		return "a valid value"
 	}
-	if d, ok := reflect.New(t).Interface().(jsonDescriber); ok {
-		return d.jsonDescription()
+	if d, ok := reflect.New(t).Interface().(JSONDescriber); ok {
+		return d.JSONDescription()
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -158,63 +161,63 @@ func describeType(t reflect.Type) string {
 	case reflect.Slice, reflect.Array:
 		return "an array"
 	case reflect.Pointer:
-		return describeType(t.Elem())
+		return DescribeType(t.Elem())
 	}
 	return "a valid value"
 }
 
-// optional is a body field that distinguishes omitted, null and a value,
+// Optional is a body field that distinguishes omitted, null and a value,
 // which updates need ("omitted keeps, null clears").
-type optional[T any] struct {
+type Optional[T any] struct {
 	Set   bool // the key was present
 	Null  bool // its value was null
 	Value T
 }
 
-func (o *optional[T]) UnmarshalJSON(data []byte) error {
+func (o *Optional[T]) UnmarshalJSON(data []byte) error {
 	o.Set = true
 	if string(data) == "null" {
 		o.Null = true
 		return nil
 	}
-	return unmarshalStrict(data, &o.Value)
+	return UnmarshalStrict(data, &o.Value)
 }
 
 // Present reports whether the field carries a non-null value.
-func (o optional[T]) Present() bool { return o.Set && !o.Null }
+func (o Optional[T]) Present() bool { return o.Set && !o.Null }
 
-// checkLength enforces a length in characters (not bytes).
-func checkLength(field, s string, minLen, maxLen int) error {
+// CheckLength enforces a length in characters (not bytes).
+func CheckLength(field, s string, minLen, maxLen int) error {
 	n := utf8.RuneCountInString(s)
 	if n < minLen || n > maxLen {
 		if minLen == 0 {
-			return invalidField(field, "must be at most %d characters", maxLen)
+			return InvalidField(field, "must be at most %d characters", maxLen)
 		}
-		return invalidField(field, "must be between %d and %d characters", minLen, maxLen)
+		return InvalidField(field, "must be between %d and %d characters", minLen, maxLen)
 	}
 	return nil
 }
 
-// queryInt reads an integer query parameter within [minV, maxV], or def when
+// QueryInt reads an integer query parameter within [minV, maxV], or def when
 // absent.
-func queryInt(q url.Values, name string, def, minV, maxV int) (int, error) {
-	raw, ok := queryValue(q, name)
+func QueryInt(q url.Values, name string, def, minV, maxV int) (int, error) {
+	raw, ok := QueryValue(q, name)
 	if !ok {
 		return def, nil
 	}
 	n, err := strconv.Atoi(raw)
 	if err != nil {
-		return 0, invalidField(name, "must be an integer")
+		return 0, InvalidField(name, "must be an integer")
 	}
 	if n < minV || n > maxV {
-		return 0, invalidField(name, "must be between %d and %d", minV, maxV)
+		return 0, InvalidField(name, "must be between %d and %d", minV, maxV)
 	}
 	return n, nil
 }
 
-// queryBool reads a boolean query parameter (false when absent).
-func queryBool(q url.Values, name string) (bool, error) {
-	raw, ok := queryValue(q, name)
+// QueryBool reads a boolean query parameter (false when absent).
+func QueryBool(q url.Values, name string) (bool, error) {
+	raw, ok := QueryValue(q, name)
 	if !ok {
 		return false, nil
 	}
@@ -224,18 +227,18 @@ func queryBool(q url.Values, name string) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, invalidField(name, "must be true or false")
+	return false, InvalidField(name, "must be true or false")
 }
 
-// queryValue returns a single-valued query parameter: the first value when
+// QueryValue returns a single-valued query parameter: the first value when
 // repeated (as url.Values.Get), and absent when empty.
-func queryValue(q url.Values, name string) (string, bool) {
+func QueryValue(q url.Values, name string) (string, bool) {
 	v := q.Get(name)
 	return v, v != ""
 }
 
-// quoteList renders values as `a`, `b` for messages.
-func quoteList(values []string) string {
+// QuoteList renders values as `a`, `b` for messages.
+func QuoteList(values []string) string {
 	quoted := make([]string, len(values))
 	for i, v := range values {
 		quoted[i] = fmt.Sprintf("`%s`", v)

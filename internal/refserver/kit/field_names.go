@@ -1,4 +1,4 @@
-package refserver
+package kit
 
 import (
 	"bytes"
@@ -12,24 +12,24 @@ import (
 
 // Member names are matched exactly. encoding/json folds case ("NAME" fills
 // name) and its unknown-field check only sees names that fold onto no
-// field, so before decoding, unmarshalStrict walks the document beside the
+// field, so before decoding, UnmarshalStrict walks the document beside the
 // destination type and refuses any member a struct does not declare
 // verbatim. It stops at types that decode themselves (json.Unmarshaler):
-// those that decode strictly call unmarshalStrict on their part, which
+// those that decode strictly call UnmarshalStrict on their part, which
 // walks it in turn.
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // checkExactNames reports the first member of data that t (or a type
 // nested in it) does not name exactly, as the unknown-field type error
-// unmarshalStrict returns. Anything else wrong is left to the decoder.
+// UnmarshalStrict returns. Anything else wrong is left to the decoder.
 func checkExactNames(data []byte, t reflect.Type) error {
 	if t == nil {
 		return nil
 	}
 	w := nameWalker{dec: jsontext.NewDecoder(bytes.NewReader(data))}
 	if path, ok := w.value(t, nil); !ok && path != nil {
-		return &json.UnmarshalTypeError{Field: strings.Join(path, "."), Type: unknownFieldType}
+		return &json.UnmarshalTypeError{Field: strings.Join(path, "."), Type: UnknownFieldType}
 	}
 	return nil
 }
