@@ -1,8 +1,11 @@
 package refserver
 
-import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+import (
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
+)
 
-// The old names of what moved to package kit. They keep the families that
+// The old names of what moved to packages kit and spans. They keep the families that
 // are still in this package compiling unchanged; each goes away once the
 // last family that uses it has moved into its own package (and then calls
 // kit directly).
@@ -91,3 +94,19 @@ func mapCursorPage[T, U any](p cursorPage[T], view func(T) U) cursorPage[U] {
 }
 
 func mapSlice[T, U any](in []T, f func(T) U) []U { return kit.MapSlice(in, f) }
+
+// Of package spans.
+type (
+	requestSpan  = spans.Request
+	spanOutcome  = spans.Outcome
+	contentAttrs = spans.Content
+)
+
+const toolErrorType = spans.ToolErrorType
+
+var (
+	endWith   = spans.End
+	reqSpan   = spans.Of
+	recording = spans.Recording
+	toolAttrs = spans.ToolAttrs
+)

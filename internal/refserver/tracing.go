@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -74,15 +73,6 @@ func newServerTracing(cfg config) *serverTracing {
 	return &serverTracing{tracer: tp.Tracer(attr.APIScope), content: cfg.content, cloud: cfg.cloud}
 }
 
-// requestSpan is the SERVER span of one request.
-type requestSpan struct {
-	span trace.Span
-	ctx  context.Context // carries span: the parent of its children
-	// msg is the vendor.messages.create state (tracing_messages.go), nil
-	// on other operations.
-	msg *messageSpan
-}
-
 // startSpan starts the request's span, once: before authentication for
 // every traced route (authenticated false), after it for
 // vendor.messages.create, which covers authenticated requests only.
@@ -98,7 +88,7 @@ func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *r
 	parent := propagation.TraceContext{}.Extract(context.Background(), propagation.HeaderCarrier(r.Header))
 	ctx, span := t.tracer.Start(parent, "vendor."+rt.Op,
 		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.Started))
-	rs := &requestSpan{span: span, ctx: ctx}
+	rs := &requestSpan{Span: span, Ctx: ctx}
 	if !span.IsRecording() {
 		return rs
 	}
@@ -147,23 +137,6 @@ func hostPort(hostHeader, scheme string) (string, int) {
 	return host, 80
 }
 
-// spanOutcome is how a span ends: OK, ERROR with errType, or unset.
-type spanOutcome struct {
-	errType string
-	unset   bool
-}
-
-func endWith(span trace.Span, o spanOutcome) {
-	switch {
-	case o.errType != "":
-		span.SetAttributes(attr.ErrorType.String(o.errType))
-		span.SetStatus(codes.Error, o.errType)
-	case !o.unset:
-		span.SetStatus(codes.Ok, "")
-	}
-	span.End()
-}
-
 // endRequestSpan ends the request's span once its response is committed
 // or dropped. The status is the one sent with the headers (a stream's
 // too); absent when nothing was sent. OK for a 2xx; ERROR with the error
@@ -179,16 +152,18 @@ func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
 	status := ex.RB.StatusCode()
 	switch {
 	case ex.Dropped:
-		o.errType = errAPI
+		o.ErrType = errAPI
 	case r.Context().Err() != nil:
-		o.unset = true
+		o.Unset = true
 	case ex.ErrType != "":
-		o.errType = ex.ErrType
+		o.ErrType = ex.ErrType
 	case status >= 400:
-		o.errType = errorTypeForStatus(status)
+		o.ErrType = errorTypeForStatus(status)
 	}
-	rs.msg.finish(ex, o)
-	if rs.span.IsRecording() {
+	if rs.Msg != nil {
+		rs.Msg.Finish(ex, o)
+	}
+	if rs.Span.IsRecording() {
 		attrs := []attribute.KeyValue{attr.OrganizationID.String(s.seed.OrganizationID)}
 		if ws := ex.RB.Header().Get(headerWorkspaceID); ws != "" {
 			attrs = append(attrs, attr.WorkspaceID.String(ws))
@@ -196,24 +171,9 @@ func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
 		if ex.RB.Committed {
 			attrs = append(attrs, attr.HTTPResponseStatus.Int(status))
 		}
-		rs.span.SetAttributes(attrs...)
+		rs.Span.SetAttributes(attrs...)
 	}
-	endWith(rs.span, o)
-}
-
-// recording returns the request's span when it records attributes.
-func recording(c *call) trace.Span {
-	rs := reqSpan(c.Ex)
-	if rs == nil || !rs.span.IsRecording() {
-		return nil
-	}
-	return rs.span
-}
-
-// reqSpan is the request's SERVER span, nil when it has none.
-func reqSpan(ex *exchange) *requestSpan {
-	rs, _ := ex.Span.(*requestSpan)
-	return rs
+	endWith(rs.Span, o)
 }
 
 func noop() {}
@@ -231,7 +191,7 @@ func (s *Server) parentTurns(c *call) func() {
 		return noop
 	}
 	prev := t.turnParent
-	t.turnParent = rs.span
+	t.turnParent = rs.Span
 	return func() { t.turnParent = prev }
 }
 

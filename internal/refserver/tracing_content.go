@@ -1,9 +1,6 @@
 package refserver
 
 import (
-	"go.opentelemetry.io/otel/attribute"
-
-	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 )
 
@@ -43,26 +40,4 @@ func genaiTree(n *jnode) any {
 		return o
 	}
 	return nil
-}
-
-// contentAttrs collects content attributes and whether one was shortened.
-type contentAttrs struct {
-	attrs     []attribute.KeyValue
-	truncated bool
-}
-
-// add records v, a genai tree, within the content limit.
-func (ca *contentAttrs) add(key attribute.Key, v any) {
-	s, cut := genai.Encode(v, genai.Limit())
-	ca.attrs = append(ca.attrs, key.String(s))
-	ca.truncated = ca.truncated || cut
-}
-
-// kvs returns the attributes, with vendor.content.truncated when one was
-// shortened.
-func (ca *contentAttrs) kvs() []attribute.KeyValue {
-	if ca.truncated {
-		return append(ca.attrs, attr.ContentTruncated.Bool(true))
-	}
-	return ca.attrs
 }

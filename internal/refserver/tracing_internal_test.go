@@ -160,7 +160,7 @@ func TestTracingOffHooks(t *testing.T) {
 	var ms *messageSpan
 	ms.response(nil, "")
 	ms.failedAttempt(nil, "")
-	ms.finish(nil, spanOutcome{})
+	ms.Finish(nil, spanOutcome{})
 	ms.startAttempt(nil, attempt{}).done(msgUsageJSON{}, true)
 	var mr *modelSpan
 	mr.fail("x")

@@ -41,7 +41,7 @@ func (s *Server) traceMessages(c *call, r *msgRequest) {
 	}
 	rs := reqSpan(c.Ex)
 	ms := &messageSpan{rs: rs, tracer: s.trace.tracer, content: s.trace.content}
-	rs.msg, r.span = ms, ms
+	rs.Msg, r.span = ms, ms
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
 		attr.GenAIOperationName.String("chat"),
@@ -76,17 +76,17 @@ func (s *Server) traceMessages(c *call, r *msgRequest) {
 	if ms.content {
 		var ca contentAttrs
 		if sys := r.root.get("system"); !sys.isNull() {
-			ca.add(attr.GenAISystemInstructions, genai.SystemInstructions(genaiTree(sys), genai.Options{}))
+			ca.Add(attr.GenAISystemInstructions, genai.SystemInstructions(genaiTree(sys), genai.Options{}))
 		}
-		ca.add(attr.GenAIInputMessages, genai.InputMessages(genaiTree(r.root.get("messages")), genai.Options{}))
+		ca.Add(attr.GenAIInputMessages, genai.InputMessages(genaiTree(r.root.get("messages")), genai.Options{}))
 		if len(r.stopSequences) > 0 { // a JSON string, as all content (docs/tracing.md)
 			stops := make([]any, len(r.stopSequences))
 			for i, s := range r.stopSequences {
 				stops[i] = s
 			}
-			ca.add(attr.GenAIRequestStopSequences, stops)
+			ca.Add(attr.GenAIRequestStopSequences, stops)
 		}
-		attrs = append(attrs, ca.kvs()...)
+		attrs = append(attrs, ca.KVs()...)
 	}
 	span.SetAttributes(attrs...)
 }
@@ -102,7 +102,7 @@ func (ms *messageSpan) startAttempt(r *msgRequest, a attempt) *modelAttempt {
 	if a.first {
 		model = r.modelID
 	}
-	_, span := ms.tracer.Start(ms.rs.ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
+	_, span := ms.tracer.Start(ms.rs.Ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
 	span.SetAttributes(attr.GenAIProviderName.String(attr.ProviderVendor), attr.GenAIRequestModel.String(model))
 	return &modelAttempt{ms: ms, span: span, model: model}
 }
@@ -127,20 +127,20 @@ func (ms *messageSpan) failedAttempt(r *msgRequest, errType string) {
 	if ms == nil {
 		return
 	}
-	_, span := ms.tracer.Start(ms.rs.ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
+	_, span := ms.tracer.Start(ms.rs.Ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
 	span.SetAttributes(attr.GenAIProviderName.String(attr.ProviderVendor), attr.GenAIRequestModel.String(r.modelID))
-	endWith(span, spanOutcome{errType: errType})
+	endWith(span, spanOutcome{ErrType: errType})
 }
 
-// finish ends the serving attempt with the response: failed by an error
+// Finish ends the serving attempt with the response: failed by an error
 // event the stream sent, unset when the client went away.
-func (ms *messageSpan) finish(ex *exchange, o spanOutcome) {
+func (ms *messageSpan) Finish(ex *exchange, o spanOutcome) {
 	if ms == nil || ms.serving == nil {
 		return
 	}
-	ao := spanOutcome{unset: o.unset}
-	if !o.unset {
-		ao.errType = ex.ErrType
+	ao := spanOutcome{Unset: o.Unset}
+	if !o.Unset {
+		ao.ErrType = ex.ErrType
 	}
 	endWith(ms.serving.span, ao)
 	ms.serving = nil
@@ -164,10 +164,10 @@ func (ms *messageSpan) response(res *modelResult, id string) {
 			blocks[i] = genaiTree(b.node(false))
 		}
 		var ca contentAttrs
-		ca.add(attr.GenAIOutputMessages, genai.OutputMessages("assistant", blocks, genai.FinishReason(res.stopReason), genai.Options{}))
-		attrs = append(attrs, ca.kvs()...)
+		ca.Add(attr.GenAIOutputMessages, genai.OutputMessages("assistant", blocks, genai.FinishReason(res.stopReason), genai.Options{}))
+		attrs = append(attrs, ca.KVs()...)
 	}
-	ms.rs.span.SetAttributes(attrs...)
+	ms.rs.Span.SetAttributes(attrs...)
 	for _, b := range res.content {
 		if b.typ == "server_tool_use" || b.typ == "mcp_tool_use" {
 			ms.toolSpan(b, res.content)
@@ -183,7 +183,7 @@ func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
 	if use.typ == "mcp_tool_use" {
 		name = "vendor.mcp_tool_use " + use.name
 	}
-	_, span := ms.tracer.Start(ms.rs.ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	_, span := ms.tracer.Start(ms.rs.Ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
 	span.SetAttributes(toolAttrs(use.name, use.id)...)
 	var result *jnode
 	for _, b := range content {
@@ -197,15 +197,15 @@ func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
 	}
 	if ms.content {
 		var ca contentAttrs
-		ca.add(attr.GenAIToolCallArguments, genaiTree(orEmpty(use.input)))
+		ca.Add(attr.GenAIToolCallArguments, genaiTree(orEmpty(use.input)))
 		if result, ok := genaiTree(result).(genai.Object); ok {
-			ca.add(attr.GenAIToolCallResult, genai.ToolResponse(result, genai.Options{}))
+			ca.Add(attr.GenAIToolCallResult, genai.ToolResponse(result, genai.Options{}))
 		}
-		span.SetAttributes(ca.kvs()...)
+		span.SetAttributes(ca.KVs()...)
 	}
-	o := spanOutcome{unset: result == nil}
+	o := spanOutcome{Unset: result == nil}
 	if result != nil {
-		o.errType = toolResultError(result)
+		o.ErrType = toolResultError(result)
 	}
 	endWith(span, o)
 }
@@ -228,22 +228,6 @@ func toolResultError(n *jnode) string {
 		return toolErrorType
 	}
 	return ""
-}
-
-// toolErrorType is the error.type of a tool call whose result is an error
-// without a code.
-const toolErrorType = "tool_error"
-
-// toolAttrs are a tool span's attributes (docs/tracing.md: server and MCP
-// tools are extension tools).
-func toolAttrs(name, callID string) []attribute.KeyValue {
-	return []attribute.KeyValue{
-		attr.GenAIProviderName.String(attr.ProviderVendor),
-		attr.GenAIOperationName.String("execute_tool"),
-		attr.GenAIToolName.String(name),
-		attr.GenAIToolCallID.String(callID),
-		attr.GenAIToolType.String("extension"),
-	}
 }
 
 // msgUsageAttrs is a Messages usage object as span attributes; input
