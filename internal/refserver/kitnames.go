@@ -2,10 +2,11 @@ package refserver
 
 import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
-// The old names of what moved to packages kit and spans. They keep the families that
+// The old names of what moved to packages kit, spans and messages. They keep the families that
 // are still in this package compiling unchanged; each goes away once the
 // last family that uses it has moved into its own package (and then calls
 // kit directly).
@@ -109,4 +110,23 @@ var (
 	reqSpan   = spans.Of
 	recording = spans.Recording
 	toolAttrs = spans.ToolAttrs
+)
+
+// Of package messages.
+type jnode = messages.JSON
+
+const (
+	pathMessages        = messages.PathMessages
+	pathCountTokens     = messages.PathCountTokens
+	pathChatCompletions = messages.PathChatCompletions
+	opMessagesCreate    = messages.OpCreate
+)
+
+var (
+	bodyStreams         = messages.BodyStreams
+	markChatCompletions = messages.MarkChatCompletions
+	methodNotAllowed    = messages.MethodNotAllowed
+	parseJSON           = messages.ParseJSON
+	genaiTree           = messages.GenaiTree
+	orEmpty             = messages.OrEmpty
 )

@@ -9,6 +9,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -42,7 +43,6 @@ type Server struct {
 	sessions     sessionState
 	deployments  deploymentState
 	scripts      scriptState      // the scripted agent's queued turns (script.go)
-	messages     messageState     // the fake model's cache and containers (fakemodel_state.go)
 	tokens       tokenState       // access tokens (oauth_tokens.go)
 	federation   federationState  // issuers, rules, used jti values (federation.go)
 	devices      attestationState // app integrations, challenges, attested keys (attestation.go)
@@ -50,6 +50,9 @@ type Server struct {
 	denials denialLog // why exchanges were refused (oauth.go); own lock
 
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
+
+	// Families in their own packages. Each has its own state and lock.
+	msgs *messages.Service // Messages, chat completions, models, the fake model
 }
 
 type config struct {
@@ -114,6 +117,46 @@ func WithPingInterval(d time.Duration) Option {
 	}
 }
 
+// WithThinkingKey sets the key that signs thinking blocks
+// (docs/messages-wire.md 10.10;
+// default: 32 random bytes per server), so that a test can compute or
+// replay signatures across servers.
+func WithThinkingKey(key []byte) Option {
+	return func(cfg *config) {
+		if len(key) > 0 {
+			cfg.thinkingKey = append([]byte(nil), key...)
+		}
+	}
+}
+
+// newMessages builds the Messages family over the server's clock, ids,
+// spans and workspaces.
+func (s *Server) newMessages() *messages.Service {
+	d := messages.Deps{
+		Deps:         s.deps,
+		PingInterval: s.cfg.pingInterval,
+		ThinkingKey:  s.cfg.thinkingKey,
+		Content:      s.cfg.content,
+		Residency:    s.residency,
+	}
+	if s.trace != nil {
+		d.Tracer = s.trace.tracer
+	}
+	return messages.New(d)
+}
+
+// residency is a workspace's default inference geo and allowed geos (nil:
+// any), for the Messages family.
+func (s *Server) residency(workspaceID string) (defaultGeo string, allowed []string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := s.workspaces[workspaceID]
+	if ws == nil {
+		return "", nil, false
+	}
+	return ws.residency.defaultGeo, ws.residency.allowedGeos, true
+}
+
 // Seed is what New creates: the organization, its default workspace, and
 // an owner with an unscoped personal key that has API access in the default
 // workspace.
@@ -142,6 +185,7 @@ func New(opts ...Option) *Server {
 		tunnelDomains:   map[string]bool{},
 	}
 	s.trace = newServerTracing(cfg)
+	s.msgs = s.newMessages()
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -182,14 +226,13 @@ func (s *Server) handle(rt route) {
 func (s *Server) routes() []route {
 	var all []route
 	all = append(all, s.workspaceRoutes()...)
-	all = append(all, s.modelRoutes()...)
+	all = append(all, s.msgs.Routes()...) // messages, count_tokens, chat completions, models
 	all = append(all, s.tunnelRoutes()...)
 	all = append(all, s.agentRoutes()...)
 	all = append(all, s.environmentRoutes()...)
 	all = append(all, s.memoryRoutes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)
-	all = append(all, s.messageRoutes()...)
 	all = append(all, s.oauthRoutes()...)
 	all = append(all, s.apiKeyRoutes()...)
 	return all

@@ -26,10 +26,6 @@ import (
 // Without WithSpanExporter nothing here runs: Server.trace is nil, and
 // every hook returns after one nil check.
 
-// opMessagesCreate is the one operation whose span needs an authenticated
-// request.
-const opMessagesCreate = "messages.create"
-
 // WithSpanExporter makes the server emit its API spans to exp, exported
 // synchronously (each span is exported when it ends, before the response
 // that ends it is sent), with resource service.name=vendor-platform and

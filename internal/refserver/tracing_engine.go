@@ -225,7 +225,7 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 	for i := len(log) - 1; i >= 0; i-- {
 		if log[i].id == c.id {
 			if n, err := parseJSON(log[i].raw); err == nil {
-				return n.get("input")
+				return n.Get("input")
 			}
 			break
 		}

@@ -8,11 +8,14 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Workspace field rules (docs/api-choices.md "Workspaces").
 
-var inferenceGeos = []string{"global", "us"}
+// inferenceGeos are the values of inference_geo (kit.InferenceGeos).
+var inferenceGeos = kit.InferenceGeos
 
 // dataResidency is a workspace's data_residency. allowedGeos nil means
 // "unrestricted".

@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"go.opentelemetry.io/otel/attribute"
@@ -34,7 +34,7 @@ type modelAttempt struct {
 
 // traceMessages records a valid request's attributes on its span and
 // enables the model-attempt and tool spans.
-func (s *Server) traceMessages(c *call, r *msgRequest) {
+func (s *Service) traceMessages(c *call, r *msgRequest) {
 	span := recording(c)
 	if span == nil {
 		return
@@ -258,4 +258,32 @@ func msgUsageAttrs(u msgUsageJSON) []attribute.KeyValue {
 		attrs = append(attrs, attr.UsageCompactionIn.Int(in), attr.UsageCompactionOut.Int(out))
 	}
 	return attrs
+}
+
+// genaiTree is n as a genai tree, members in order; nil for no node.
+func genaiTree(n *jnode) any {
+	if n == nil {
+		return nil
+	}
+	switch n.kind {
+	case jBool:
+		return n.b
+	case jNumber:
+		return n.num
+	case jString:
+		return n.str
+	case jArray:
+		a := make([]any, len(n.arr))
+		for i, x := range n.arr {
+			a[i] = genaiTree(x)
+		}
+		return a
+	case jObject:
+		o := make(genai.Object, len(n.obj))
+		for i, m := range n.obj {
+			o[i] = genai.Member{Key: m.key, Value: genaiTree(m.val)}
+		}
+		return o
+	}
+	return nil
 }

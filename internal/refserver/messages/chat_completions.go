@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ type chatRequest struct {
 	includeUsage bool
 }
 
-func (s *Server) chatCompletions(c *call) error {
+func (s *Service) chatCompletions(c *call) error {
 	root, err := parseBody(c.Ex.Body)
 	if err != nil {
 		return err

@@ -1,9 +1,11 @@
-package refserver
+package messages
 
 import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Messages: POST /v1/messages (JSON or a stream) and POST
@@ -17,7 +19,7 @@ const (
 	pathChatCompletions = "/v1/chat/completions"
 )
 
-func (s *Server) messageRoutes() []route {
+func (s *Service) messageRoutes() []route {
 	routes := []route{
 		{Method: http.MethodPost, Path: pathMessages, Op: opMessagesCreate, Handle: s.createMessage, Streams: bodyStreams},
 		// vendor.messages.count_tokens and chat completions are SDK spans
@@ -63,20 +65,18 @@ func directiveError(typ string) *apiError {
 
 // resolveGeo is inference_geo as usage reports it: the request's, or the
 // workspace's default (2.1).
-func (s *Server) resolveGeo(r *msgRequest, workspaceID string) string {
+func (s *Service) resolveGeo(r *msgRequest, workspaceID string) string {
 	if r.inferenceGeo != "" {
 		return r.inferenceGeo
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ws := s.workspaces[workspaceID]; ws != nil {
-		return ws.residency.defaultGeo
+	if geo, _, ok := s.deps.Residency(workspaceID); ok {
+		return geo
 	}
 	return "global"
 }
 
 // readMessagesRequest parses and validates a Messages body.
-func (s *Server) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *directives, error) {
+func (s *Service) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *directives, error) {
 	root, err := parseBody(c.Ex.Body)
 	if err != nil {
 		return nil, nil, err
@@ -89,7 +89,7 @@ func (s *Server) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *dir
 	return r, d, err
 }
 
-func (s *Server) createMessage(c *call) error {
+func (s *Service) createMessage(c *call) error {
 	r, d, err := s.readMessagesRequest(c, epCreate)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ type countTokensJSON struct {
 	InputTokens int `json:"input_tokens"`
 }
 
-func (s *Server) countTokens(c *call) error {
+func (s *Service) countTokens(c *call) error {
 	r, d, err := s.readMessagesRequest(c, epCount)
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (s *Server) countTokens(c *call) error {
 // Fault.StreamCutAfter, ends the stream after n events (pings not counted)
 // with an error event; a fault without a Status drops the connection
 // instead.
-func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string) {
+func (s *Service) streamMessage(c *call, r *msgRequest, d *directives, geo string) {
 	res := s.runModel(r, c.WorkspaceID, geo)
 	id := s.cfg.ids("msg_")
 	r.span.response(res, id)
@@ -148,22 +148,22 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	c.W.WriteHeader(http.StatusOK)
-	flush(c.W)
+	kit.Flush(c.W)
 
-	w := &streamWriter{c: c, interval: s.cfg.pingInterval, cut: c.Ex.StreamFault}
+	w := &kit.StreamWriter{C: c, Interval: s.cfg.pingInterval, Cut: c.Ex.StreamFault}
 	ping := func() bool {
-		ok := w.write(pingFrame)
-		w.written--
+		ok := w.Write(kit.PingFrame)
+		w.Written--
 		return ok
 	}
 	errorNow := func() bool {
-		if d.errType == "" || w.written != d.errAfter {
+		if d.errType == "" || w.Written != d.errAfter {
 			return false
 		}
 		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: d.errType, Message: directiveErrors[d.errType].message},
 			RequestID: c.Ex.RequestID})
 		c.Ex.ErrType = d.errType
-		w.write(frame{typ: "error", data: data})
+		w.Write(kit.Frame{Type: "error", Data: data})
 		return true
 	}
 	if errorNow() {
@@ -179,7 +179,7 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 		if !s.sleep(c.R.Context(), d.delay, s.cfg.pingInterval, keepAlive) {
 			return
 		}
-		if fr.typ == "ping" {
+		if fr.Type == "ping" {
 			if !ping() {
 				return
 			}
@@ -188,7 +188,7 @@ func (s *Server) streamMessage(c *call, r *msgRequest, d *directives, geo string
 		// Nothing follows message_stop: an error or a cut due then has
 		// nothing left to replace.
 		last := i == len(frames)-1
-		if !w.write(fr) || !last && (errorNow() || w.cutNow()) {
+		if !w.Write(fr) || !last && (errorNow() || w.CutNow()) {
 			return
 		}
 	}

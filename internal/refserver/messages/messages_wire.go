@@ -1,10 +1,12 @@
-package refserver
+package messages
 
 import (
 	"encoding/json"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Response shapes of /v1/messages (docs/messages-wire.md 4, 5). Key order
@@ -217,15 +219,15 @@ type messageDeltaInner struct {
 	Container    *containerJSON   `json:"container"`
 }
 
-func mustFrame(typ string, v any) frame {
+func mustFrame(typ string, v any) kit.Frame {
 	data, _ := json.Marshal(v)
-	return frame{typ: typ, data: data}
+	return kit.Frame{Type: typ, Data: data}
 }
 
 // streamFrames is the whole stream of a result (5.3), the one ping
 // included: message_start, each block (start, deltas, stop), one
 // message_delta, message_stop.
-func (res *modelResult) streamFrames(id string) []frame {
+func (res *modelResult) streamFrames(id string) []kit.Frame {
 	start := res.message(id)
 	start.Content = []json.Marshaler{}
 	start.StopReason, start.StopSequence, start.StopDetails, start.Container = nil, nil, nil, nil
@@ -235,11 +237,11 @@ func (res *modelResult) streamFrames(id string) []frame {
 	if start.Usage.ServerToolUse != nil {
 		start.Usage.ServerToolUse = &msgServerToolUseJSON{}
 	}
-	frames := []frame{mustFrame("message_start", messageStartJSON{Type: "message_start", Message: start})}
+	frames := []kit.Frame{mustFrame("message_start", messageStartJSON{Type: "message_start", Message: start})}
 	for i, b := range res.content {
 		frames = append(frames, mustFrame("content_block_start", blockStartJSON{Type: "content_block_start", Index: i, ContentBlock: b.node(true)}))
 		if i == 0 {
-			frames = append(frames, pingFrame)
+			frames = append(frames, kit.PingFrame)
 		}
 		for _, d := range b.deltas() {
 			frames = append(frames, mustFrame("content_block_delta", blockDeltaJSON{Type: "content_block_delta", Index: i, Delta: d}))
@@ -247,7 +249,7 @@ func (res *modelResult) streamFrames(id string) []frame {
 		frames = append(frames, mustFrame("content_block_stop", blockStopJSON{Type: "content_block_stop", Index: i}))
 	}
 	if len(res.content) == 0 {
-		frames = append(frames, pingFrame)
+		frames = append(frames, kit.PingFrame)
 	}
 	u := res.usage
 	frames = append(frames, mustFrame("message_delta", messageDeltaJSON{Type: "message_delta",
@@ -255,7 +257,7 @@ func (res *modelResult) streamFrames(id string) []frame {
 		Usage: deltaUsageJSON{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
 			CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens, OutputTokensDetails: u.OutputTokensDetails,
 			ServerToolUse: u.ServerToolUse, Iterations: u.Iterations}}))
-	return append(frames, frame{typ: "message_stop", data: []byte(`{"type":"message_stop"}`)})
+	return append(frames, kit.Frame{Type: "message_stop", Data: []byte(`{"type":"message_stop"}`)})
 }
 
 // deltas are a block's content_block_delta payloads (5.4, 10.11).

@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"crypto/sha256"
@@ -193,7 +193,7 @@ type attemptResult struct {
 
 // generation is one request's run of the fake model.
 type generation struct {
-	s         *Server
+	s         *Service
 	r         *msgRequest
 	d         *directives
 	workspace string
@@ -217,7 +217,7 @@ type modelResult struct {
 // the fallbacks while attempts refuse) and returns the message. It reads
 // and writes the prompt cache of each attempt's model, and starts or
 // renews a container when code runs.
-func (s *Server) runModel(r *msgRequest, workspace, geo string) *modelResult {
+func (s *Service) runModel(r *msgRequest, workspace, geo string) *modelResult {
 	d, _ := r.directives()
 	g := &generation{s: s, r: r, d: d, workspace: workspace, seed: requestSeed(r.root), key: s.signingKey()}
 	attempts := []attempt{{first: true, model: r.model, maxTokens: r.maxTokens, thinking: r.thinking,

@@ -1,9 +1,11 @@
-package refserver
+package messages
 
 import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The chat-completions response, its data-only stream and their OpenAI
@@ -154,7 +156,7 @@ func jnum(n int64) *jnode {
 
 // streamChat sends the data-only stream of 9.4. Errors after the 200 are
 // one `data: {"error":…}` frame and the end of the body (no [DONE]).
-func (s *Server) streamChat(c *call, r *msgRequest, d *directives, geo string, cr chatRequest) {
+func (s *Service) streamChat(c *call, r *msgRequest, d *directives, geo string, cr chatRequest) {
 	res := s.runModel(r, c.WorkspaceID, geo)
 	chunks := chatChunks(res, s.cfg.ids("msg_"), s.now().Unix(), cr.includeUsage)
 
@@ -162,14 +164,14 @@ func (s *Server) streamChat(c *call, r *msgRequest, d *directives, geo string, c
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	c.W.WriteHeader(http.StatusOK)
-	flush(c.W)
+	kit.Flush(c.W)
 
 	written := 0
 	send := func(line string) bool {
 		if _, err := c.W.Write([]byte(line)); err != nil {
 			return false
 		}
-		flush(c.W)
+		kit.Flush(c.W)
 		return true
 	}
 	keepAlive := func() bool { return send(": keep-alive\n\n") }

@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"encoding/base64"

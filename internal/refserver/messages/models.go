@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"net/http"
@@ -8,7 +8,7 @@ import (
 // Models: the read-only catalogue (docs/api-choices.md "Models"), from
 // models_catalog.go.
 
-func (s *Server) modelRoutes() []route {
+func (s *Service) modelRoutes() []route {
 	return []route{
 		{Method: http.MethodGet, Path: "/v1/models", Op: "models.list", Handle: s.listModels},
 		{Method: http.MethodGet, Path: "/v1/models/{model_id}", Op: "models.retrieve", Handle: s.getModel},
@@ -111,7 +111,7 @@ type thinkingTypes struct {
 	Enabled  capability `json:"enabled"`
 }
 
-func (s *Server) listModels(c *call) error {
+func (s *Service) listModels(c *call) error {
 	p, err := parseIDPageParams(c.R.URL.Query())
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func (s *Server) listModels(c *call) error {
 	return c.OK(mapIDPage(page, model.view))
 }
 
-func (s *Server) getModel(c *call) error {
+func (s *Service) getModel(c *call) error {
 	id := c.R.PathValue("model_id")
 	for _, m := range modelCatalog {
 		if m.ID == id {

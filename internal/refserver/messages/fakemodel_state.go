@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"context"
@@ -43,19 +43,7 @@ type promptCacheEntry struct {
 
 type containerKey struct{ workspace, id string }
 
-// WithThinkingKey sets the key that signs thinking blocks
-// (docs/messages-wire.md 10.10;
-// default: 32 random bytes per server), so that a test can compute or
-// replay signatures across servers.
-func WithThinkingKey(key []byte) Option {
-	return func(cfg *config) {
-		if len(key) > 0 {
-			cfg.thinkingKey = append([]byte(nil), key...)
-		}
-	}
-}
-
-func (s *Server) signingKey() []byte {
+func (s *Service) signingKey() []byte {
 	st := &s.messages
 	st.keyOnce.Do(func() {
 		if len(s.cfg.thinkingKey) > 0 {
@@ -130,7 +118,7 @@ type cacheUsage struct {
 
 // usePromptCache reads and writes the prompt cache for one attempt on
 // model and returns the counts (M3 never calls it).
-func (s *Server) usePromptCache(workspace, model string, r *msgRequest, segs *promptSegments) cacheUsage {
+func (s *Service) usePromptCache(workspace, model string, r *msgRequest, segs *promptSegments) cacheUsage {
 	bps, _ := r.breakpoints()
 	if len(bps) == 0 {
 		return cacheUsage{}
@@ -186,7 +174,7 @@ func (s *Server) usePromptCache(workspace, model string, r *msgRequest, segs *pr
 
 const containerTTL = time.Hour
 
-func (s *Server) containerExists(workspace, id string) bool {
+func (s *Service) containerExists(workspace, id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	exp, ok := s.messages.containers[containerKey{workspace, id}]
@@ -194,7 +182,7 @@ func (s *Server) containerExists(workspace, id string) bool {
 }
 
 // touchContainer (re)starts a container's hour and returns its expiry.
-func (s *Server) touchContainer(workspace, id string) time.Time {
+func (s *Service) touchContainer(workspace, id string) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.messages.containers == nil {
@@ -208,7 +196,7 @@ func (s *Server) touchContainer(workspace, id string) time.Time {
 // --- waiting on the server clock (delay directive) ---
 
 // clockMoved returns a channel closed at the next move of a ManualClock.
-func (s *Server) clockMoved(mc *ManualClock) <-chan struct{} {
+func (s *Service) clockMoved(mc *ManualClock) <-chan struct{} {
 	st := &s.messages
 	st.watchOnce.Do(func() {
 		kit.OnMove(mc, func() {
@@ -232,7 +220,7 @@ func (s *Server) clockMoved(mc *ManualClock) <-chan struct{} {
 // the deadline. idle, if set, runs after every `every` of real time spent
 // waiting (keep-alives) and reports false when the client is gone. sleep
 // reports false when the wait was cut short.
-func (s *Server) sleep(ctx context.Context, d time.Duration, every time.Duration, idle func() bool) bool {
+func (s *Service) sleep(ctx context.Context, d time.Duration, every time.Duration, idle func() bool) bool {
 	if d <= 0 {
 		return true
 	}

@@ -1,4 +1,4 @@
-package refserver
+package messages
 
 import (
 	"net/http"
@@ -28,7 +28,7 @@ type msgRule struct {
 // validateMessages parses and validates a Messages body for ep and returns
 // the request. workspaceID is where the request runs (inference_geo,
 // containers).
-func (s *Server) validateMessages(root *jnode, ep msgEndpoint, betas map[string]bool, workspaceID string) (*msgRequest, error) {
+func (s *Service) validateMessages(root *jnode, ep msgEndpoint, betas map[string]bool, workspaceID string) (*msgRequest, error) {
 	r, shape := parseMsgRequest(root, ep, betas)
 	r.sigKey = s.signingKey()
 	bestPos, bestErr := len(root.obj)+1, error(nil)
@@ -82,7 +82,7 @@ func lookupModel(id string) *model {
 	return nil
 }
 
-func (s *Server) msgRules(r *msgRequest, workspaceID string) []msgRule {
+func (s *Service) msgRules(r *msgRequest, workspaceID string) []msgRule {
 	return []msgRule{
 		{"model", nil, func() error {
 			if r.model == nil {
@@ -219,14 +219,12 @@ func effortSupported(m *model, effort string) bool {
 		"xhigh": e.XHigh.Supported, "max": e.Max.Supported}[effort]
 }
 
-func (s *Server) checkInferenceGeo(r *msgRequest, workspaceID string) error {
+func (s *Service) checkInferenceGeo(r *msgRequest, workspaceID string) error {
 	if r.inferenceGeo == "" {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ws := s.workspaces[workspaceID]; ws != nil && ws.residency.allowedGeos != nil {
-		for _, g := range ws.residency.allowedGeos {
+	if _, allowed, ok := s.deps.Residency(workspaceID); ok && allowed != nil {
+		for _, g := range allowed {
 			if g == r.inferenceGeo {
 				return nil
 			}
