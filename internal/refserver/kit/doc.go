@@ -23,6 +23,11 @@
 // id (ParseIDPageParams, PaginateByID) or by opaque cursor
 // (ParseCursorPageParams, PaginateByCursor) over newest-first Positions.
 //
+// # Streams
+//
+// StreamWriter writes server-sent events (Frame) to a call's connection and
+// applies an injected Fault.StreamCutAfter; PingFrame is the keep-alive.
+//
 // # Time and ids
 //
 // Deps carries the server's Clock, IDSource and logger to every call.

@@ -196,7 +196,7 @@ func (s *Service) touchContainer(workspace, id string) time.Time {
 // --- waiting on the server clock (delay directive) ---
 
 // clockMoved returns a channel closed at the next move of a ManualClock.
-func (s *Service) clockMoved(mc *ManualClock) <-chan struct{} {
+func (s *Service) clockMoved(mc *kit.ManualClock) <-chan struct{} {
 	st := &s.messages
 	st.watchOnce.Do(func() {
 		kit.OnMove(mc, func() {
@@ -239,7 +239,7 @@ func (s *Service) sleep(ctx context.Context, d time.Duration, every time.Duratio
 		var wake <-chan struct{}
 		var fired <-chan time.Time
 		var timer *time.Timer
-		if mc, ok := s.cfg.clock.(*ManualClock); ok {
+		if mc, ok := s.cfg.clock.(*kit.ManualClock); ok {
 			wake = s.clockMoved(mc)
 			if !mc.Now().Before(deadline) { // moved meanwhile
 				return true

@@ -23,7 +23,6 @@ type (
 	requestSpan     = spans.Request
 	spanOutcome     = spans.Outcome
 	contentAttrs    = spans.Content
-	ManualClock     = kit.ManualClock
 
 	optional[T any] = kit.Optional[T]
 )
