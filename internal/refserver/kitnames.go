@@ -6,10 +6,11 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
-// The old names of what moved to packages kit, spans and messages. They keep the families that
-// are still in this package compiling unchanged; each goes away once the
-// last family that uses it has moved into its own package (and then calls
-// kit directly).
+// Transitional: the old names of what moved to packages kit, spans and
+// messages. They keep the families still in this package compiling
+// unchanged (and merges with edits made meanwhile easy); each goes away
+// once the last family that uses it has moved into its own package, which
+// then calls kit, spans or messages directly.
 
 type (
 	call             = kit.Call
@@ -20,7 +21,6 @@ type (
 	timestamp        = kit.Timestamp
 	position         = kit.Position
 	cursorPageParams = kit.CursorPageParams
-	openAIErrorBody  = kit.OpenAIErrorBody
 	errorBody        = kit.ErrorBody
 	errorDetail      = kit.ErrorDetail
 
@@ -29,19 +29,14 @@ type (
 )
 
 const (
-	errInvalidRequest  = kit.ErrInvalidRequest
-	errPermission      = kit.ErrPermission
-	errRequestTooLarge = kit.ErrRequestTooLarge
-	errRateLimit       = kit.ErrRateLimit
-	errAPI             = kit.ErrAPI
-	errOverloaded      = kit.ErrOverloaded
+	errInvalidRequest = kit.ErrInvalidRequest
+	errPermission     = kit.ErrPermission
+	errAPI            = kit.ErrAPI
 
 	headerWorkspaceID = kit.HeaderWorkspaceID
 	betaMCPTunnels    = kit.BetaMCPTunnels
 	timestampLayout   = kit.TimestampLayout
 	cursorPrefix      = kit.CursorPrefix
-	base62            = kit.Base62
-	idBodyLen         = kit.IDBodyLen
 )
 
 var (
@@ -50,7 +45,6 @@ var (
 	describeDecodeError   = kit.DescribeDecodeError
 	describeType          = kit.DescribeType
 	unknownFieldType      = kit.UnknownFieldType
-	errTrailingData       = kit.ErrTrailingData
 	checkLength           = kit.CheckLength
 	queryInt              = kit.QueryInt
 	queryBool             = kit.QueryBool
@@ -69,7 +63,6 @@ var (
 	errorTypeForStatus    = kit.ErrorTypeForStatus
 	writeError            = kit.WriteError
 	writeJSON             = kit.WriteJSON
-	openAIError           = kit.OpenAIError
 	checkVersion          = kit.CheckVersion
 	parseBetas            = kit.ParseBetas
 	dropConnection        = kit.DropConnection

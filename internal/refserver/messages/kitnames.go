@@ -11,18 +11,17 @@ import (
 // switch to kit.X and spans.X.
 
 type (
-	call            = kit.Call
-	route           = kit.Route
-	exchange        = kit.Exchange
-	apiError        = kit.APIError
-	responseBuffer  = kit.ResponseBuffer
-	timestamp       = kit.Timestamp
-	errorBody       = kit.ErrorBody
-	errorDetail     = kit.ErrorDetail
-	openAIErrorBody = kit.OpenAIErrorBody
-	requestSpan     = spans.Request
-	spanOutcome     = spans.Outcome
-	contentAttrs    = spans.Content
+	call           = kit.Call
+	route          = kit.Route
+	exchange       = kit.Exchange
+	apiError       = kit.APIError
+	responseBuffer = kit.ResponseBuffer
+	timestamp      = kit.Timestamp
+	errorBody      = kit.ErrorBody
+	errorDetail    = kit.ErrorDetail
+	requestSpan    = spans.Request
+	spanOutcome    = spans.Outcome
+	contentAttrs   = spans.Content
 
 	optional[T any] = kit.Optional[T]
 )
