@@ -55,13 +55,14 @@
 // selection (docs/api-choices.md "Workspace selection"), the admin-API
 // rule and access-token scopes, vendor-version, vendor-beta (with the
 // route's required value), idempotency, and the handler. Responses are
-// buffered until the handler returns (see responseBuffer); every error is
+// buffered until the handler returns (see kit.ResponseBuffer); every error is
 // the error body of docs/api-choices.md "Errors".
 //
 // # Spans
 //
 // WithSpanExporter makes the server emit the API spans
-// (tracing*.go): a SERVER span vendor.<operation> per request to a route
+// (tracing*.go, package spans, and messages for its own): a SERVER span
+// vendor.<operation> per request to a route
 // that names an operation (docs/tracing.md), parented by the request's
 // traceparent; vendor.model_request and tool spans under
 // vendor.messages.create; vendor.session.turn with its model requests and
