@@ -131,6 +131,3 @@ func OptionalTimestamp(t time.Time) *Timestamp {
 // server does then what fell due. It is a function, not a method, so that
 // it stays out of the ManualClock API tests see.
 func OnMove(c *ManualClock, fn func()) { c.watch(fn) }
-
-// Running reports whether c also follows real time (NewRunningClock).
-func Running(c *ManualClock) bool { return c.running() }

@@ -33,5 +33,6 @@
 // Deps carries the server's Clock, IDSource and logger to every call.
 // Deps.Now truncates to the microseconds the wire carries, so that what is
 // stored equals what clients read. ManualClock lets a test move time;
-// SequentialIDs makes ids deterministic.
+// SequentialIDs makes ids deterministic. EverySecond drives time-driven work
+// on a clock that moves by itself.
 package kit
