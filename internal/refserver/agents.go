@@ -33,7 +33,7 @@ func (a *agentRecord) archived() bool { return !a.archivedAt.IsZero() }
 
 func (a *agentRecord) latest() *agentVersion { return a.versions[len(a.versions)-1] }
 
-func (a *agentRecord) position() position { return position{createdAt: a.createdAt, id: a.id} }
+func (a *agentRecord) position() position { return position{CreatedAt: a.createdAt, ID: a.id} }
 
 // agentVersion is one immutable version of an agent. Nothing in it changes
 // after it is stored (archived_at belongs to the agentRecord), so sessions
@@ -58,7 +58,7 @@ type agentVersion struct {
 func (v *agentVersion) position() position {
 	// Versions list highest first: a zero-padded version number as the id
 	// part makes the newest-first cursor order the version order.
-	return position{createdAt: v.agent.createdAt, id: fmt.Sprintf("%010d", v.version)}
+	return position{CreatedAt: v.agent.createdAt, ID: fmt.Sprintf("%010d", v.version)}
 }
 
 type agentJSON struct {
@@ -115,12 +115,12 @@ func (v *agentVersion) sameDefinition(w *agentVersion) bool {
 
 func (s *Server) agentRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/v1/agents", op: "agents.create", betas: maBetas, handle: s.createAgent},
-		{method: http.MethodGet, path: "/v1/agents", op: "agents.list", betas: maBetas, handle: s.listAgents},
-		{method: http.MethodGet, path: "/v1/agents/{agent_id}", op: "agents.retrieve", betas: maBetas, handle: s.getAgent},
-		{method: http.MethodPost, path: "/v1/agents/{agent_id}", op: "agents.update", betas: maBetas, handle: s.updateAgent},
-		{method: http.MethodPost, path: "/v1/agents/{agent_id}/archive", op: "agents.archive", betas: maBetas, handle: s.archiveAgent},
-		{method: http.MethodGet, path: "/v1/agents/{agent_id}/versions", op: "agents.versions.list", betas: maBetas, handle: s.listAgentVersions},
+		{Method: http.MethodPost, Path: "/v1/agents", Op: "agents.create", Betas: maBetas, Handle: s.createAgent},
+		{Method: http.MethodGet, Path: "/v1/agents", Op: "agents.list", Betas: maBetas, Handle: s.listAgents},
+		{Method: http.MethodGet, Path: "/v1/agents/{agent_id}", Op: "agents.retrieve", Betas: maBetas, Handle: s.getAgent},
+		{Method: http.MethodPost, Path: "/v1/agents/{agent_id}", Op: "agents.update", Betas: maBetas, Handle: s.updateAgent},
+		{Method: http.MethodPost, Path: "/v1/agents/{agent_id}/archive", Op: "agents.archive", Betas: maBetas, Handle: s.archiveAgent},
+		{Method: http.MethodGet, Path: "/v1/agents/{agent_id}/versions", Op: "agents.versions.list", Betas: maBetas, Handle: s.listAgentVersions},
 	}
 }
 
@@ -142,7 +142,7 @@ type agentBody struct {
 
 func (s *Server) createAgent(c *call) error {
 	var body agentBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if body.Version.Set {
@@ -157,10 +157,10 @@ func (s *Server) createAgent(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := c.now()
+	now := c.Now()
 	// The id is assigned once the body is valid, so that a refused request
 	// consumes none; {"type":"self"} entries read it when rendered.
-	rec := &agentRecord{workspaceID: c.workspaceID, createdAt: now}
+	rec := &agentRecord{workspaceID: c.WorkspaceID, createdAt: now}
 	draft := &agentVersion{agent: rec, version: 1, updatedAt: now,
 		executionIdentity: serviceAccountIdentity, metadata: map[string]string{}, skills: []skill{}}
 	if err := s.applyAgentBodyLocked(draft, nil, body); err != nil {
@@ -172,7 +172,7 @@ func (s *Server) createAgent(c *call) error {
 		s.agents.byID = map[string]*agentRecord{}
 	}
 	s.agents.byID[rec.id] = rec
-	return c.ok(draft.view())
+	return c.OK(draft.view())
 }
 
 // applyAgentBodyLocked applies body to draft, the version being written.
@@ -230,7 +230,7 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 	}
 	if body.Skills.Set {
 		draft.skills = []skill{}
-		if body.Skills.present() {
+		if body.Skills.Present() {
 			if draft.skills, err = parseSkills("skills", body.Skills.Value); err != nil {
 				return err
 			}
@@ -238,7 +238,7 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 	}
 	if body.Multiagent.Set {
 		draft.multiagent = nil
-		if body.Multiagent.present() {
+		if body.Multiagent.Present() {
 			owner := multiagentOwner{workspaceID: draft.agent.workspaceID, agentID: draft.agent.id, version: draft.version}
 			var stored *multiagentConfig
 			if prev != nil {
@@ -251,7 +251,7 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 	}
 	if body.ExecutionIdentity.Set {
 		draft.executionIdentity = serviceAccountIdentity
-		if body.ExecutionIdentity.present() {
+		if body.ExecutionIdentity.Present() {
 			if draft.executionIdentity, err = parseExecutionIdentity("execution_identity", body.ExecutionIdentity.Value); err != nil {
 				return err
 			}
@@ -302,9 +302,9 @@ func (s *Server) agentInWorkspaceLocked(workspaceID, id string) (*agentRecord, e
 }
 
 func (s *Server) getAgent(c *call) error {
-	id := c.r.PathValue("agent_id")
+	id := c.R.PathValue("agent_id")
 	version := 0
-	if raw, ok := queryValue(c.r.URL.Query(), "version"); ok {
+	if raw, ok := queryValue(c.R.URL.Query(), "version"); ok {
 		n, err := parseVersionQuery(raw)
 		if err != nil {
 			return err
@@ -314,17 +314,17 @@ func (s *Server) getAgent(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if version == 0 {
-		a, err := s.agentInWorkspaceLocked(c.workspaceID, id)
+		a, err := s.agentInWorkspaceLocked(c.WorkspaceID, id)
 		if err != nil {
 			return err
 		}
-		return c.ok(a.latest().view())
+		return c.OK(a.latest().view())
 	}
-	v, err := s.agentVersionLocked(c.workspaceID, id, version)
+	v, err := s.agentVersionLocked(c.WorkspaceID, id, version)
 	if err != nil {
 		return err
 	}
-	return c.ok(v.view())
+	return c.OK(v.view())
 }
 
 // parseVersionQuery reads the version query parameter: an int32 of at
@@ -341,7 +341,7 @@ func parseVersionQuery(raw string) (int, error) {
 }
 
 func (s *Server) listAgents(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	created, err := maParseCreatedRange(q)
 	if err != nil {
 		return err
@@ -358,32 +358,32 @@ func (s *Server) listAgents(c *call) error {
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.agents.byID), newestFirst((*agentRecord).position))
 	keep := func(a *agentRecord) bool {
-		return a.workspaceID == c.workspaceID && (includeArchived || !a.archived()) && created.contains(a.createdAt)
+		return a.workspaceID == c.WorkspaceID && (includeArchived || !a.archived()) && created.contains(a.createdAt)
 	}
 	page := paginateByCursor(all, (*agentRecord).position, keep, p)
-	return c.ok(mapCursorPage(page, func(a *agentRecord) agentJSON { return a.latest().view() }))
+	return c.OK(mapCursorPage(page, func(a *agentRecord) agentJSON { return a.latest().view() }))
 }
 
 func (s *Server) listAgentVersions(c *call) error {
-	p, err := parseCursorPageParams(c.r.URL.Query(), 100)
+	p, err := parseCursorPageParams(c.R.URL.Query(), 100)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, err := s.agentInWorkspaceLocked(c.workspaceID, c.r.PathValue("agent_id"))
+	a, err := s.agentInWorkspaceLocked(c.WorkspaceID, c.R.PathValue("agent_id"))
 	if err != nil {
 		return err
 	}
 	all := slices.Clone(a.versions)
 	slices.Reverse(all)
 	page := paginateByCursor(all, (*agentVersion).position, func(*agentVersion) bool { return true }, p)
-	return c.ok(mapCursorPage(page, (*agentVersion).view))
+	return c.OK(mapCursorPage(page, (*agentVersion).view))
 }
 
 func (s *Server) updateAgent(c *call) error {
 	var body agentBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if err := maNotNull("version", body.Version); err != nil {
@@ -396,7 +396,7 @@ func (s *Server) updateAgent(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, err := s.agentInWorkspaceLocked(c.workspaceID, c.r.PathValue("agent_id"))
+	a, err := s.agentInWorkspaceLocked(c.WorkspaceID, c.R.PathValue("agent_id"))
 	if err != nil {
 		return err
 	}
@@ -409,32 +409,32 @@ func (s *Server) updateAgent(c *call) error {
 	}
 	draft := *prev
 	draft.version = prev.version + 1
-	draft.updatedAt = c.now()
+	draft.updatedAt = c.Now()
 	if err := s.applyAgentBodyLocked(&draft, prev, body); err != nil {
 		return err
 	}
 	if draft.sameDefinition(prev) {
-		return c.ok(prev.view())
+		return c.OK(prev.view())
 	}
 	a.versions = append(a.versions, &draft)
-	return c.ok(draft.view())
+	return c.OK(draft.view())
 }
 
 func (s *Server) archiveAgent(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, err := s.agentInWorkspaceLocked(c.workspaceID, c.r.PathValue("agent_id"))
+	a, err := s.agentInWorkspaceLocked(c.WorkspaceID, c.R.PathValue("agent_id"))
 	if err != nil {
 		return err
 	}
 	if !a.archived() {
-		a.archivedAt = c.now()
+		a.archivedAt = c.Now()
 		s.archiveDeploymentsOfAgentLocked(a.id)
 	}
-	return c.ok(a.latest().view())
+	return c.OK(a.latest().view())
 }
 
 // archiveDeploymentsOfAgentLocked archives, in the same operation as the

@@ -115,7 +115,7 @@ func TestResolveAgentRef(t *testing.T) {
 			continue
 		}
 		ae, ok := err.(*apiError)
-		if !ok || ae.status != tc.status || ae.message != tc.message {
+		if !ok || ae.Status != tc.status || ae.Message != tc.message {
 			t.Fatalf("%s: %v, want %d %s", tc.raw, err, tc.status, tc.message)
 		}
 	}
@@ -193,11 +193,11 @@ func TestSessionAgentAndModels(t *testing.T) {
 		t.Fatalf("copy %s", maMarshal(t, got))
 	}
 	_, err = parseAgentTools("agent", nil, json.RawMessage(`[]`), tools)
-	if ae, ok := err.(*apiError); !ok || ae.message != "agent.tools[0].mcp_server_name: no mcp_servers entry named `s`" {
+	if ae, ok := err.(*apiError); !ok || ae.Message != "agent.tools[0].mcp_server_name: no mcp_servers entry named `s`" {
 		t.Fatalf("kept tools are checked against new servers: %v", err)
 	}
 	_, err = parseAgentTools("agent", json.RawMessage(`[{"type":"custom"}]`), nil, agentTools{})
-	if ae, ok := err.(*apiError); !ok || ae.message != "agent.tools[0].name: is required" {
+	if ae, ok := err.(*apiError); !ok || ae.Message != "agent.tools[0].name: is required" {
 		t.Fatalf("field prefix: %v", err)
 	}
 	kept, err := parseAgentTools("agent", nil, nil, tools)
@@ -234,7 +234,7 @@ func TestEnvironmentHelpers(t *testing.T) {
 	}
 	for _, tc := range []struct{ ws, id string }{{f.ws, gone}, {f.ws, "env_01nope"}, {"wrkspc_01other", cloud}} {
 		_, err := f.s.environmentLocked(tc.ws, tc.id)
-		if ae, ok := err.(*apiError); !ok || ae.status != 404 || ae.message != "Environment `"+tc.id+"` not found." {
+		if ae, ok := err.(*apiError); !ok || ae.Status != 404 || ae.Message != "Environment `"+tc.id+"` not found." {
 			t.Fatalf("%s: %v", tc.id, err)
 		}
 	}

@@ -2,6 +2,8 @@ package refserver
 
 import (
 	"encoding/json"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // Model config and effort (docs/managed-agents-wire.md 3.2).
@@ -79,12 +81,11 @@ func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitE
 	if maKind(raw) == '{' {
 		idPath = maJoin(path, "id")
 	}
-	cat := lookupModel(m.id)
-	if cat == nil {
+	if !messages.KnownModel(m.id) {
 		return invalidField(idPath, "unknown model `%s`; the models are listed by GET /v1/models", m.id)
 	}
 	switch {
-	case m.effort == maDefaultEffort || effortSupported(cat, m.effort):
+	case m.effort == maDefaultEffort || messages.ModelSupportsEffort(m.id, m.effort):
 	case explicitEffort:
 		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.effort, m.id)
 	default:
@@ -126,7 +127,7 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 	}
 	if body.Effort.Set {
 		m.effort = maDefaultEffort
-		if body.Effort.present() {
+		if body.Effort.Present() {
 			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
 			if err != nil {
 				return m, false, err
@@ -134,14 +135,14 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 			m.effort, explicitEffort = e, true
 		}
 	}
-	if body.InferenceGeo.present() {
+	if body.InferenceGeo.Present() {
 		p := maJoin(path, "inference_geo")
 		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
 			return m, false, err
 		}
 		m.inferenceGeo = maStringPtr(body.InferenceGeo.Value)
 	}
-	if body.Speed.present() {
+	if body.Speed.Present() {
 		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
 			return m, false, err
 		}

@@ -429,7 +429,7 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 	}
 	if body.InlineAgents.Set {
 		d.inline = true
-		if body.InlineAgents.present() {
+		if body.InlineAgents.Present() {
 			ip := maJoin(path, "inline_agents")
 			ityp, err := maType(ip, body.InlineAgents.Value)
 			if err != nil {
@@ -450,7 +450,7 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 	pp := maJoin(path, "predefined_agents")
 	if body.PredefinedAgents.Set {
 		d.predefined = []rosterEntry{}
-		if body.PredefinedAgents.present() {
+		if body.PredefinedAgents.Present() {
 			if err := maCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
 				return cur, err
 			}

@@ -69,7 +69,7 @@ func parseSkills(path string, raw json.RawMessage) ([]skill, error) {
 			return nil, invalidField(idPath, "must be a custom skill id (`skill_…`)")
 		}
 		sk := skill{typ: typ, skillID: body.SkillID.Value, version: "latest"}
-		if body.Version.present() {
+		if body.Version.Present() {
 			if err := checkLength(maJoin(p, "version"), body.Version.Value, 1, 64); err != nil {
 				return nil, err
 			}

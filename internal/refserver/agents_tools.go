@@ -328,17 +328,17 @@ type defaultConfigBody struct {
 // defaults (enabled true and defaultPolicy).
 func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (toolDefaults, error) {
 	d := toolDefaults{enabled: true, policy: defaultPolicy}
-	if !o.present() {
+	if !o.Present() {
 		return d, nil
 	}
 	var body defaultConfigBody
 	if err := maDecode(path, o.Value, &body); err != nil {
 		return d, err
 	}
-	if body.Enabled.present() {
+	if body.Enabled.Present() {
 		d.enabled = body.Enabled.Value
 	}
-	if body.PermissionPolicy.present() {
+	if body.PermissionPolicy.Present() {
 		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return d, err

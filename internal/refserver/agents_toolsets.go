@@ -91,10 +91,10 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults toolDefaults)
 		}
 	}
 	c := toolsetConfig{name: name, enabled: defaults.enabled, policy: defaults.policy}
-	if body.Enabled.present() {
+	if body.Enabled.Present() {
 		c.enabled = body.Enabled.Value
 	}
-	if body.PermissionPolicy.present() {
+	if body.PermissionPolicy.Present() {
 		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return c, err
@@ -111,14 +111,14 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults toolDefaults)
 	if c.allowedDomains != nil && c.blockedDomains != nil {
 		return c, invalidField(maJoin(path, "blocked_domains"), "cannot be combined with allowed_domains")
 	}
-	if body.MaxContentTokens.present() {
+	if body.MaxContentTokens.Present() {
 		if err := maInt32Min(maJoin(path, "max_content_tokens"), body.MaxContentTokens.Value, 1); err != nil {
 			return c, err
 		}
 		v := body.MaxContentTokens.Value
 		c.maxContentTokens = &v
 	}
-	if body.UserLocation.present() {
+	if body.UserLocation.Present() {
 		loc, err := parseUserLocation(maJoin(path, "user_location"), body.UserLocation.Value)
 		if err != nil {
 			return c, err
@@ -180,7 +180,7 @@ func parseUserLocation(path string, raw json.RawMessage) (*userLocation, error) 
 		{"region", body.Region, &loc.region},
 		{"timezone", body.Timezone, &loc.timezone},
 	} {
-		if !f.o.present() {
+		if !f.o.Present() {
 			continue
 		}
 		p := maJoin(path, f.key)
@@ -248,10 +248,10 @@ func parseMCPToolset(path string, raw json.RawMessage) (*mcpToolset, error) {
 		}
 		seen[cb.Name.Value] = true
 		c := mcpToolConfig{name: cb.Name.Value, enabled: defaults.enabled, policy: defaults.policy}
-		if cb.Enabled.present() {
+		if cb.Enabled.Present() {
 			c.enabled = cb.Enabled.Value
 		}
-		if cb.PermissionPolicy.present() {
+		if cb.PermissionPolicy.Present() {
 			if c.policy, err = parsePermissionPolicy(maJoin(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
 				return nil, err
 			}

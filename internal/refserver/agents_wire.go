@@ -242,7 +242,7 @@ func maMetadataPatch(cur map[string]string, o optional[map[string]json.RawMessag
 	if out == nil {
 		out = map[string]string{}
 	}
-	if !o.present() {
+	if !o.Present() {
 		return out, nil
 	}
 	for _, k := range maSortedKeys(o.Value) {

@@ -19,9 +19,9 @@ import (
 
 func (s *Server) apiKeyRoutes() []route {
 	return []route{
-		{method: http.MethodGet, path: "/v1/organizations/api_keys", op: "organizations.api_keys.list", handle: s.listAPIKeys},
-		{method: http.MethodGet, path: "/v1/organizations/api_keys/{api_key_id}", op: "organizations.api_keys.retrieve", handle: s.getAPIKey},
-		{method: http.MethodPost, path: "/v1/organizations/api_keys/{api_key_id}", op: "organizations.api_keys.update", handle: s.updateAPIKey},
+		{Method: http.MethodGet, Path: "/v1/organizations/api_keys", Op: "organizations.api_keys.list", Handle: s.listAPIKeys},
+		{Method: http.MethodGet, Path: "/v1/organizations/api_keys/{api_key_id}", Op: "organizations.api_keys.retrieve", Handle: s.getAPIKey},
+		{Method: http.MethodPost, Path: "/v1/organizations/api_keys/{api_key_id}", Op: "organizations.api_keys.update", Handle: s.updateAPIKey},
 	}
 }
 
@@ -102,7 +102,7 @@ func (k *apiKey) view() apiKeyView {
 	return v
 }
 
-func (k *apiKey) position() position { return position{createdAt: k.createdAt, id: k.id} }
+func (k *apiKey) position() position { return position{CreatedAt: k.createdAt, ID: k.id} }
 
 // validPrefixedID reports whether s is prefix followed by 1–64 ASCII letters
 // or digits: a well-formed id in a request (docs/auth-wire.md, "How to
@@ -123,7 +123,7 @@ func validPrefixedID(prefix, s string) bool {
 var keyStatuses = []string{string(KeyActive), string(KeyInactive), string(KeyArchived)}
 
 func (s *Server) listAPIKeys(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	p, err := parseIDPageParams(q)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func (s *Server) listAPIKeys(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.ok(mapIDPage(page, (*apiKey).view))
+	return c.OK(mapIDPage(page, (*apiKey).view))
 }
 
 func apiKeyNotFound(id string) *apiError {
@@ -160,14 +160,14 @@ func apiKeyNotFound(id string) *apiError {
 }
 
 func (s *Server) getAPIKey(c *call) error {
-	id := c.r.PathValue("api_key_id")
+	id := c.R.PathValue("api_key_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k, ok := s.keys[id]
 	if !ok {
 		return apiKeyNotFound(id)
 	}
-	return c.ok(k.view())
+	return c.OK(k.view())
 }
 
 // apiKeyUpdateBody is the body of Update API Key (docs/auth-wire.md 5.4).
@@ -179,7 +179,7 @@ type apiKeyUpdateBody struct {
 
 func (s *Server) updateAPIKey(c *call) error {
 	var body apiKeyUpdateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if body.ExpiresAt.Set {
@@ -199,7 +199,7 @@ func (s *Server) updateAPIKey(c *call) error {
 	if body.Status.Set && !slices.Contains(keyStatuses, body.Status.Value) {
 		return invalidField("status", "must be one of %s", quoteList(keyStatuses))
 	}
-	id := c.r.PathValue("api_key_id")
+	id := c.R.PathValue("api_key_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k, ok := s.keys[id]
@@ -217,7 +217,7 @@ func (s *Server) updateAPIKey(c *call) error {
 	if moves {
 		k.status = KeyStatus(body.Status.Value)
 	}
-	return c.ok(k.view())
+	return c.OK(k.view())
 }
 
 // checkKeyUpdateLocked applies the key state rules (docs/auth-wire.md 5.4):

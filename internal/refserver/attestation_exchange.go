@@ -43,9 +43,9 @@ func (s *Server) deviceChallenge(c *call) error {
 	in, ok := s.devices.integrations[clientID]
 	switch {
 	case !ok:
-		return c.deny(grantChallenge, "client_unknown")
+		return s.deny(c, grantChallenge, "client_unknown")
 	case in.revoked:
-		return c.deny(grantChallenge, "client_revoked")
+		return s.deny(c, grantChallenge, "client_revoked")
 	}
 	var b [32]byte
 	rand.Read(b[:])
@@ -64,7 +64,7 @@ func (s *Server) deviceChallenge(c *call) error {
 		}
 	}
 	st.challenges[secretDigest(challenge)] = &deviceChallenge{clientID: clientID, expiresAt: now.Add(challengeLifetime)}
-	return c.ok(struct {
+	return c.OK(struct {
 		Type      string `json:"type"`
 		Challenge string `json:"challenge"`
 		ExpiresIn int    `json:"expires_in"`
@@ -189,14 +189,14 @@ func (s *Server) deviceExchange(c *call, f *jsonFields) error {
 			AppID: req.appID, KeyID: req.keyID, ClientDataHash: cdh, Attestation: req.proof, AllowDevelopment: allowDev,
 		})
 		if err != nil {
-			return c.deny(grantDevice, "attestation_rejected")
+			return s.deny(c, grantDevice, "attestation_rejected")
 		}
 	} else {
 		counter, err = v.VerifyAssertion(AssertionCheck{
 			AppID: req.appID, KeyID: req.keyID, ClientDataHash: cdh, Assertion: req.proof, PublicKey: publicKey, StoredCounter: stored,
 		})
 		if err != nil {
-			return c.deny(grantDevice, "assertion_rejected")
+			return s.deny(c, grantDevice, "assertion_rejected")
 		}
 	}
 
@@ -211,7 +211,7 @@ func (s *Server) deviceExchange(c *call, f *jsonFields) error {
 		in.keys[req.keyID] = &attestedKey{publicKey: publicKey}
 	} else {
 		if counter <= key.counter {
-			return c.deny(grantDevice, "counter_not_increasing")
+			return s.deny(c, grantDevice, "counter_not_increasing")
 		}
 		key.counter = counter
 	}
@@ -222,7 +222,7 @@ func (s *Server) deviceExchange(c *call, f *jsonFields) error {
 		integrationID: in.id,
 		deviceKeyID:   req.keyID,
 	})
-	return c.sendToken(secret, deviceTokenLifetime, ScopeWorkspaceMessages, in.cfg.WorkspaceID)
+	return sendToken(c, secret, deviceTokenLifetime, ScopeWorkspaceMessages, in.cfg.WorkspaceID)
 }
 
 // spendChallengeLocked is step 2: a challenge named by a request that got
@@ -247,18 +247,18 @@ func (s *Server) deviceTargetLocked(c *call, req deviceRequest) (*appIntegration
 	in, ok := s.devices.integrations[req.clientID]
 	switch {
 	case !ok:
-		return nil, nil, c.deny(grantDevice, "client_unknown")
+		return nil, nil, s.deny(c, grantDevice, "client_unknown")
 	case in.revoked:
-		return nil, nil, c.deny(grantDevice, "client_revoked")
+		return nil, nil, s.deny(c, grantDevice, "client_revoked")
 	case !slices.ContainsFunc(in.cfg.BundleIDs, func(b string) bool { return in.cfg.TeamID+"."+b == req.appID }):
-		return nil, nil, c.deny(grantDevice, "app_id_not_registered")
+		return nil, nil, s.deny(c, grantDevice, "app_id_not_registered")
 	}
 	ws := s.workspaces[in.cfg.WorkspaceID]
 	switch {
 	case ws == nil || ws.archived():
-		return nil, nil, c.deny(grantDevice, "workspace_archived")
+		return nil, nil, s.deny(c, grantDevice, "workspace_archived")
 	case req.workspaceID != "" && s.resolveWorkspaceLocked(req.workspaceID) != ws.id:
-		return nil, nil, c.deny(grantDevice, "workspace_mismatch")
+		return nil, nil, s.deny(c, grantDevice, "workspace_mismatch")
 	}
 	key := in.keys[req.keyID]
 	switch {

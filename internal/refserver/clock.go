@@ -1,35 +1,23 @@
 package refserver
 
 import (
-	"sync"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Clock is the server's source of time. Every timestamp the server writes
 // (created_at, archived_at, the request log) and every expiry it checks (API
 // keys, idempotency records) reads it, so a test that injects a ManualClock
 // controls all of them.
-type Clock interface {
-	Now() time.Time
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
+type Clock = kit.Clock
 
 // ManualClock is a Clock that moves when told to: frozen (NewManualClock)
 // or also with real time (NewRunningClock). It is safe for concurrent use.
-type ManualClock struct {
-	mu       sync.Mutex
-	now      time.Time // the reading at started (running) or always (frozen)
-	started  time.Time // zero for a frozen clock; carries the monotonic reading
-	watchers []func()
-}
+type ManualClock = kit.ManualClock
 
 // NewManualClock returns a ManualClock that reads t until it is advanced.
-func NewManualClock(t time.Time) *ManualClock {
-	return &ManualClock{now: t}
-}
+func NewManualClock(t time.Time) *ManualClock { return kit.NewManualClock(t) }
 
 // NewRunningClock returns a ManualClock that also follows real time: it
 // reads t plus the real time elapsed since the call, plus every Advance.
@@ -40,88 +28,18 @@ func NewManualClock(t time.Time) *ManualClock {
 // passes is done on the next request or the next move of the clock, not by
 // a background ticker (an Advance(0) catches up), and a wait on the server
 // clock (the delay directive) is woken only by a move of the clock.
-func NewRunningClock(t time.Time) *ManualClock {
-	return &ManualClock{now: t, started: time.Now()}
-}
+func NewRunningClock(t time.Time) *ManualClock { return kit.NewRunningClock(t) }
 
-// running reports whether the clock also follows real time.
-func (c *ManualClock) running() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return !c.started.IsZero()
-}
+// IDSource makes identifiers. It receives a prefix such as "wrkspc_" and
+// returns the whole id. The server asks it for every id it assigns, request
+// ids included, so a deterministic source makes whole responses reproducible.
+type IDSource = kit.IDSource
 
-// Now returns the clock's current time.
-func (c *ManualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.started.IsZero() {
-		return c.now
-	}
-	return c.now.Add(time.Since(c.started))
-}
+// RandomIDs returns the default IDSource: prefix + "01" + 22 random base62
+// characters from crypto/rand.
+func RandomIDs() IDSource { return kit.RandomIDs() }
 
-// Advance moves the clock forward by d (backward when d is negative). A
-// server using the clock then does what fell due meanwhile (scheduled
-// deployments fire) before Advance returns.
-func (c *ManualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-	c.notify()
-}
-
-// Set moves the clock to t, with the same effect as Advance. A running
-// clock goes on from t.
-func (c *ManualClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	if !c.started.IsZero() {
-		c.started = time.Now()
-	}
-	c.mu.Unlock()
-	c.notify()
-}
-
-// watch registers fn to run after every move of the clock.
-func (c *ManualClock) watch(fn func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.watchers = append(c.watchers, fn)
-}
-
-// notify runs the watchers without holding the clock's lock: they read the
-// clock.
-func (c *ManualClock) notify() {
-	c.mu.Lock()
-	watchers := c.watchers
-	c.mu.Unlock()
-	for _, fn := range watchers {
-		fn()
-	}
-}
-
-// timestampLayout is RFC 3339 in UTC with exactly six fractional digits, the
-// form the platform writes (2026-11-25T21:56:21.123456Z).
-const timestampLayout = "2006-01-02T15:04:05.000000Z"
-
-// timestamp is a time that marshals in timestampLayout. Nullable timestamps
-// are *timestamp, which marshal as null when nil (null keys are sent, not
-// left out).
-type timestamp time.Time
-
-func (t timestamp) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, len(timestampLayout)+2)
-	b = append(b, '"')
-	b = time.Time(t).UTC().AppendFormat(b, timestampLayout)
-	return append(b, '"'), nil
-}
-
-// optionalTimestamp converts a possibly zero time into a nullable timestamp.
-func optionalTimestamp(t time.Time) *timestamp {
-	if t.IsZero() {
-		return nil
-	}
-	ts := timestamp(t)
-	return &ts
-}
+// SequentialIDs returns a deterministic IDSource: prefix + "01" + a base62
+// counter zero-padded to 22 characters, one counter per prefix, starting at 1.
+// It is safe for concurrent use.
+func SequentialIDs() IDSource { return kit.SequentialIDs() }

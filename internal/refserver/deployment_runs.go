@@ -26,7 +26,7 @@ type deploymentRun struct {
 	createdAt    time.Time
 }
 
-func (r *deploymentRun) position() position { return position{createdAt: r.createdAt, id: r.id} }
+func (r *deploymentRun) position() position { return position{CreatedAt: r.createdAt, ID: r.id} }
 
 type runErrorJSON struct {
 	Type    string `json:"type"`
@@ -75,20 +75,20 @@ func (r *deploymentRun) view() deploymentRunJSON {
 }
 
 func (s *Server) getDeploymentRun(c *call) error {
-	id := c.r.PathValue("deployment_run_id")
+	id := c.R.PathValue("deployment_run_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.deployments.runs[id]
-	if !ok || r.workspaceID != c.workspaceID {
+	if !ok || r.workspaceID != c.WorkspaceID {
 		return notFound("Deployment run `%s` not found.", id)
 	}
-	return c.ok(r.view())
+	return c.OK(r.view())
 }
 
 // listDeploymentRuns is DR2: newest first. An unknown deployment_id simply
 // matches nothing (docs/managed-agents-wire.md 9.3).
 func (s *Server) listDeploymentRuns(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	deploymentID, _ := queryValue(q, "deployment_id")
 	created, err := parseCreatedWindow(q)
 	if err != nil {
@@ -113,10 +113,10 @@ func (s *Server) listDeploymentRuns(c *call) error {
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.deployments.runs), newestFirst((*deploymentRun).position))
 	keep := func(r *deploymentRun) bool {
-		return r.workspaceID == c.workspaceID && (deploymentID == "" || r.deploymentID == deploymentID) &&
+		return r.workspaceID == c.WorkspaceID && (deploymentID == "" || r.deploymentID == deploymentID) &&
 			created.contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
 			(!filterTrigger || r.trigger == trigger)
 	}
 	page := paginateByCursor(all, (*deploymentRun).position, keep, p)
-	return c.ok(mapCursorPage(page, (*deploymentRun).view))
+	return c.OK(mapCursorPage(page, (*deploymentRun).view))
 }

@@ -69,22 +69,22 @@ type pausedReason struct {
 
 func (d *deployment) archived() bool { return !d.archivedAt.IsZero() }
 
-func (d *deployment) position() position { return position{createdAt: d.createdAt, id: d.id} }
+func (d *deployment) position() position { return position{CreatedAt: d.createdAt, ID: d.id} }
 
 func (s *Server) deploymentRoutes() []route {
 	const one = "/v1/deployments/{deployment_id}"
 	return []route{
-		{method: http.MethodPost, path: "/v1/deployments", op: "deployments.create", betas: maBetas, handle: s.createDeployment},
-		{method: http.MethodGet, path: "/v1/deployments", op: "deployments.list", betas: maBetas, handle: s.listDeployments},
-		{method: http.MethodGet, path: one, op: "deployments.retrieve", betas: maBetas, handle: s.getDeployment},
-		{method: http.MethodPost, path: one, op: "deployments.update", betas: maBetas, handle: s.updateDeployment},
-		{method: http.MethodPost, path: one + "/pause", op: "deployments.pause", betas: maBetas, handle: s.pauseDeployment},
-		{method: http.MethodPost, path: one + "/unpause", op: "deployments.unpause", betas: maBetas, handle: s.unpauseDeployment},
-		{method: http.MethodPost, path: one + "/archive", op: "deployments.archive", betas: maBetas, handle: s.archiveDeployment},
-		{method: http.MethodPost, path: one + "/run", op: "deployments.run", betas: maBetas, handle: s.runDeploymentNow},
+		{Method: http.MethodPost, Path: "/v1/deployments", Op: "deployments.create", Betas: maBetas, Handle: s.createDeployment},
+		{Method: http.MethodGet, Path: "/v1/deployments", Op: "deployments.list", Betas: maBetas, Handle: s.listDeployments},
+		{Method: http.MethodGet, Path: one, Op: "deployments.retrieve", Betas: maBetas, Handle: s.getDeployment},
+		{Method: http.MethodPost, Path: one, Op: "deployments.update", Betas: maBetas, Handle: s.updateDeployment},
+		{Method: http.MethodPost, Path: one + "/pause", Op: "deployments.pause", Betas: maBetas, Handle: s.pauseDeployment},
+		{Method: http.MethodPost, Path: one + "/unpause", Op: "deployments.unpause", Betas: maBetas, Handle: s.unpauseDeployment},
+		{Method: http.MethodPost, Path: one + "/archive", Op: "deployments.archive", Betas: maBetas, Handle: s.archiveDeployment},
+		{Method: http.MethodPost, Path: one + "/run", Op: "deployments.run", Betas: maBetas, Handle: s.runDeploymentNow},
 
-		{method: http.MethodGet, path: "/v1/deployment_runs", op: "deployment_runs.list", betas: maBetas, handle: s.listDeploymentRuns},
-		{method: http.MethodGet, path: "/v1/deployment_runs/{deployment_run_id}", op: "deployment_runs.retrieve", betas: maBetas, handle: s.getDeploymentRun},
+		{Method: http.MethodGet, Path: "/v1/deployment_runs", Op: "deployment_runs.list", Betas: maBetas, Handle: s.listDeploymentRuns},
+		{Method: http.MethodGet, Path: "/v1/deployment_runs/{deployment_run_id}", Op: "deployment_runs.retrieve", Betas: maBetas, Handle: s.getDeploymentRun},
 	}
 }
 
@@ -101,7 +101,7 @@ func (s *Server) deploymentLocked(workspaceID, id string) (*deployment, error) {
 // writableDeploymentLocked is the path deployment of a write: archived
 // deployments are final (409, docs/managed-agents-wire.md 8.6).
 func (s *Server) writableDeploymentLocked(c *call) (*deployment, error) {
-	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
+	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +114,15 @@ func (s *Server) writableDeploymentLocked(c *call) (*deployment, error) {
 func (s *Server) getDeployment(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
+	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(d.view(c.now()))
+	return c.OK(d.view(c.Now()))
 }
 
 func (s *Server) listDeployments(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	agentID, _ := queryValue(q, "agent_id")
 	created, err := maParseCreatedRange(q)
 	if err != nil {
@@ -147,21 +147,21 @@ func (s *Server) listDeployments(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := c.now()
+	now := c.Now()
 	all := slices.SortedFunc(maps.Values(s.deployments.byID), newestFirst((*deployment).position))
 	keep := func(d *deployment) bool {
-		return d.workspaceID == c.workspaceID && (includeArchived || !d.archived()) &&
+		return d.workspaceID == c.WorkspaceID && (includeArchived || !d.archived()) &&
 			(agentID == "" || d.agent.agent.id == agentID) && created.contains(d.createdAt) &&
 			(!filterStatus || d.status == status)
 	}
 	page := paginateByCursor(all, (*deployment).position, keep, p)
-	return c.ok(mapCursorPage(page, func(d *deployment) deploymentJSON { return d.view(now) }))
+	return c.OK(mapCursorPage(page, func(d *deployment) deploymentJSON { return d.view(now) }))
 }
 
 // pauseDeployment is D5: scheduled fires stop; an already paused
 // deployment keeps its reason (idempotent, **choice**).
 func (s *Server) pauseDeployment(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -170,18 +170,18 @@ func (s *Server) pauseDeployment(c *call) error {
 	if err != nil {
 		return err
 	}
-	now := c.now()
+	now := c.Now()
 	if d.status != deploymentPaused {
 		s.pauseDeploymentLocked(d, pausedReason{typ: "manual"}, now)
 	}
-	return c.ok(d.view(now))
+	return c.OK(d.view(now))
 }
 
 // unpauseDeployment is D6: the schedule resumes at its next occurrence
 // after now; what was missed while paused is not fired
 // (docs/managed-agents-wire.md 8.5).
 func (s *Server) unpauseDeployment(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -190,12 +190,12 @@ func (s *Server) unpauseDeployment(c *call) error {
 	if err != nil {
 		return err
 	}
-	now := c.now()
+	now := c.Now()
 	if d.status == deploymentPaused {
 		d.status, d.pausedReason, d.updatedAt = deploymentActive, nil, now
 		s.rearmLocked(d, now)
 	}
-	return c.ok(d.view(now))
+	return c.OK(d.view(now))
 }
 
 // pauseDeploymentLocked pauses d at `at`: by hand (D5) or after a failed
@@ -207,20 +207,20 @@ func (s *Server) pauseDeploymentLocked(d *deployment, reason pausedReason, at ti
 
 // archiveDeployment is D7: final and idempotent.
 func (s *Server) archiveDeployment(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, err := s.deploymentLocked(c.workspaceID, c.r.PathValue("deployment_id"))
+	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
 	if err != nil {
 		return err
 	}
-	now := c.now()
+	now := c.Now()
 	if !d.archived() {
 		s.archiveDeploymentLocked(d, now)
 	}
-	return c.ok(d.view(now))
+	return c.OK(d.view(now))
 }
 
 // archiveDeploymentLocked archives d: the schedule stops for good, and the

@@ -28,13 +28,13 @@ type deploymentBody struct {
 
 func (s *Server) createDeployment(c *call) error {
 	var body deploymentBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := c.now()
-	d := &deployment{workspaceID: c.workspaceID, status: deploymentActive, vaultIDs: []string{}, createdAt: now, updatedAt: now}
+	now := c.Now()
+	d := &deployment{workspaceID: c.WorkspaceID, status: deploymentActive, vaultIDs: []string{}, createdAt: now, updatedAt: now}
 	if err := s.applyDeploymentBodyLocked(d, body, true, now); err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (s *Server) createDeployment(c *call) error {
 	}
 	s.deployments.byID[d.id] = d
 	s.rearmLocked(d, now) // occurrences after creation fire
-	return c.ok(d.view(now))
+	return c.OK(d.view(now))
 }
 
 // presence is the create/update difference for keys that cannot be
@@ -106,13 +106,13 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	}
 	if body.Budget.Set {
 		d.budget = nil
-		if body.Budget.present() {
+		if body.Budget.Present() {
 			if d.budget, err = parseBudget("budget", body.Budget.Value); err != nil {
 				return err
 			}
 		}
 	}
-	if d.budget != nil && (body.Budget.present() || body.Agent.Set) {
+	if d.budget != nil && (body.Budget.Present() || body.Agent.Set) {
 		if err := checkBudgetable(d.agent); err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	}
 	if body.Schedule.Set {
 		d.schedule = nil
-		if body.Schedule.present() {
+		if body.Schedule.Present() {
 			if d.schedule, err = parseSchedule("schedule", body.Schedule.Value); err != nil {
 				return err
 			}
@@ -146,7 +146,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	}
 	if body.VaultIDs.Set {
 		d.vaultIDs = []string{}
-		if body.VaultIDs.present() {
+		if body.VaultIDs.Present() {
 			if d.vaultIDs, err = parseVaultIDs("vault_ids", body.VaultIDs.Value); err != nil {
 				return err
 			}
@@ -170,7 +170,7 @@ func (s *Server) applyDeploymentResourcesLocked(d *deployment, o optional[json.R
 		return nil
 	}
 	d.resources = nil
-	if o.present() {
+	if o.Present() {
 		params, err := parseResourceParams("resources", o.Value)
 		if err != nil {
 			return err

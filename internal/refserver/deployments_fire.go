@@ -16,7 +16,7 @@ import (
 // runDeploymentNow is D8: allowed while active or paused. A failed run is
 // still a 200 whose run carries the error, and it pauses nothing.
 func (s *Server) runDeploymentNow(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -25,8 +25,8 @@ func (s *Server) runDeploymentNow(c *call) error {
 	if err != nil {
 		return err
 	}
-	defer c.parentTurns()()
-	return c.ok(s.runDeploymentLocked(d, c.now(), false).view())
+	defer s.parentTurns(c)()
+	return c.OK(s.runDeploymentLocked(d, c.Now(), false).view())
 }
 
 // fireDueDeploymentsLocked fires every occurrence t of every active,
@@ -163,7 +163,7 @@ func (d *deployment) sessionSpec() sessionSpec {
 func errorMessageOf(err error) string {
 	var ae *apiError
 	if errors.As(err, &ae) {
-		return ae.message
+		return ae.Message
 	}
 	return err.Error()
 }

@@ -7,7 +7,7 @@ package refserver
 
 func (s *Server) updateDeployment(c *call) error {
 	var body deploymentBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -16,7 +16,7 @@ func (s *Server) updateDeployment(c *call) error {
 	if err != nil {
 		return err
 	}
-	now := c.now()
+	now := c.Now()
 	draft := *d // stored only if every field passes
 	if err := s.applyDeploymentBodyLocked(&draft, body, false, now); err != nil {
 		return err
@@ -28,5 +28,5 @@ func (s *Server) updateDeployment(c *call) error {
 	if body.Schedule.Set {
 		s.rearmLocked(d, now)
 	}
-	return c.ok(d.view(now))
+	return c.OK(d.view(now))
 }

@@ -27,7 +27,7 @@ type workspace struct {
 
 func (w *workspace) archived() bool { return !w.archivedAt.IsZero() }
 
-func (w *workspace) position() position { return position{createdAt: w.createdAt, id: w.id} }
+func (w *workspace) position() position { return position{CreatedAt: w.createdAt, ID: w.id} }
 
 type user struct {
 	id        string
@@ -269,7 +269,7 @@ func (s *Server) reachesLocked(p principal, ws *workspace) bool {
 // goError turns an API error into a plain error for the Go test API.
 func goError(err error) error {
 	if ae, ok := err.(*apiError); ok {
-		return errors.New(ae.message)
+		return errors.New(ae.Message)
 	}
 	return err
 }

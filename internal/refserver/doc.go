@@ -55,13 +55,14 @@
 // selection (docs/api-choices.md "Workspace selection"), the admin-API
 // rule and access-token scopes, vendor-version, vendor-beta (with the
 // route's required value), idempotency, and the handler. Responses are
-// buffered until the handler returns (see responseBuffer); every error is
+// buffered until the handler returns (see kit.ResponseBuffer); every error is
 // the error body of docs/api-choices.md "Errors".
 //
 // # Spans
 //
 // WithSpanExporter makes the server emit the API spans
-// (tracing*.go): a SERVER span vendor.<operation> per request to a route
+// (tracing*.go, package spans, and messages for its own): a SERVER span
+// vendor.<operation> per request to a route
 // that names an operation (docs/tracing.md), parented by the request's
 // traceparent; vendor.model_request and tool spans under
 // vendor.messages.create; vendor.session.turn with its model requests and
@@ -71,13 +72,16 @@
 //
 // # Adding an endpoint
 //
-// An endpoint family is one file: a routes method returning its route
-// table (method, path pattern, operation, required beta values, handler)
-// added to Server.routes, handlers of the form func(*call) error, and the stored
-// and wire forms of its objects. Shared helpers do the rest: decodeStrict
-// and optional for bodies, checkLength and the query readers for rules,
-// paginateByID and paginateByCursor for lists, apiError constructors for
-// failures. Non-admin objects belong to call.workspaceID.
+// An endpoint family has a routes method returning its route table
+// (kit.Route: method, path pattern, operation, required beta values,
+// handler) added to Server.routes, handlers of the form func(*kit.Call)
+// error, and the stored and wire forms of its objects. Package kit does
+// the rest: DecodeStrict and Optional for bodies, CheckLength and the query
+// readers for rules, PaginateByID and PaginateByCursor for lists, the
+// APIError constructors for failures. Non-admin objects belong to
+// Call.WorkspaceID. A family in its own package exports its routes (see
+// messages.Service.Routes) and receives what it needs from the server in
+// a Deps struct.
 //
 // # Session events and the scripted agent
 //
@@ -122,41 +126,31 @@
 //
 // # Messages
 //
-// POST /v1/messages (JSON or a stream), /v1/messages/count_tokens and the
-// OpenAI-compatible /v1/chat/completions follow docs/messages-wire.md over
-// one deterministic fake model (fakemodel*.go, docs/messages-wire.md section
-// 10): tokens
-// are ⌈runes/4⌉ plus fixed overheads, the reply echoes the prompt ("You
-// said: …"), tools named in the prompt as whole words are called (the JSON
-// object after the name is the input, else one synthesized from the
-// schema), thinking restates the prompt and is signed with an HMAC that a
-// later request must verify (WithThinkingKey fixes the key), and the prompt
-// cache keeps prefixes per workspace and model on the server clock. Nothing
-// depends on "stream": a stream accumulates to the JSON message, ids
-// excepted. Tool-call and container ids are derived from the request
-// (msg_ ids come from the id source), so they match across the two.
+// POST /v1/messages, /v1/messages/count_tokens, the OpenAI-compatible
+// /v1/chat/completions and GET /v1/models run over a deterministic fake
+// model steered by directives in the prompt: package messages documents
+// both.
 //
-// Directives steer the model from a test. Each is literal text inside a
-// text block of the user message being answered; it is removed from the
-// reply's view of the prompt but still counts as input:
+// # Layout
 //
-//	[[refserver:say <text>]]                  the reply is exactly <text> (up to "]]")
-//	[[refserver:error <type> [after=<n>]]]    <type>: overloaded_error (529), api_error (500),
-//	                                          rate_limit_error (429). An HTTP error; on a stream
-//	                                          with after=n: n events (pings not counted), then an
-//	                                          error event (chat completions: an error data frame)
-//	[[refserver:refuse [<category>|none] [all]]]  a refusal (cyber, bio, frontier_llm,
-//	                                          reasoning_extraction, general_harms; default none);
-//	                                          with fallbacks set, the next model answers, unless all
-//	[[refserver:stop_reason <value>]]         forces the final stop_reason (any value)
-//	[[refserver:redact]]                      adds a redacted_thinking block when thinking is on
-//	[[refserver:delay <ms>]]                  waits <ms> (at most 3600000) on the server clock before the JSON
-//	                                          response, or before each stream event (a ManualClock
-//	                                          must be advanced; keep-alives follow WithPingInterval)
+// The server is being split into packages, one family at a time:
 //
-// An unknown directive name is a 400 naming the text block; bad arguments
-// are a 400 quoting the directive. Fault injection applies to these paths
-// like any other, and Fault.StreamCutAfter cuts their streams. Errors on
-// /v1/chat/completions, from authentication to faults, use the OpenAI
-// shape.
+//   - refserver (this package): the façade. New and its options, Start,
+//     Seed and the test hooks, the request pipeline (middleware.go), route
+//     assembly (Server.routes), and the families not moved yet: identity
+//     (workspaces, users, keys, OAuth, federation, attestation), agents,
+//     environments, memory, sessions with the engine and the scripted
+//     agent, deployments, and the API spans (tracing*.go).
+//   - kit: what every family shares: the call (kit.Call) and route
+//     (kit.Route), API errors and their constructors, strict decoding,
+//     query readers, pagination, ids, the clock, faults, the request log,
+//     idempotency, the version and beta checks, and the event-stream
+//     writer.
+//   - spans: the request span and the span helpers families share.
+//   - messages: Messages, chat completions, the model catalog and the fake
+//     model. It gets what it needs from the server through messages.Deps.
+//
+// kitnames.go gives the families still here the names they had before the
+// move (call, apiError, invalidField...); it shrinks as each family moves
+// into its own package.
 package refserver

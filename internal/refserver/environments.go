@@ -39,7 +39,7 @@ func (e *environment) archived() bool { return !e.archivedAt.IsZero() }
 // mounted.
 func (e *environment) selfHosted() bool { return e.config.typ == envSelfHosted }
 
-func (e *environment) position() position { return position{createdAt: e.createdAt, id: e.id} }
+func (e *environment) position() position { return position{CreatedAt: e.createdAt, ID: e.id} }
 
 type environmentJSON struct {
 	Type        string            `json:"type"`
@@ -71,12 +71,12 @@ func (e *environment) view() environmentJSON {
 
 func (s *Server) environmentRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/v1/environments", op: "environments.create", betas: maBetas, handle: s.createEnvironment},
-		{method: http.MethodGet, path: "/v1/environments", op: "environments.list", betas: maBetas, handle: s.listEnvironments},
-		{method: http.MethodGet, path: "/v1/environments/{environment_id}", op: "environments.retrieve", betas: maBetas, handle: s.getEnvironment},
-		{method: http.MethodPost, path: "/v1/environments/{environment_id}", op: "environments.update", betas: maBetas, handle: s.updateEnvironment},
-		{method: http.MethodDelete, path: "/v1/environments/{environment_id}", op: "environments.delete", betas: maBetas, handle: s.deleteEnvironment},
-		{method: http.MethodPost, path: "/v1/environments/{environment_id}/archive", op: "environments.archive", betas: maBetas, handle: s.archiveEnvironment},
+		{Method: http.MethodPost, Path: "/v1/environments", Op: "environments.create", Betas: maBetas, Handle: s.createEnvironment},
+		{Method: http.MethodGet, Path: "/v1/environments", Op: "environments.list", Betas: maBetas, Handle: s.listEnvironments},
+		{Method: http.MethodGet, Path: "/v1/environments/{environment_id}", Op: "environments.retrieve", Betas: maBetas, Handle: s.getEnvironment},
+		{Method: http.MethodPost, Path: "/v1/environments/{environment_id}", Op: "environments.update", Betas: maBetas, Handle: s.updateEnvironment},
+		{Method: http.MethodDelete, Path: "/v1/environments/{environment_id}", Op: "environments.delete", Betas: maBetas, Handle: s.deleteEnvironment},
+		{Method: http.MethodPost, Path: "/v1/environments/{environment_id}/archive", Op: "environments.archive", Betas: maBetas, Handle: s.archiveEnvironment},
 	}
 }
 
@@ -90,14 +90,14 @@ type environmentBody struct {
 
 func (s *Server) createEnvironment(c *call) error {
 	var body environmentBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if err := maRequired("name", body.Name); err != nil {
 		return err
 	}
-	now := c.now()
-	e := &environment{workspaceID: c.workspaceID, scope: "organization", config: defaultEnvConfig(),
+	now := c.Now()
+	e := &environment{workspaceID: c.WorkspaceID, scope: "organization", config: defaultEnvConfig(),
 		createdAt: now, updatedAt: now}
 	if err := applyEnvironmentBody(e, body, true); err != nil {
 		return err
@@ -109,12 +109,12 @@ func (s *Server) createEnvironment(c *call) error {
 		s.environments.byID = map[string]*environment{}
 	}
 	s.environments.byID[e.id] = e
-	return c.ok(e.view())
+	return c.OK(e.view())
 }
 
 // applyEnvironmentBody applies a create (creating) or update body to e.
 func applyEnvironmentBody(e *environment, body environmentBody, creating bool) error {
-	if body.Name.present() {
+	if body.Name.Present() {
 		if err := checkLength("name", body.Name.Value, 1, 256); err != nil {
 			return err
 		}
@@ -122,14 +122,14 @@ func applyEnvironmentBody(e *environment, body environmentBody, creating bool) e
 	}
 	if body.Description.Set {
 		e.description = nil
-		if body.Description.present() {
+		if body.Description.Present() {
 			if err := checkLength("description", body.Description.Value, 0, 1024); err != nil {
 				return err
 			}
 			e.description = maStringPtr(body.Description.Value)
 		}
 	}
-	if body.Config.present() {
+	if body.Config.Present() {
 		cfg, err := parseEnvConfig("config", body.Config.Value, e.config, creating)
 		if err != nil {
 			return err
@@ -145,7 +145,7 @@ func applyEnvironmentBody(e *environment, body environmentBody, creating bool) e
 	if err != nil {
 		return err
 	}
-	if body.Scope.present() {
+	if body.Scope.Present() {
 		if err := maOneOf("scope", body.Scope.Value, "organization", "account"); err != nil {
 			return err
 		}
@@ -171,15 +171,15 @@ func (s *Server) environmentLocked(workspaceID, id string) (*environment, error)
 func (s *Server) getEnvironment(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, err := s.environmentLocked(c.workspaceID, c.r.PathValue("environment_id"))
+	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(e.view())
+	return c.OK(e.view())
 }
 
 func (s *Server) listEnvironments(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	includeArchived, err := queryBool(q, "include_archived")
 	if err != nil {
 		return err
@@ -192,19 +192,19 @@ func (s *Server) listEnvironments(c *call) error {
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.environments.byID), newestFirst((*environment).position))
 	keep := func(e *environment) bool {
-		return e.workspaceID == c.workspaceID && (includeArchived || !e.archived())
+		return e.workspaceID == c.WorkspaceID && (includeArchived || !e.archived())
 	}
-	return c.ok(mapCursorPage(paginateByCursor(all, (*environment).position, keep, p), (*environment).view))
+	return c.OK(mapCursorPage(paginateByCursor(all, (*environment).position, keep, p), (*environment).view))
 }
 
 func (s *Server) updateEnvironment(c *call) error {
 	var body environmentBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, err := s.environmentLocked(c.workspaceID, c.r.PathValue("environment_id"))
+	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))
 	if err != nil {
 		return err
 	}
@@ -216,10 +216,10 @@ func (s *Server) updateEnvironment(c *call) error {
 		return err
 	}
 	if changed := !envEqual(&draft, e); changed {
-		draft.updatedAt = c.now()
+		draft.updatedAt = c.Now()
 	}
 	*e = draft
-	return c.ok(e.view())
+	return c.OK(e.view())
 }
 
 // envEqual compares the wire forms: updated_at moves only on a change.
@@ -230,30 +230,30 @@ func envEqual(a, b *environment) bool {
 }
 
 func (s *Server) archiveEnvironment(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, err := s.environmentLocked(c.workspaceID, c.r.PathValue("environment_id"))
+	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))
 	if err != nil {
 		return err
 	}
 	if !e.archived() {
-		e.archivedAt = c.now()
+		e.archivedAt = c.Now()
 	}
-	return c.ok(e.view())
+	return c.OK(e.view())
 }
 
 func (s *Server) deleteEnvironment(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, err := s.environmentLocked(c.workspaceID, c.r.PathValue("environment_id"))
+	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))
 	if err != nil {
 		return err
 	}
 	delete(s.environments.byID, e.id)
-	return c.ok(struct {
+	return c.OK(struct {
 		ID   string `json:"id"`
 		Type string `json:"type"`
 	}{e.id, "environment_deleted"})

@@ -151,7 +151,7 @@ func parseEnvConfig(path string, raw json.RawMessage, cur envConfig, creating bo
 	out := base
 	if body.Networking.Set {
 		out.networking = envNetworking{typ: netOpen}
-		if body.Networking.present() {
+		if body.Networking.Present() {
 			if out.networking, err = parseNetworking(maJoin(path, "networking"), body.Networking.Value, base.networking); err != nil {
 				return cur, err
 			}
@@ -159,7 +159,7 @@ func parseEnvConfig(path string, raw json.RawMessage, cur envConfig, creating bo
 	}
 	if body.Packages.Set {
 		out.packages = emptyPackages()
-		if body.Packages.present() {
+		if body.Packages.Present() {
 			if out.packages, err = parsePackages(maJoin(path, "packages"), body.Packages.Value, base.packages); err != nil {
 				return cur, err
 			}
@@ -196,7 +196,7 @@ func parseNetworking(path string, raw json.RawMessage, cur envNetworking) (envNe
 	}
 	if body.AllowedHosts.Set {
 		n.allowedHosts = []string{}
-		if body.AllowedHosts.present() {
+		if body.AllowedHosts.Present() {
 			hp := maJoin(path, "allowed_hosts")
 			hosts, err := maStrings(hp, body.AllowedHosts.Value, func(p, s string) error {
 				if !plainHostname.MatchString(s) || len(s) > 253 {
@@ -214,10 +214,10 @@ func parseNetworking(path string, raw json.RawMessage, cur envNetworking) (envNe
 		}
 	}
 	if body.AllowMCPServers.Set {
-		n.allowMCP = body.AllowMCPServers.present() && body.AllowMCPServers.Value
+		n.allowMCP = body.AllowMCPServers.Present() && body.AllowMCPServers.Value
 	}
 	if body.AllowPackageManagers.Set {
-		n.allowPkg = body.AllowPackageManagers.present() && body.AllowPackageManagers.Value
+		n.allowPkg = body.AllowPackageManagers.Present() && body.AllowPackageManagers.Value
 	}
 	return n, nil
 }
@@ -239,7 +239,7 @@ func parsePackages(path string, raw json.RawMessage, cur [6][]string) ([6][]stri
 			continue
 		}
 		out[i] = []string{}
-		if !o.present() {
+		if !o.Present() {
 			continue
 		}
 		lp := maJoin(path, packageManagers[i])

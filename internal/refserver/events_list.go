@@ -122,7 +122,7 @@ type eventPageJSON struct {
 }
 
 func (s *Server) listEvents(c *call) error {
-	lq, err := parseEventListQuery(c.r.URL.Query())
+	lq, err := parseEventListQuery(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -157,5 +157,5 @@ func (s *Server) listEvents(c *call) error {
 		out.Data = append(out.Data, log[i].raw)
 		last = i
 	}
-	return c.ok(out)
+	return c.OK(out)
 }

@@ -127,7 +127,7 @@ func parseConfirmationParam(path string, raw json.RawMessage) error {
 	if err := checkToolUseID(maJoin(path, toolUseIDField), body.ToolUseID); err != nil {
 		return err
 	}
-	if body.DenyMessage.present() {
+	if body.DenyMessage.Present() {
 		denyPath := maJoin(path, "deny_message")
 		if err := checkLength(denyPath, body.DenyMessage.Value, 0, maxDenyMessage); err != nil {
 			return err

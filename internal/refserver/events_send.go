@@ -14,9 +14,9 @@ import (
 func (s *Server) eventRoutes() []route {
 	const events = "/v1/sessions/{session_id}/events"
 	return []route{
-		{method: http.MethodPost, path: events, op: "sessions.events.send", betas: maBetas, handle: s.sendEvents},
-		{method: http.MethodGet, path: events, op: "sessions.events.list", betas: maBetas, handle: s.listEvents},
-		{method: http.MethodGet, path: events + "/stream", op: "sessions.events.stream", betas: maBetas, handle: s.streamEvents},
+		{Method: http.MethodPost, Path: events, Op: "sessions.events.send", Betas: maBetas, Handle: s.sendEvents},
+		{Method: http.MethodGet, Path: events, Op: "sessions.events.list", Betas: maBetas, Handle: s.listEvents},
+		{Method: http.MethodGet, Path: events + "/stream", Op: "sessions.events.stream", Betas: maBetas, Handle: s.streamEvents},
 	}
 }
 
@@ -33,7 +33,7 @@ type eventsJSON struct {
 // engine runs the turns they start or continue, inside this request.
 func (s *Server) sendEvents(c *call) error {
 	var body sendEventsBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if err := maRequired(eventsField, body.Events); err != nil {
@@ -55,10 +55,10 @@ func (s *Server) sendEvents(c *call) error {
 	if err := x.eng.check(params); err != nil {
 		return err
 	}
-	defer c.traceSessionEvents(x, params)()
-	echoes := s.acceptEventsLocked(x, params, c.now())
+	defer s.traceSessionEvents(c, x, params)()
+	echoes := s.acceptEventsLocked(x, params, c.Now())
 	x.eng.finish()
-	return c.ok(eventsJSON{Data: mapSlice(echoes, (*sessionEvent).view)})
+	return c.OK(eventsJSON{Data: mapSlice(echoes, (*sessionEvent).view)})
 }
 
 // accept records params and applies each one's effect, in order

@@ -28,45 +28,45 @@ func (s *Server) federationExchange(c *call, f *jsonFields) error {
 	iss, reason := s.federationTargetLocked(req.organizationID, req.ruleID)
 	s.mu.Unlock()
 	if reason != "" {
-		return c.deny(grantJWTBearer, reason)
+		return s.deny(c, grantJWTBearer, reason)
 	}
 
 	// Step 5: the JWT, against the rule's issuer.
-	claims, reason := s.verifyJWT(c.r.Context(), req.assertion, iss, now)
+	claims, reason := s.verifyJWT(c.R.Context(), req.assertion, iss, now)
 	if reason != "" {
-		return c.deny(grantJWTBearer, reason)
+		return s.deny(c, grantJWTBearer, reason)
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The rule or issuer may have changed while the JWT was checked.
 	if _, reason := s.federationTargetLocked(req.organizationID, req.ruleID); reason != "" {
-		return c.deny(grantJWTBearer, reason)
+		return s.deny(c, grantJWTBearer, reason)
 	}
 	rule := s.federation.rules[req.ruleID]
 	checkJTI := !iss.cfg.DisableJTICheck && claims.jti != nil
 	if checkJTI && s.jtiUsedLocked(iss.id, *claims.jti) {
-		return c.deny(grantJWTBearer, "jti_reused")
+		return s.deny(c, grantJWTBearer, "jti_reused")
 	}
 	// Step 6: the rule's match.
 	if reason := matchRule(rule.cfg, claims); reason != "" {
-		return c.deny(grantJWTBearer, reason)
+		return s.deny(c, grantJWTBearer, reason)
 	}
 	// Step 7: the service account.
 	if req.serviceAccountID != rule.cfg.ServiceAccountID {
-		return c.deny(grantJWTBearer, "service_account_mismatch")
+		return s.deny(c, grantJWTBearer, "service_account_mismatch")
 	}
 	sa, ok := s.serviceAccounts[req.serviceAccountID]
 	switch {
 	case !ok:
-		return c.deny(grantJWTBearer, "service_account_not_found")
+		return s.deny(c, grantJWTBearer, "service_account_not_found")
 	case sa.archived:
-		return c.deny(grantJWTBearer, "service_account_archived")
+		return s.deny(c, grantJWTBearer, "service_account_archived")
 	}
 	// Step 8: the workspace.
 	wsID, reason := s.federationWorkspaceLocked(rule.cfg, req.workspaceID)
 	if reason != "" {
-		return c.deny(grantJWTBearer, reason)
+		return s.deny(c, grantJWTBearer, reason)
 	}
 	// Step 9: the jti is spent only now (docs/auth-wire.md 8, C10).
 	if checkJTI {
@@ -80,7 +80,7 @@ func (s *Server) federationExchange(c *call, f *jsonFields) error {
 		expiresAt:        now.Add(time.Duration(expiresIn) * time.Second),
 		serviceAccountID: sa.id,
 	})
-	return c.sendToken(secret, expiresIn, rule.cfg.OAuthScope, wsID)
+	return sendToken(c, secret, expiresIn, rule.cfg.OAuthScope, wsID)
 }
 
 type federationRequest struct {

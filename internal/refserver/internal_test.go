@@ -49,9 +49,9 @@ func send(t *testing.T, s *Server, ts *httptest.Server, method, path, idempotenc
 }
 
 func TestHandlerPanicIsJSON500(t *testing.T) {
-	s, ts := testServer(t, route{method: "GET", path: "/v1/test/panic", handle: func(c *call) error {
-		c.w.Header().Set("Content-Type", "text/plain")
-		_, _ = c.w.Write([]byte("half a response"))
+	s, ts := testServer(t, route{Method: "GET", Path: "/v1/test/panic", Handle: func(c *call) error {
+		c.W.Header().Set("Content-Type", "text/plain")
+		_, _ = c.W.Write([]byte("half a response"))
 		panic("boom")
 	}})
 	res, body := send(t, s, ts, "GET", "/v1/test/panic", "")
@@ -71,10 +71,10 @@ func TestHandlerPanicIsJSON500(t *testing.T) {
 
 func TestIdempotencyKeyInFlight(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
-	s, ts := testServer(t, route{method: "POST", path: "/v1/test/slow", handle: func(c *call) error {
+	s, ts := testServer(t, route{Method: "POST", Path: "/v1/test/slow", Handle: func(c *call) error {
 		close(entered)
 		<-release
-		return c.ok(map[string]string{"done": "yes"})
+		return c.OK(map[string]string{"done": "yes"})
 	}})
 	first := make(chan int)
 	go func() {
@@ -113,17 +113,17 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 func TestIdempotencyForgetsServerErrors(t *testing.T) {
 	var calls atomic.Int32
 	s, ts := testServer(t,
-		route{method: "POST", path: "/v1/test/flaky", handle: func(c *call) error {
+		route{Method: "POST", Path: "/v1/test/flaky", Handle: func(c *call) error {
 			if calls.Add(1) == 1 {
 				return newAPIError(http.StatusServiceUnavailable, errAPI, "try again")
 			}
-			return c.ok(map[string]int32{"call": calls.Load()})
+			return c.OK(map[string]int32{"call": calls.Load()})
 		}},
-		route{method: "POST", path: "/v1/test/panics", handle: func(c *call) error {
+		route{Method: "POST", Path: "/v1/test/panics", Handle: func(c *call) error {
 			if calls.Add(1) == 3 {
 				panic(errors.New("first time only"))
 			}
-			return c.ok(map[string]int32{"call": calls.Load()})
+			return c.OK(map[string]int32{"call": calls.Load()})
 		}},
 	)
 	steps := []struct {

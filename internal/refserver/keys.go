@@ -76,14 +76,17 @@ type principal struct {
 	idemOwner string
 }
 
-// idempotencyOwner is whose Idempotency-Keys a request shares
-// (idempotency.go).
-func (p principal) idempotencyOwner() string {
+// IdempotencyOwner is whose Idempotency-Keys a request shares
+// (kit.Caller).
+func (p principal) IdempotencyOwner() string {
 	if p.idemOwner != "" {
 		return p.idemOwner
 	}
 	return p.keyID
 }
+
+// ActorID is the key (or access token) that acts (kit.Caller).
+func (p principal) ActorID() string { return p.keyID }
 
 func (k *apiKey) principal() principal {
 	return principal{keyID: k.id, kind: k.kind, ownerID: k.ownerID, workspaceID: k.workspaceID}

@@ -116,12 +116,12 @@ func requiredMemoryString(field string, v optional[string]) error {
 }
 
 func (s *Server) createMemory(c *call) error {
-	full, err := memoryView(c.r.URL.Query(), false)
+	full, err := memoryView(c.R.URL.Query(), false)
 	if err != nil {
 		return err
 	}
 	var body memoryCreateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if err := requiredMemoryString("path", body.Path); err != nil {
@@ -138,7 +138,7 @@ func (s *Server) createMemory(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (s *Server) createMemory(c *call) error {
 	if in := st.pathConflict(body.Path.Value, nil); in != nil {
 		return writeMemoryPathConflict(c, in)
 	}
-	now := c.now()
+	now := c.Now()
 	m := &memory{
 		id:        s.cfg.ids("mem_"),
 		storeID:   st.id,
@@ -161,25 +161,25 @@ func (s *Server) createMemory(c *call) error {
 	st.memories[m.id] = m
 	st.byPath[m.path] = m
 	s.appendMemoryVersionLocked(st, m, memoryOpCreated, apiMemoryActor(c), now)
-	return c.ok(m.view(full))
+	return c.OK(m.view(full))
 }
 
 func (s *Server) getMemory(c *call) error {
-	full, err := memoryView(c.r.URL.Query(), true)
+	full, err := memoryView(c.R.URL.Query(), true)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
-	m, err := st.memoryLocked(c.r.PathValue("memory_id"))
+	m, err := st.memoryLocked(c.R.PathValue("memory_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(m.view(full))
+	return c.OK(m.view(full))
 }
 
 type memoryUpdateBody struct {
@@ -209,20 +209,20 @@ func (p memoryPreconditionBody) check() error {
 }
 
 func (s *Server) updateMemory(c *call) error {
-	full, err := memoryView(c.r.URL.Query(), false)
+	full, err := memoryView(c.R.URL.Query(), false)
 	if err != nil {
 		return err
 	}
 	var body memoryUpdateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if body.Content.present() {
+	if body.Content.Present() {
 		if err := checkMemoryContent(body.Content.Value); err != nil {
 			return err
 		}
 	}
-	if body.Path.present() {
+	if body.Path.Present() {
 		if err := checkMemoryPath("path", body.Path.Value); err != nil {
 			return err
 		}
@@ -237,11 +237,11 @@ func (s *Server) updateMemory(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
-	m, err := st.memoryLocked(c.r.PathValue("memory_id"))
+	m, err := st.memoryLocked(c.R.PathValue("memory_id"))
 	if err != nil {
 		return err
 	}
@@ -249,18 +249,18 @@ func (s *Server) updateMemory(c *call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	content, path := m.content, m.path
-	if body.Content.present() {
+	if body.Content.Present() {
 		content = body.Content.Value
 	}
-	if body.Path.present() {
+	if body.Path.Present() {
 		path = body.Path.Value
 	}
 	if content == m.content && path == m.path {
 		// Already in the requested state: 200 with no new version, even when
 		// the precondition names an older hash (the write it guards is done).
-		return c.ok(m.view(full))
+		return c.OK(m.view(full))
 	}
-	if body.Precondition.present() && body.Precondition.Value.ContentSHA256.Value != m.sha256 {
+	if body.Precondition.Present() && body.Precondition.Value.ContentSHA256.Value != m.sha256 {
 		return stateConflict(errMemoryPreconditionFailed,
 			"precondition.content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
@@ -275,14 +275,14 @@ func (s *Server) updateMemory(c *call) error {
 	if content != m.content {
 		m.content, m.sha256 = content, memoryContentSHA256(content)
 	}
-	now := c.now()
+	now := c.Now()
 	m.updatedAt = now // the store's updated_at is not touched by memory writes
 	s.appendMemoryVersionLocked(st, m, memoryOpModified, apiMemoryActor(c), now)
-	return c.ok(m.view(full))
+	return c.OK(m.view(full))
 }
 
 func (s *Server) deleteMemory(c *call) error {
-	expected, hasExpected := queryValue(c.r.URL.Query(), "expected_content_sha256")
+	expected, hasExpected := queryValue(c.R.URL.Query(), "expected_content_sha256")
 	if hasExpected {
 		if err := checkMemorySHA256("expected_content_sha256", expected); err != nil {
 			return err
@@ -290,11 +290,11 @@ func (s *Server) deleteMemory(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
-	m, err := st.memoryLocked(c.r.PathValue("memory_id"))
+	m, err := st.memoryLocked(c.R.PathValue("memory_id"))
 	if err != nil {
 		return err
 	}
@@ -307,6 +307,6 @@ func (s *Server) deleteMemory(c *call) error {
 	}
 	delete(st.memories, m.id)
 	delete(st.byPath, m.path)
-	s.appendMemoryVersionLocked(st, m, memoryOpDeleted, apiMemoryActor(c), c.now())
-	return c.ok(memoryDeletedJSON{ID: m.id, Type: "memory_deleted"})
+	s.appendMemoryVersionLocked(st, m, memoryOpDeleted, apiMemoryActor(c), c.Now())
+	return c.OK(memoryDeletedJSON{ID: m.id, Type: "memory_deleted"})
 }

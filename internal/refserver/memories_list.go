@@ -27,7 +27,7 @@ type memoryListEntry struct {
 }
 
 func (s *Server) listMemories(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	prefix := "/"
 	if raw, ok := queryValue(q, "path_prefix"); ok {
 		if err := checkMemoryPathPrefix(raw); err != nil {
@@ -56,7 +56,7 @@ func (s *Server) listMemories(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) listMemories(c *call) error {
 		}
 		lastKey = e.key
 	}
-	return c.ok(page)
+	return c.OK(page)
 }
 
 // memoryListEntries is every item the list shows for prefix and depth, in

@@ -25,7 +25,9 @@ type memoryActor struct {
 	id   string
 }
 
-func apiMemoryActor(c *call) memoryActor { return memoryActor{kind: "api_actor", id: c.caller.keyID} }
+func apiMemoryActor(c *call) memoryActor {
+	return memoryActor{kind: "api_actor", id: c.Caller.ActorID()}
+}
 
 // memoryActorIDKey is the key that carries each actor kind's id.
 var memoryActorIDKey = map[string]string{
@@ -146,7 +148,7 @@ func (st *memoryStore) versionLocked(id string) (*memoryVersion, error) {
 // listMemoryVersions is MV1: newest first, filtered by memory, operation,
 // writer and creation time.
 func (s *Server) listMemoryVersions(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	memoryID, _ := queryValue(q, "memory_id")
 	operation, hasOperation := queryValue(q, "operation")
 	if hasOperation && operation != memoryOpCreated && operation != memoryOpModified && operation != memoryOpDeleted {
@@ -185,7 +187,7 @@ func (s *Server) listMemoryVersions(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
@@ -206,25 +208,25 @@ func (s *Server) listMemoryVersions(c *call) error {
 		page.Data = append(page.Data, v.view(full))
 		lastSeq = v.seq
 	}
-	return c.ok(page)
+	return c.OK(page)
 }
 
 func (s *Server) getMemoryVersion(c *call) error {
-	full, err := memoryView(c.r.URL.Query(), true)
+	full, err := memoryView(c.R.URL.Query(), true)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
-	v, err := st.versionLocked(c.r.PathValue("memory_version_id"))
+	v, err := st.versionLocked(c.R.PathValue("memory_version_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(v.view(full))
+	return c.OK(v.view(full))
 }
 
 // redactMemoryVersion is MV3: path and content are erased for good, so a
@@ -233,16 +235,16 @@ func (s *Server) getMemoryVersion(c *call) error {
 // (docs/managed-agents-wire.md 10.5).
 // Redaction writes to the store, which an archived store refuses.
 func (s *Server) redactMemoryVersion(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
-	v, err := st.versionLocked(c.r.PathValue("memory_version_id"))
+	v, err := st.versionLocked(c.R.PathValue("memory_version_id"))
 	if err != nil {
 		return err
 	}
@@ -253,8 +255,8 @@ func (s *Server) redactMemoryVersion(c *call) error {
 		return stateConflict(errInvalidRequest, "memory_version_id: cannot redact the current version of a memory")
 	}
 	if !v.redacted() {
-		v.redactedAt, v.redactedBy = c.now(), apiMemoryActor(c)
+		v.redactedAt, v.redactedBy = c.Now(), apiMemoryActor(c)
 		v.path, v.content, v.sha256 = "", "", ""
 	}
-	return c.ok(v.view(true))
+	return c.OK(v.view(true))
 }

@@ -61,7 +61,7 @@ func (st *memoryStore) archived() bool { return !st.archivedAt.IsZero() }
 // later renames do not propagate. description is "" when the store has none.
 func (st *memoryStore) snapshot() (name, description string) { return st.name, st.description }
 
-func (st *memoryStore) position() position { return position{createdAt: st.createdAt, id: st.id} }
+func (st *memoryStore) position() position { return position{CreatedAt: st.createdAt, ID: st.id} }
 
 // memoryStoreLocked returns the store with this id in the workspace; 404
 // ("Memory store `<id>` not found.") when unknown, deleted, or in another workspace. The
@@ -105,22 +105,22 @@ func (s *Server) memoryRoutes() []route {
 	b := memoryBetas
 	const store = "/v1/memory_stores/{memory_store_id}"
 	return []route{
-		{method: http.MethodPost, path: "/v1/memory_stores", op: "memory_stores.create", betas: b, handle: s.createMemoryStore},
-		{method: http.MethodGet, path: "/v1/memory_stores", op: "memory_stores.list", betas: b, handle: s.listMemoryStores},
-		{method: http.MethodGet, path: store, op: "memory_stores.retrieve", betas: b, handle: s.getMemoryStore},
-		{method: http.MethodPost, path: store, op: "memory_stores.update", betas: b, handle: s.updateMemoryStore},
-		{method: http.MethodPost, path: store + "/archive", op: "memory_stores.archive", betas: b, handle: s.archiveMemoryStore},
-		{method: http.MethodDelete, path: store, op: "memory_stores.delete", betas: b, handle: s.deleteMemoryStore},
+		{Method: http.MethodPost, Path: "/v1/memory_stores", Op: "memory_stores.create", Betas: b, Handle: s.createMemoryStore},
+		{Method: http.MethodGet, Path: "/v1/memory_stores", Op: "memory_stores.list", Betas: b, Handle: s.listMemoryStores},
+		{Method: http.MethodGet, Path: store, Op: "memory_stores.retrieve", Betas: b, Handle: s.getMemoryStore},
+		{Method: http.MethodPost, Path: store, Op: "memory_stores.update", Betas: b, Handle: s.updateMemoryStore},
+		{Method: http.MethodPost, Path: store + "/archive", Op: "memory_stores.archive", Betas: b, Handle: s.archiveMemoryStore},
+		{Method: http.MethodDelete, Path: store, Op: "memory_stores.delete", Betas: b, Handle: s.deleteMemoryStore},
 
-		{method: http.MethodPost, path: store + "/memories", op: "memory_stores.memories.create", betas: b, handle: s.createMemory},
-		{method: http.MethodGet, path: store + "/memories", op: "memory_stores.memories.list", betas: b, handle: s.listMemories},
-		{method: http.MethodGet, path: store + "/memories/{memory_id}", op: "memory_stores.memories.retrieve", betas: b, handle: s.getMemory},
-		{method: http.MethodPost, path: store + "/memories/{memory_id}", op: "memory_stores.memories.update", betas: b, handle: s.updateMemory},
-		{method: http.MethodDelete, path: store + "/memories/{memory_id}", op: "memory_stores.memories.delete", betas: b, handle: s.deleteMemory},
+		{Method: http.MethodPost, Path: store + "/memories", Op: "memory_stores.memories.create", Betas: b, Handle: s.createMemory},
+		{Method: http.MethodGet, Path: store + "/memories", Op: "memory_stores.memories.list", Betas: b, Handle: s.listMemories},
+		{Method: http.MethodGet, Path: store + "/memories/{memory_id}", Op: "memory_stores.memories.retrieve", Betas: b, Handle: s.getMemory},
+		{Method: http.MethodPost, Path: store + "/memories/{memory_id}", Op: "memory_stores.memories.update", Betas: b, Handle: s.updateMemory},
+		{Method: http.MethodDelete, Path: store + "/memories/{memory_id}", Op: "memory_stores.memories.delete", Betas: b, Handle: s.deleteMemory},
 
-		{method: http.MethodGet, path: store + "/memory_versions", op: "memory_stores.memory_versions.list", betas: b, handle: s.listMemoryVersions},
-		{method: http.MethodGet, path: store + "/memory_versions/{memory_version_id}", op: "memory_stores.memory_versions.retrieve", betas: b, handle: s.getMemoryVersion},
-		{method: http.MethodPost, path: store + "/memory_versions/{memory_version_id}/redact", op: "memory_stores.memory_versions.redact", betas: b, handle: s.redactMemoryVersion},
+		{Method: http.MethodGet, Path: store + "/memory_versions", Op: "memory_stores.memory_versions.list", Betas: b, Handle: s.listMemoryVersions},
+		{Method: http.MethodGet, Path: store + "/memory_versions/{memory_version_id}", Op: "memory_stores.memory_versions.retrieve", Betas: b, Handle: s.getMemoryVersion},
+		{Method: http.MethodPost, Path: store + "/memory_versions/{memory_version_id}/redact", Op: "memory_stores.memory_versions.redact", Betas: b, Handle: s.redactMemoryVersion},
 	}
 }
 
@@ -186,7 +186,7 @@ func (m *memoryMetadataBody) UnmarshalJSON(data []byte) error {
 
 func (s *Server) createMemoryStore(c *call) error {
 	var body memoryStoreBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if !body.Name.Set {
@@ -199,7 +199,7 @@ func (s *Server) createMemoryStore(c *call) error {
 		return err
 	}
 	description := ""
-	if body.Description.present() { // null means omitted on create (docs/managed-agents-wire.md 10.2)
+	if body.Description.Present() { // null means omitted on create (docs/managed-agents-wire.md 10.2)
 		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
 			return err
 		}
@@ -219,12 +219,12 @@ func (s *Server) createMemoryStore(c *call) error {
 		}
 		metadata = m
 	}
-	now := c.now()
+	now := c.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := &memoryStore{
 		id:           s.cfg.ids("memstore_"),
-		workspaceID:  c.workspaceID,
+		workspaceID:  c.WorkspaceID,
 		name:         body.Name.Value,
 		description:  description,
 		metadata:     metadata,
@@ -238,21 +238,21 @@ func (s *Server) createMemoryStore(c *call) error {
 		s.memory.stores = map[string]*memoryStore{}
 	}
 	s.memory.stores[st.id] = st
-	return c.ok(st.view())
+	return c.OK(st.view())
 }
 
 func (s *Server) getMemoryStore(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(st.view())
+	return c.OK(st.view())
 }
 
 func (s *Server) listMemoryStores(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	gte, lte, err := memoryCreatedRange(q)
 	if err != nil {
 		return err
@@ -265,48 +265,48 @@ func (s *Server) listMemoryStores(c *call) error {
 	if err != nil {
 		return err
 	}
-	p := cursorPageParams{limit: limit}
+	p := cursorPageParams{Limit: limit}
 	if raw, ok := queryValue(q, "page"); ok {
 		pos, ok := decodeCursor(raw)
 		if !ok {
 			return errMemoryCursor
 		}
-		p.after = &pos
+		p.After = &pos
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.memory.stores), newestFirst((*memoryStore).position))
 	keep := func(st *memoryStore) bool {
-		return st.workspaceID == c.workspaceID && (includeArchived || !st.archived()) &&
+		return st.workspaceID == c.WorkspaceID && (includeArchived || !st.archived()) &&
 			memoryTimeInRange(st.createdAt, gte, lte)
 	}
 	page := paginateByCursor(all, (*memoryStore).position, keep, p)
-	return c.ok(mapCursorPage(page, (*memoryStore).view))
+	return c.OK(mapCursorPage(page, (*memoryStore).view))
 }
 
 func (s *Server) updateMemoryStore(c *call) error {
 	var body memoryStoreBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if body.Name.present() {
+	if body.Name.Present() {
 		if err := checkMemoryStoreName(body.Name.Value); err != nil {
 			return err
 		}
 	}
-	if body.Description.present() {
+	if body.Description.Present() {
 		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
 			return err
 		}
 	}
-	if body.Metadata.present() {
+	if body.Metadata.Present() {
 		if err := checkMemoryMetadataPatch(body.Metadata.Value, false); err != nil {
 			return err
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
@@ -316,13 +316,13 @@ func (s *Server) updateMemoryStore(c *call) error {
 	// The pair limit applies to the result of the patch, so it is checked
 	// against the stored map; nothing is stored until every rule passes.
 	metadata := st.metadata
-	if body.Metadata.present() {
+	if body.Metadata.Present() {
 		if metadata, err = mergeMemoryMetadata(st.metadata, body.Metadata.Value); err != nil {
 			return err
 		}
 	}
 	changed := false
-	if body.Name.present() && body.Name.Value != st.name {
+	if body.Name.Present() && body.Name.Value != st.name {
 		st.name, changed = body.Name.Value, true
 	}
 	if body.Description.Set {
@@ -335,25 +335,25 @@ func (s *Server) updateMemoryStore(c *call) error {
 		st.metadata, changed = metadata, true
 	}
 	if changed {
-		st.updatedAt = c.now()
+		st.updatedAt = c.Now()
 	}
-	return c.ok(st.view())
+	return c.OK(st.view())
 }
 
 func (s *Server) archiveMemoryStore(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
 	if !st.archived() { // one-way and idempotent; updated_at is not touched
-		st.archivedAt = c.now()
+		st.archivedAt = c.Now()
 	}
-	return c.ok(st.view())
+	return c.OK(st.view())
 }
 
 type memoryDeletedJSON struct {
@@ -366,10 +366,10 @@ type memoryDeletedJSON struct {
 func (s *Server) deleteMemoryStore(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.memoryStoreLocked(c.workspaceID, c.r.PathValue("memory_store_id"))
+	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
 	if err != nil {
 		return err
 	}
 	delete(s.memory.stores, st.id)
-	return c.ok(memoryDeletedJSON{ID: st.id, Type: "memory_store_deleted"})
+	return c.OK(memoryDeletedJSON{ID: st.id, Type: "memory_store_deleted"})
 }

@@ -259,8 +259,8 @@ func writeMemoryPathConflict(c *call, in *memory) error {
 	b.Error.Message = "path: occupied by memory `" + in.id + "` at `" + in.path + "`"
 	b.Error.ConflictingMemoryID = in.id
 	b.Error.ConflictingPath = in.path
-	b.RequestID = c.ex.requestID
-	c.w.Header().Set("x-should-retry", "false")
-	writeJSON(c.w, http.StatusConflict, b)
+	b.RequestID = c.Ex.RequestID
+	c.W.Header().Set("x-should-retry", "false")
+	writeJSON(c.W, http.StatusConflict, b)
 	return nil
 }

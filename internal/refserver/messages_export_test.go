@@ -6,8 +6,5 @@ package refserver
 // on the server's ManualClock since the clock last moved: its deadline is
 // set, and the next Advance wakes it.
 func (s *Server) ClockWaitForTest() bool {
-	st := &s.messages
-	st.clockMu.Lock()
-	defer st.clockMu.Unlock()
-	return st.clockWake != nil
+	return s.msgs.ClockWaiting()
 }

@@ -36,12 +36,12 @@ const (
 
 func (s *Server) oauthRoutes() []route {
 	routes := []route{
-		{method: http.MethodPost, path: pathOAuthToken, public: true, handle: s.oauthToken},
-		{method: http.MethodPost, path: pathDeviceChallenge, public: true, handle: s.deviceChallenge},
+		{Method: http.MethodPost, Path: pathOAuthToken, Public: true, Handle: s.oauthToken},
+		{Method: http.MethodPost, Path: pathDeviceChallenge, Public: true, Handle: s.deviceChallenge},
 	}
 	for _, p := range []string{pathOAuthToken, pathDeviceChallenge} {
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			routes = append(routes, route{method: m, path: p, public: true, handle: methodNotAllowed})
+			routes = append(routes, route{Method: m, Path: p, Public: true, Handle: methodNotAllowed})
 		}
 	}
 	return routes
@@ -70,23 +70,23 @@ func (s *Server) oauthToken(c *call) error {
 // response is never cached, then Content-Type, a JSON object body,
 // vendor-version and vendor-beta, in that order.
 func readExchangeBody(c *call) (*jsonFields, error) {
-	c.w.Header().Set(headerCacheControl, "no-store")
-	c.w.Header().Set(headerPragma, "no-cache")
-	if mt, _, err := mime.ParseMediaType(c.r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	c.W.Header().Set(headerCacheControl, "no-store")
+	c.W.Header().Set(headerPragma, "no-cache")
+	if mt, _, err := mime.ParseMediaType(c.R.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return nil, invalidField("content-type", contentTypeJSONError)
 	}
-	f, err := readJSONObject(c.ex.body)
+	f, err := readJSONObject(c.Ex.Body)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkVersion(c.r.Header); err != nil {
+	if err := checkVersion(c.R.Header); err != nil {
 		return nil, err
 	}
-	betas, err := parseBetas(c.r.Header)
+	betas, err := parseBetas(c.R.Header)
 	if err != nil {
 		return nil, err
 	}
-	c.betas = betas
+	c.Betas = betas
 	return f, nil
 }
 
@@ -216,9 +216,9 @@ type tokenResponse struct {
 
 // sendToken answers a successful exchange. The workspace the token is
 // bound to travels in the vendor-workspace-id header.
-func (c *call) sendToken(secret string, expiresIn int, scope, workspaceID string) error {
-	c.w.Header().Set(headerWorkspaceID, workspaceID)
-	return c.ok(tokenResponse{AccessToken: secret, TokenType: "Bearer", ExpiresIn: expiresIn, Scope: scope})
+func sendToken(c *call, secret string, expiresIn int, scope, workspaceID string) error {
+	c.W.Header().Set(headerWorkspaceID, workspaceID)
+	return c.OK(tokenResponse{AccessToken: secret, TokenType: "Bearer", ExpiresIn: expiresIn, Scope: scope})
 }
 
 // ExchangeDenial records why the server refused a token exchange or a
@@ -252,16 +252,16 @@ func (s *Server) ExchangeDenials() []ExchangeDenial {
 
 // deny records a denial, logs it (request id, grant and reason only) and
 // returns the opaque 401.
-func (c *call) deny(grant, reason string) error {
-	d := ExchangeDenial{RequestID: c.ex.requestID, Grant: grant, Reason: reason, Time: c.s.cfg.clock.Now()}
-	l := &c.s.denials
+func (s *Server) deny(c *call, grant, reason string) error {
+	d := ExchangeDenial{RequestID: c.Ex.RequestID, Grant: grant, Reason: reason, Time: s.cfg.clock.Now()}
+	l := &s.denials
 	l.mu.Lock()
 	if len(l.entries) == denialLogSize {
 		l.entries = append(l.entries[:0], l.entries[1:]...)
 	}
 	l.entries = append(l.entries, d)
 	l.mu.Unlock()
-	c.s.cfg.logger.LogAttrs(c.r.Context(), slog.LevelInfo, "token exchange denied",
+	s.cfg.logger.LogAttrs(c.R.Context(), slog.LevelInfo, "token exchange denied",
 		slog.String("request_id", d.RequestID), slog.String("grant", grant), slog.String("reason", reason))
 	return unauthenticated(msgExchangeDenied)
 }

@@ -159,13 +159,13 @@ func checkAccess(p principal, rt route, r *http.Request, admin bool) error {
 				"The admin API does not accept access tokens scoped to a workspace; use a key that is not scoped to a workspace.")
 		}
 	case ScopeWorkspaceInference:
-		if !inferenceScopeRoutes[rt.path] {
+		if !inferenceScopeRoutes[rt.Path] {
 			return newAPIError(http.StatusForbidden, errPermission,
 				"This access token does not allow `%s %s`: its scope `%s` allows only the Messages, chat completions and Models endpoints.",
 				r.Method, r.URL.Path, ScopeWorkspaceInference)
 		}
 	case ScopeWorkspaceMessages:
-		if !messagesScopeRoutes[rt.path] {
+		if !messagesScopeRoutes[rt.Path] {
 			return newAPIError(http.StatusForbidden, errPermission,
 				"This access token does not allow `%s %s`: device attestation tokens authorize only `POST /v1/messages` and `POST /v1/messages/count_tokens`.",
 				r.Method, r.URL.Path)

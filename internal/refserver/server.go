@@ -7,6 +7,9 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -16,9 +19,10 @@ type Server struct {
 	mux  *http.ServeMux
 	seed Seed // fixed by New
 
-	faults      faultQueue
-	requests    requestLog
-	idempotency idempotencyStore
+	deps        *kit.Deps // clock, ids and logger, as every call sees them
+	faults      kit.FaultQueue
+	requests    kit.RequestLog
+	idempotency kit.IdempotencyStore
 
 	// mu guards the state below. It is never held while waiting (fault
 	// delays) or while writing to a client.
@@ -39,7 +43,6 @@ type Server struct {
 	sessions     sessionState
 	deployments  deploymentState
 	scripts      scriptState      // the scripted agent's queued turns (script.go)
-	messages     messageState     // the fake model's cache and containers (fakemodel_state.go)
 	tokens       tokenState       // access tokens (oauth_tokens.go)
 	federation   federationState  // issuers, rules, used jti values (federation.go)
 	devices      attestationState // app integrations, challenges, attested keys (attestation.go)
@@ -47,6 +50,9 @@ type Server struct {
 	denials denialLog // why exchanges were refused (oauth.go); own lock
 
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
+
+	// Families in their own packages. Each has its own state and lock.
+	msgs *messages.Service // Messages, chat completions, models, the fake model
 }
 
 type config struct {
@@ -111,6 +117,46 @@ func WithPingInterval(d time.Duration) Option {
 	}
 }
 
+// WithThinkingKey sets the key that signs thinking blocks
+// (docs/messages-wire.md 10.10;
+// default: 32 random bytes per server), so that a test can compute or
+// replay signatures across servers.
+func WithThinkingKey(key []byte) Option {
+	return func(cfg *config) {
+		if len(key) > 0 {
+			cfg.thinkingKey = append([]byte(nil), key...)
+		}
+	}
+}
+
+// newMessages builds the Messages family over the server's clock, ids,
+// spans and workspaces.
+func (s *Server) newMessages() *messages.Service {
+	d := messages.Deps{
+		Deps:         s.deps,
+		PingInterval: s.cfg.pingInterval,
+		ThinkingKey:  s.cfg.thinkingKey,
+		Content:      s.cfg.content,
+		Residency:    s.residency,
+	}
+	if s.trace != nil {
+		d.Tracer = s.trace.tracer
+	}
+	return messages.New(d)
+}
+
+// residency is a workspace's default inference geo and allowed geos (nil:
+// any), for the Messages family.
+func (s *Server) residency(workspaceID string) (defaultGeo string, allowed []string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := s.workspaces[workspaceID]
+	if ws == nil {
+		return "", nil, false
+	}
+	return ws.residency.defaultGeo, ws.residency.allowedGeos, true
+}
+
 // Seed is what New creates: the organization, its default workspace, and
 // an owner with an unscoped personal key that has API access in the default
 // workspace.
@@ -123,13 +169,13 @@ type Seed struct {
 
 // New returns a seeded server.
 func New(opts ...Option) *Server {
-	cfg := config{clock: systemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: defaultPingInterval}
+	cfg := config{clock: kit.SystemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: defaultPingInterval}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
 	s := &Server{
 		cfg:             cfg,
-		idempotency:     idempotencyStore{records: map[idempotencyScope]*idempotencyRecord{}},
+		deps:            &kit.Deps{Clock: cfg.clock, IDs: cfg.ids, Logger: cfg.logger},
 		workspaces:      map[string]*workspace{},
 		users:           map[string]*user{},
 		serviceAccounts: map[string]*serviceAccount{},
@@ -139,6 +185,7 @@ func New(opts ...Option) *Server {
 		tunnelDomains:   map[string]bool{},
 	}
 	s.trace = newServerTracing(cfg)
+	s.msgs = s.newMessages()
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -146,7 +193,7 @@ func New(opts ...Option) *Server {
 	}
 	s.mux.HandleFunc("/", s.notFoundRoute)
 	if mc, ok := cfg.clock.(*ManualClock); ok {
-		mc.watch(s.tick)
+		kit.OnMove(mc, s.tick)
 	}
 	return s
 }
@@ -164,26 +211,28 @@ func (s *Server) seedOrganization() {
 	s.seed.APIKey = key.Secret
 }
 
+// now is the server clock as the wire carries it (kit.Deps.Now).
+func (s *Server) now() time.Time { return s.deps.Now() }
+
 // Seed returns the ids and the key New created.
 func (s *Server) Seed() Seed { return s.seed }
 
 // handle registers a route with its chain.
 func (s *Server) handle(rt route) {
-	s.mux.Handle(rt.method+" "+rt.path, s.serveRoute(rt))
+	s.mux.Handle(rt.Method+" "+rt.Path, s.serveRoute(rt))
 }
 
 // routes is the route table. A new endpoint family adds its routes here.
 func (s *Server) routes() []route {
 	var all []route
 	all = append(all, s.workspaceRoutes()...)
-	all = append(all, s.modelRoutes()...)
+	all = append(all, s.msgs.Routes()...) // messages, count_tokens, chat completions, models
 	all = append(all, s.tunnelRoutes()...)
 	all = append(all, s.agentRoutes()...)
 	all = append(all, s.environmentRoutes()...)
 	all = append(all, s.memoryRoutes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)
-	all = append(all, s.messageRoutes()...)
 	all = append(all, s.oauthRoutes()...)
 	all = append(all, s.apiKeyRoutes()...)
 	return all

@@ -19,7 +19,7 @@ const sessionResourceListMax = 1000
 // random, so neither breaks the tie); without limit every resource after
 // the cursor is returned (docs/managed-agents-wire.md 1.6).
 func (s *Server) listSessionResources(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	limit, err := queryInt(q, "limit", 0, 1, sessionResourceListMax) // 0: all
 	if err != nil {
 		return err
@@ -40,12 +40,12 @@ func (s *Server) listSessionResources(c *call) error {
 	}
 	all := x.resources // attach order
 	if after != nil {
-		if i := slices.IndexFunc(all, func(r *sessionResource) bool { return r.id == after.id }); i >= 0 {
+		if i := slices.IndexFunc(all, func(r *sessionResource) bool { return r.id == after.ID }); i >= 0 {
 			all = all[i+1:]
 		} else {
 			// The cursor's resource was detached since: keep what was
 			// attached after its time.
-			all = slices.DeleteFunc(slices.Clone(all), func(r *sessionResource) bool { return !r.createdAt.After(after.createdAt) })
+			all = slices.DeleteFunc(slices.Clone(all), func(r *sessionResource) bool { return !r.createdAt.After(after.CreatedAt) })
 		}
 	}
 	page := all
@@ -54,10 +54,10 @@ func (s *Server) listSessionResources(c *call) error {
 	}
 	out := cursorPage[any]{Data: mapSlice(page, (*sessionResource).view)}
 	if len(page) < len(all) {
-		next := page[len(page)-1].position().encode()
+		next := page[len(page)-1].position().Encode()
 		out.NextPage = &next
 	}
-	return c.ok(out)
+	return c.OK(out)
 }
 
 // addSessionResource is R2: a file, like the real endpoint (repositories
@@ -66,13 +66,13 @@ func (s *Server) addSessionResource(c *call) error {
 	// The type is read first, so that another resource type is answered by
 	// the type rule rather than by its first unknown field.
 	var probe map[string]json.RawMessage
-	if json.Unmarshal(c.ex.body, &probe) == nil {
+	if json.Unmarshal(c.Ex.Body, &probe) == nil {
 		var typ string
 		if raw, ok := probe["type"]; ok && json.Unmarshal(raw, &typ) == nil && typ != "file" {
 			return maBadType("", "file")
 		}
 	}
-	p, err := parseFileResource("", c.ex.body)
+	p, err := parseFileResource("", c.Ex.Body)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *Server) addSessionResource(c *call) error {
 		// 409, like the other state rules (docs/managed-agents-wire.md 1.3).
 		return stateConflict(errInvalidRequest, "session_id: self-hosted environments cannot mount resources")
 	}
-	now := c.now()
+	now := c.Now()
 	r := &sessionResource{typ: "file", fileID: p.fileID, mountPath: "/mnt/session/uploads/" + p.fileID, createdAt: now, updatedAt: now}
 	if p.mountPath != nil {
 		r.mountPath = *p.mountPath
@@ -103,7 +103,7 @@ func (s *Server) addSessionResource(c *call) error {
 	r.id = s.cfg.ids("sesrsc_")
 	x.resources = append(x.resources, r)
 	x.updatedAt = now
-	return c.ok(r.view())
+	return c.OK(r.view())
 }
 
 func (s *Server) getSessionResource(c *call) error {
@@ -113,11 +113,11 @@ func (s *Server) getSessionResource(c *call) error {
 	if err != nil {
 		return err
 	}
-	_, r, err := x.resource(c.r.PathValue("resource_id"))
+	_, r, err := x.resource(c.R.PathValue("resource_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(r.view())
+	return c.OK(r.view())
 }
 
 type resourceUpdateBody struct {
@@ -128,7 +128,7 @@ type resourceUpdateBody struct {
 // write-only: it is stored, never returned, and the request log redacts it.
 func (s *Server) updateSessionResource(c *call) error {
 	var body resourceUpdateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	const field = "authorization_token"
@@ -147,17 +147,17 @@ func (s *Server) updateSessionResource(c *call) error {
 	if err := x.writable(); err != nil {
 		return err
 	}
-	_, r, err := x.resource(c.r.PathValue("resource_id"))
+	_, r, err := x.resource(c.R.PathValue("resource_id"))
 	if err != nil {
 		return err
 	}
 	if r.typ != "vcs_repository" {
 		return invalidField(field, "only vcs_repository resources support token rotation")
 	}
-	now := c.now()
+	now := c.Now()
 	r.token = body.AuthorizationToken.Value
 	r.updatedAt, x.updatedAt = now, now
-	return c.ok(r.view())
+	return c.OK(r.view())
 }
 
 // deleteSessionResource is R5: any resource type.
@@ -171,11 +171,11 @@ func (s *Server) deleteSessionResource(c *call) error {
 	if err := x.writable(); err != nil {
 		return err
 	}
-	i, r, err := x.resource(c.r.PathValue("resource_id"))
+	i, r, err := x.resource(c.R.PathValue("resource_id"))
 	if err != nil {
 		return err
 	}
 	x.resources = slices.Delete(x.resources, i, i+1)
-	x.updatedAt = c.now()
-	return c.ok(deletedJSON{ID: r.id, Type: "session_resource_deleted"})
+	x.updatedAt = c.Now()
+	return c.OK(deletedJSON{ID: r.id, Type: "session_resource_deleted"})
 }

@@ -218,7 +218,7 @@ func parseRepoResource(p string, raw json.RawMessage) (resourceParam, error) {
 		}
 		out.token = maStringPtr(body.AuthorizationToken.Value)
 	}
-	if body.Checkout.present() {
+	if body.Checkout.Present() {
 		c, err := parseCheckout(maJoin(p, "checkout"), body.Checkout.Value)
 		if err != nil {
 			return out, err
@@ -243,13 +243,13 @@ func parseMemoryResource(p string, raw json.RawMessage) (resourceParam, error) {
 	// Whether the id names a store is answered by the lookup (404,
 	// docs/managed-agents-wire.md 1.2), not by a format rule.
 	out.memoryStoreID = body.MemoryStoreID.Value
-	if body.Access.present() {
+	if body.Access.Present() {
 		if err := maOneOf(maJoin(p, "access"), body.Access.Value, accessModes...); err != nil {
 			return out, err
 		}
 		out.access = maStringPtr(body.Access.Value)
 	}
-	if body.Instructions.present() {
+	if body.Instructions.Present() {
 		if err := checkLength(maJoin(p, "instructions"), body.Instructions.Value, 0, maxInstructions); err != nil {
 			return out, err
 		}
@@ -302,7 +302,7 @@ func parseCheckout(p string, raw json.RawMessage) (*checkout, error) {
 // parseMountPath reads an optional, nullable mount path: 1–4096 characters,
 // absolute.
 func parseMountPath(p string, o optional[string]) (*string, error) {
-	if !o.present() {
+	if !o.Present() {
 		return nil, nil
 	}
 	if err := checkLength(p, o.Value, 1, maxMountPath); err != nil {

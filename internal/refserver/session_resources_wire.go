@@ -28,7 +28,7 @@ type sessionResource struct {
 	instructions  *string
 }
 
-func (r *sessionResource) position() position { return position{createdAt: r.createdAt, id: r.id} }
+func (r *sessionResource) position() position { return position{CreatedAt: r.createdAt, ID: r.id} }
 
 type fileResourceJSON struct {
 	Type      string    `json:"type"`

@@ -64,7 +64,7 @@ func (x *session) archived() bool { return !x.archivedAt.IsZero() }
 // the session cannot be deleted.
 func (x *session) running() bool { return x.status == statusRunning || x.status == statusRescheduling }
 
-func (x *session) position() position { return position{createdAt: x.createdAt, id: x.id} }
+func (x *session) position() position { return position{CreatedAt: x.createdAt, ID: x.id} }
 
 // writable is the 409 for writes to an archived or terminated session
 // (docs/managed-agents-wire.md 6.7, 6.8): S4, R2, R4, R5 and Send Events.
@@ -92,18 +92,18 @@ func (s *Server) sessionRoutes() []route {
 	const one = "/v1/sessions/{session_id}"
 	const res = one + "/resources"
 	return append([]route{
-		{method: http.MethodPost, path: "/v1/sessions", op: "sessions.create", betas: maBetas, handle: s.createSession},
-		{method: http.MethodGet, path: "/v1/sessions", op: "sessions.list", betas: maBetas, handle: s.listSessions},
-		{method: http.MethodGet, path: one, op: "sessions.retrieve", betas: maBetas, handle: s.getSession},
-		{method: http.MethodPost, path: one, op: "sessions.update", betas: maBetas, handle: s.updateSession},
-		{method: http.MethodPost, path: one + "/archive", op: "sessions.archive", betas: maBetas, handle: s.archiveSession},
-		{method: http.MethodDelete, path: one, op: "sessions.delete", betas: maBetas, handle: s.deleteSession},
+		{Method: http.MethodPost, Path: "/v1/sessions", Op: "sessions.create", Betas: maBetas, Handle: s.createSession},
+		{Method: http.MethodGet, Path: "/v1/sessions", Op: "sessions.list", Betas: maBetas, Handle: s.listSessions},
+		{Method: http.MethodGet, Path: one, Op: "sessions.retrieve", Betas: maBetas, Handle: s.getSession},
+		{Method: http.MethodPost, Path: one, Op: "sessions.update", Betas: maBetas, Handle: s.updateSession},
+		{Method: http.MethodPost, Path: one + "/archive", Op: "sessions.archive", Betas: maBetas, Handle: s.archiveSession},
+		{Method: http.MethodDelete, Path: one, Op: "sessions.delete", Betas: maBetas, Handle: s.deleteSession},
 
-		{method: http.MethodGet, path: res, op: "sessions.resources.list", betas: maBetas, handle: s.listSessionResources},
-		{method: http.MethodPost, path: res, op: "sessions.resources.add", betas: maBetas, handle: s.addSessionResource},
-		{method: http.MethodGet, path: res + "/{resource_id}", op: "sessions.resources.retrieve", betas: maBetas, handle: s.getSessionResource},
-		{method: http.MethodPost, path: res + "/{resource_id}", op: "sessions.resources.update", betas: maBetas, handle: s.updateSessionResource},
-		{method: http.MethodDelete, path: res + "/{resource_id}", op: "sessions.resources.delete", betas: maBetas, handle: s.deleteSessionResource},
+		{Method: http.MethodGet, Path: res, Op: "sessions.resources.list", Betas: maBetas, Handle: s.listSessionResources},
+		{Method: http.MethodPost, Path: res, Op: "sessions.resources.add", Betas: maBetas, Handle: s.addSessionResource},
+		{Method: http.MethodGet, Path: res + "/{resource_id}", Op: "sessions.resources.retrieve", Betas: maBetas, Handle: s.getSessionResource},
+		{Method: http.MethodPost, Path: res + "/{resource_id}", Op: "sessions.resources.update", Betas: maBetas, Handle: s.updateSessionResource},
+		{Method: http.MethodDelete, Path: res + "/{resource_id}", Op: "sessions.resources.delete", Betas: maBetas, Handle: s.deleteSessionResource},
 	}, s.eventRoutes()...)
 }
 
@@ -118,7 +118,7 @@ func (s *Server) sessionLocked(workspaceID, id string) (*session, error) {
 }
 
 func (s *Server) pathSessionLocked(c *call) (*session, error) {
-	return s.sessionLocked(c.workspaceID, c.r.PathValue("session_id"))
+	return s.sessionLocked(c.WorkspaceID, c.R.PathValue("session_id"))
 }
 
 func (s *Server) getSession(c *call) error {
@@ -128,13 +128,13 @@ func (s *Server) getSession(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.ok(x.view())
+	return c.OK(x.view())
 }
 
 // archiveSession is S5 (docs/managed-agents-wire.md 6.7): any status,
 // idempotent, one-way.
 func (s *Server) archiveSession(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -144,14 +144,14 @@ func (s *Server) archiveSession(c *call) error {
 		return err
 	}
 	if !x.archived() {
-		now := c.now()
+		now := c.Now()
 		// A live turn is interrupted first (docs/managed-agents-wire.md 6.2,
 		// **choice**),
 		// with its events; then the session's streams end.
 		x.eng.archive(now)
 		x.archivedAt = now
 	}
-	return c.ok(x.view())
+	return c.OK(x.view())
 }
 
 // deleteSession is S6: permanent, refused while a turn is live.
@@ -166,8 +166,8 @@ func (s *Server) deleteSession(c *call) error {
 		return stateConflict(errInvalidRequest, "session_id: session is running; interrupt it first")
 	}
 	delete(s.sessions.byID, x.id)
-	x.eng.deleted(c.now()) // open streams get session.deleted and end
-	return c.ok(deletedJSON{ID: x.id, Type: "session_deleted"})
+	x.eng.deleted(c.Now()) // open streams get session.deleted and end
+	return c.OK(deletedJSON{ID: x.id, Type: "session_deleted"})
 }
 
 // deletedJSON is the response of every delete (docs/managed-agents-wire.md

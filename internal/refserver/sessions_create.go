@@ -141,7 +141,7 @@ type sessionCreateBody struct {
 // first broken rule is reported), lookups included.
 func (s *Server) createSession(c *call) error {
 	var body sessionCreateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if err := maRequired("agent", body.Agent); err != nil {
@@ -149,18 +149,18 @@ func (s *Server) createSession(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := c.now()
+	now := c.Now()
 	var spec sessionSpec
 	var err error
-	if spec.agent, spec.fromOverrides, err = s.resolveSessionAgentLocked(c.workspaceID, body.Agent.Value); err != nil {
+	if spec.agent, spec.fromOverrides, err = s.resolveSessionAgentLocked(c.WorkspaceID, body.Agent.Value); err != nil {
 		return err
 	}
-	env, err := s.environmentFieldLocked(c.workspaceID, body.EnvironmentID)
+	env, err := s.environmentFieldLocked(c.WorkspaceID, body.EnvironmentID)
 	if err != nil {
 		return err
 	}
 	spec.environmentID = env.id
-	if body.Title.present() {
+	if body.Title.Present() {
 		if err := checkLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
 			return err
 		}
@@ -176,7 +176,7 @@ func (s *Server) createSession(c *call) error {
 		if spec.resources, err = parseResourceParams("resources", body.Resources.Value); err != nil {
 			return err
 		}
-		if _, err := s.attachResourcesLocked(c.workspaceID, env.selfHosted(), spec.resources, now); err != nil {
+		if _, err := s.attachResourcesLocked(c.WorkspaceID, env.selfHosted(), spec.resources, now); err != nil {
 			return err
 		}
 	}
@@ -188,7 +188,7 @@ func (s *Server) createSession(c *call) error {
 			return err
 		}
 	}
-	if body.Budget.present() {
+	if body.Budget.Present() {
 		if spec.budget, err = parseBudget("budget", body.Budget.Value); err != nil {
 			return err
 		}
@@ -204,18 +204,18 @@ func (s *Server) createSession(c *call) error {
 			return err
 		}
 	}
-	x, err := s.createAcceptedSessionLocked(c.workspaceID, spec, now)
+	x, err := s.createAcceptedSessionLocked(c.WorkspaceID, spec, now)
 	if err != nil {
 		return err
 	}
-	defer c.traceSessionCreated(x)()
+	defer s.traceSessionCreated(c, x)()
 	// The response is the state right after acceptance: running when the
 	// initial events start a turn (docs/managed-agents-wire.md 6.3), whatever
 	// that turn does
 	// next, which runs now, inside this request.
 	view := x.view()
 	x.eng.finish()
-	return c.ok(view)
+	return c.OK(view)
 }
 
 // parseVaultIDs reads a vault_ids array: at most 50 distinct vlt_ ids.

@@ -185,7 +185,7 @@ func parseDefineOutcomeParam(path string, raw json.RawMessage) (json.RawMessage,
 		return nil, maBadType(rubricPath, "text", "file")
 	}
 	iterations := int64(defaultMaxIterations)
-	if body.MaxIterations.present() {
+	if body.MaxIterations.Present() {
 		iterations = body.MaxIterations.Value
 		if iterations < 1 || iterations > maxOutcomeIterations {
 			return nil, invalidField(maJoin(path, "max_iterations"), "must be between 1 and %d", maxOutcomeIterations)

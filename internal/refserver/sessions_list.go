@@ -74,7 +74,7 @@ func (sc sessionCursor) encode() string {
 		dir = "prev"
 	}
 	raw := strings.Join([]string{sessionCursorTag, dir, sc.binding,
-		strconv.FormatInt(sc.pos.createdAt.UnixMicro(), 10) + ":" + sc.pos.id}, "|")
+		strconv.FormatInt(sc.pos.CreatedAt.UnixMicro(), 10) + ":" + sc.pos.ID}, "|")
 	return cursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
@@ -97,7 +97,7 @@ func decodeSessionCursor(s string) (sessionCursor, bool) {
 		return sessionCursor{}, false
 	}
 	return sessionCursor{backward: parts[1] == "prev", binding: parts[2],
-		pos: position{createdAt: time.UnixMicro(n).UTC(), id: id}}, true
+		pos: position{CreatedAt: time.UnixMicro(n).UTC(), ID: id}}, true
 }
 
 type sessionListQuery struct {
@@ -202,7 +202,7 @@ type sessionPageJSON struct {
 // prev_page are null when nothing matching lies beyond the page in that
 // direction, so the first page has no prev_page.
 func (s *Server) listSessions(c *call) error {
-	lq, err := parseSessionListQuery(c.r.URL.Query())
+	lq, err := parseSessionListQuery(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -212,13 +212,13 @@ func (s *Server) listSessions(c *call) error {
 	if !lq.desc {
 		slices.Reverse(all)
 	}
-	matching := slices.DeleteFunc(all, func(x *session) bool { return !lq.keep(c.workspaceID, x) })
+	matching := slices.DeleteFunc(all, func(x *session) bool { return !lq.keep(c.WorkspaceID, x) })
 	// inOrder reports whether p comes before q in this list's order.
 	inOrder := func(p, q position) bool {
 		if lq.desc {
-			return p.before(q)
+			return p.Before(q)
 		}
-		return q.before(p)
+		return q.Before(p)
 	}
 	start, end := 0, min(lq.limit, len(matching))
 	if sc := lq.cursor; sc != nil {
@@ -254,5 +254,5 @@ func (s *Server) listSessions(c *call) error {
 			out.PrevPage = &prev
 		}
 	}
-	return c.ok(out)
+	return c.OK(out)
 }

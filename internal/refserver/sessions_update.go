@@ -28,7 +28,7 @@ type sessionAgentUpdateBody struct {
 // is stored unless every field passes.
 func (s *Server) updateSession(c *call) error {
 	var body sessionUpdateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -55,7 +55,7 @@ func (s *Server) updateSession(c *call) error {
 	title := x.title
 	if body.Title.Set {
 		title = nil
-		if body.Title.present() {
+		if body.Title.Present() {
 			if err := checkLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
 				return err
 			}
@@ -70,9 +70,9 @@ func (s *Server) updateSession(c *call) error {
 	update := sessionUpdate{agent: agent != x.agent, budget: !sameBudget(bud, x.budget),
 		metadata: !maps.Equal(metadata, x.metadata), title: !sameString(title, x.title)}
 	x.agent, x.budget, x.metadata, x.title = agent, bud, metadata, title
-	defer c.parentTurns()()
+	defer s.parentTurns(c)()
 	if update.any() {
-		now := c.now()
+		now := c.Now()
 		x.updatedAt = now
 		x.eng.updated(now, update)
 		if update.budget {
@@ -82,7 +82,7 @@ func (s *Server) updateSession(c *call) error {
 			x.eng.resumeBudget(now)
 		}
 	}
-	return c.ok(x.view())
+	return c.OK(x.view())
 }
 
 // updatedSessionAgent applies an agent update ({tools, mcp_servers}) to a

@@ -3,6 +3,8 @@ package refserver
 import (
 	"testing"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // SetShutdownGraceForTest sets how long stop waits for in-flight requests
@@ -24,7 +26,7 @@ func SetConnTimeoutsForTest(t testing.TB, read, idle time.Duration) {
 // SetStreamWriteTimeoutForTest sets how long a stream's write may block
 // until t ends.
 func SetStreamWriteTimeoutForTest(t testing.TB, d time.Duration) {
-	old := streamWriteTimeout
-	streamWriteTimeout = d
-	t.Cleanup(func() { streamWriteTimeout = old })
+	old := kit.StreamWriteTimeout
+	kit.StreamWriteTimeout = d
+	t.Cleanup(func() { kit.StreamWriteTimeout = old })
 }

@@ -1,10 +1,11 @@
 package refserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // V3 Stream Events (docs/session-events-wire.md 2.3): a
@@ -15,21 +16,11 @@ import (
 // it waits on the feed's wake channel, the request context (the client went
 // away) and a keep-alive timer, so nothing outlives the connection.
 
-// streamWriteTimeout bounds how long one write to a stream may block. A
-// client that stops reading fills the socket buffers, and the next write
-// would otherwise wait forever, holding the connection and its
-// subscription; past the timeout the stream is dropped (the client
-// reconnects and lists what it missed, as after any drop). A variable only
-// so that a test can shorten it.
-var streamWriteTimeout = time.Minute
-
 const (
 	defaultPingInterval = 15 * time.Second
 	maxEventDeltas      = 100
 	streamBatch         = 64 // frames taken from the feed at a time
 )
-
-var pingFrame = frame{typ: "ping", data: []byte(`{"type":"ping"}`)}
 
 // parseEventDeltas reads event_deltas (repeatable, in both forms:
 // event_deltas=a and event_deltas[]=a).
@@ -53,7 +44,7 @@ func parseEventDeltas(q map[string][]string) (uint8, error) {
 }
 
 func (s *Server) streamEvents(c *call) error {
-	kinds, err := parseEventDeltas(c.r.URL.Query())
+	kinds, err := parseEventDeltas(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
@@ -78,58 +69,31 @@ func (s *Server) streamEvents(c *call) error {
 		defer f.unsubscribe(sub)
 	}
 
-	h := c.w.Header()
+	h := c.W.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	c.w.WriteHeader(http.StatusOK)
-	flush(c.w)
+	c.W.WriteHeader(http.StatusOK)
+	kit.Flush(c.W)
 	if sub == nil {
 		return nil
 	}
-	w := newStreamWriter(c, s.cfg.pingInterval)
-	defer w.finish()
-	w.pump(f, sub)
+	w := kit.NewStreamWriter(c, s.cfg.pingInterval)
+	defer w.Finish()
+	pump(w, f, sub)
 	return nil
-}
-
-func flush(w http.ResponseWriter) {
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
-}
-
-// streamWriter writes one connection's frames.
-type streamWriter struct {
-	c        *call
-	rc       *http.ResponseController
-	interval time.Duration
-	cut      *Fault // Fault.StreamCutAfter applied to this stream, or nil
-	written  int    // frames written, pings excluded
-	buf      []byte
-}
-
-// newStreamWriter writes c's stream; call finish when it is over.
-func newStreamWriter(c *call, interval time.Duration) *streamWriter {
-	return &streamWriter{c: c, rc: http.NewResponseController(c.w), interval: interval, cut: c.ex.streamFault}
-}
-
-// finish clears the write deadline, which would otherwise outlive the
-// stream on a kept-alive connection.
-func (w *streamWriter) finish() {
-	_ = w.rc.SetWriteDeadline(time.Time{})
 }
 
 // pump delivers frames until the feed ends, the client goes away or a fault
 // cuts the stream.
-func (w *streamWriter) pump(f *feed, sub *subscriber) {
-	ctx := w.c.r.Context()
-	ping := time.NewTimer(w.interval)
+func pump(w *kit.StreamWriter, f *feed, sub *subscriber) {
+	ctx := w.C.R.Context()
+	ping := time.NewTimer(w.Interval)
 	defer ping.Stop()
 	batch := make([]frame, 0, streamBatch)
 	for {
 		frames, done, wake := f.take(sub, batch[:0])
 		for _, fr := range frames {
-			if !w.write(fr) || w.cutNow() {
+			if !w.Write(kit.Frame{Type: fr.typ, Data: fr.data}) || w.CutNow() {
 				return
 			}
 		}
@@ -137,7 +101,7 @@ func (w *streamWriter) pump(f *feed, sub *subscriber) {
 			return
 		}
 		if len(frames) > 0 {
-			ping.Reset(w.interval)
+			ping.Reset(w.Interval)
 			continue
 		}
 		select {
@@ -145,61 +109,11 @@ func (w *streamWriter) pump(f *feed, sub *subscriber) {
 		case <-ctx.Done():
 			return
 		case <-ping.C:
-			if !w.write(pingFrame) {
+			if !w.Write(kit.PingFrame) {
 				return
 			}
-			w.written-- // pings do not count towards StreamCutAfter
-			ping.Reset(w.interval)
+			w.Written-- // pings do not count towards StreamCutAfter
+			ping.Reset(w.Interval)
 		}
 	}
-}
-
-// write sends one frame, exactly `event: <type>\ndata: <json>\n\n`, and
-// flushes it within streamWriteTimeout. It reports false when the client is
-// gone or has stopped reading.
-func (w *streamWriter) write(fr frame) bool {
-	w.buf = appendFrame(w.buf[:0], fr)
-	_ = w.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-	if _, err := w.c.w.Write(w.buf); err != nil {
-		return false
-	}
-	if err := w.rc.Flush(); err != nil {
-		return false
-	}
-	w.written++
-	return true
-}
-
-func appendFrame(b []byte, fr frame) []byte {
-	b = append(b, "event: "...)
-	b = append(b, fr.typ...)
-	b = append(b, "\ndata: "...)
-	b = append(b, fr.data...)
-	return append(b, "\n\n"...)
-}
-
-// cutNow applies a StreamCutAfter fault once its count is reached: with a
-// Status, an error frame (the API's error body) and a clean end; without, the
-// connection is dropped mid-stream. It reports whether the stream is over.
-func (w *streamWriter) cutNow() bool {
-	if w.cut == nil || w.written < w.cut.StreamCutAfter {
-		return false
-	}
-	if w.cut.Status != 0 {
-		typ := w.cut.ErrorType
-		if typ == "" {
-			typ = errorTypeForStatus(w.cut.Status)
-		}
-		msg := w.cut.Message
-		if msg == "" {
-			msg = defaultFaultMessage(w.cut.Status)
-		}
-		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: typ, Message: msg}, RequestID: w.c.ex.requestID})
-		w.c.ex.errType = typ
-		w.write(frame{typ: "error", data: data})
-		return true
-	}
-	w.c.ex.dropped = true
-	dropConnection(w.c.w)
-	return true
 }

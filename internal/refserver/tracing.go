@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -26,10 +25,6 @@ import (
 //
 // Without WithSpanExporter nothing here runs: Server.trace is nil, and
 // every hook returns after one nil check.
-
-// opMessagesCreate is the one operation whose span needs an authenticated
-// request.
-const opMessagesCreate = "messages.create"
 
 // WithSpanExporter makes the server emit its API spans to exp, exported
 // synchronously (each span is exported when it ends, before the response
@@ -74,31 +69,22 @@ func newServerTracing(cfg config) *serverTracing {
 	return &serverTracing{tracer: tp.Tracer(attr.APIScope), content: cfg.content, cloud: cfg.cloud}
 }
 
-// requestSpan is the SERVER span of one request.
-type requestSpan struct {
-	span trace.Span
-	ctx  context.Context // carries span: the parent of its children
-	// msg is the vendor.messages.create state (tracing_messages.go), nil
-	// on other operations.
-	msg *messageSpan
-}
-
 // startSpan starts the request's span, once: before authentication for
 // every traced route (authenticated false), after it for
 // vendor.messages.create, which covers authenticated requests only.
-func (c *call) startSpan(rt route, authenticated bool) {
-	t := c.s.trace
-	if t == nil || rt.op == "" || c.ex.span != nil || rt.op == opMessagesCreate && !authenticated {
+func (s *Server) startSpan(c *call, rt route, authenticated bool) {
+	t := s.trace
+	if t == nil || rt.Op == "" || c.Ex.Span != nil || rt.Op == opMessagesCreate && !authenticated {
 		return
 	}
-	c.ex.span = t.startRequest(c.r, rt, c.ex)
+	c.Ex.Span = t.startRequest(c.R, rt, c.Ex)
 }
 
 func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *requestSpan {
 	parent := propagation.TraceContext{}.Extract(context.Background(), propagation.HeaderCarrier(r.Header))
-	ctx, span := t.tracer.Start(parent, "vendor."+rt.op,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.started))
-	rs := &requestSpan{span: span, ctx: ctx}
+	ctx, span := t.tracer.Start(parent, "vendor."+rt.Op,
+		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.Started))
+	rs := &requestSpan{Span: span, Ctx: ctx}
 	if !span.IsRecording() {
 		return rs
 	}
@@ -109,9 +95,9 @@ func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *r
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = append(attrs,
 		attr.GenAIProviderName.String(attr.ProviderVendor),
-		attr.RequestID.String(ex.requestID),
+		attr.RequestID.String(ex.RequestID),
 		attr.HTTPRequestMethod.String(r.Method),
-		attr.HTTPRoute.String(rt.path),
+		attr.HTTPRoute.String(rt.Path),
 		attr.URLScheme.String(scheme),
 		attr.URLPath.String(r.URL.EscapedPath()),
 	)
@@ -147,23 +133,6 @@ func hostPort(hostHeader, scheme string) (string, int) {
 	return host, 80
 }
 
-// spanOutcome is how a span ends: OK, ERROR with errType, or unset.
-type spanOutcome struct {
-	errType string
-	unset   bool
-}
-
-func endWith(span trace.Span, o spanOutcome) {
-	switch {
-	case o.errType != "":
-		span.SetAttributes(attr.ErrorType.String(o.errType))
-		span.SetStatus(codes.Error, o.errType)
-	case !o.unset:
-		span.SetStatus(codes.Ok, "")
-	}
-	span.End()
-}
-
 // endRequestSpan ends the request's span once its response is committed
 // or dropped. The status is the one sent with the headers (a stream's
 // too); absent when nothing was sent. OK for a 2xx; ERROR with the error
@@ -171,42 +140,36 @@ func endWith(span trace.Span, o spanOutcome) {
 // when the server ended the request without an error response (a dropped
 // connection); unset when the client went away.
 func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
-	rs := ex.span
+	rs := reqSpan(ex)
 	if rs == nil {
 		return
 	}
 	var o spanOutcome
-	status := ex.rb.statusCode()
+	status := ex.RB.StatusCode()
 	switch {
-	case ex.dropped:
-		o.errType = errAPI
+	case ex.Dropped:
+		o.ErrType = errAPI
 	case r.Context().Err() != nil:
-		o.unset = true
-	case ex.errType != "":
-		o.errType = ex.errType
+		o.Unset = true
+	case ex.ErrType != "":
+		o.ErrType = ex.ErrType
 	case status >= 400:
-		o.errType = errorTypeForStatus(status)
+		o.ErrType = errorTypeForStatus(status)
 	}
-	rs.msg.finish(ex, o)
-	if rs.span.IsRecording() {
+	if rs.Msg != nil {
+		rs.Msg.Finish(ex, o)
+	}
+	if rs.Span.IsRecording() {
 		attrs := []attribute.KeyValue{attr.OrganizationID.String(s.seed.OrganizationID)}
-		if ws := ex.rb.Header().Get(headerWorkspaceID); ws != "" {
+		if ws := ex.RB.Header().Get(headerWorkspaceID); ws != "" {
 			attrs = append(attrs, attr.WorkspaceID.String(ws))
 		}
-		if ex.rb.committed {
+		if ex.RB.Committed {
 			attrs = append(attrs, attr.HTTPResponseStatus.Int(status))
 		}
-		rs.span.SetAttributes(attrs...)
+		rs.Span.SetAttributes(attrs...)
 	}
-	endWith(rs.span, o)
-}
-
-// recording returns the request's span when it records attributes.
-func (c *call) recording() trace.Span {
-	if c.ex.span == nil || !c.ex.span.span.IsRecording() {
-		return nil
-	}
-	return c.ex.span.span
+	endWith(rs.Span, o)
 }
 
 func noop() {}
@@ -216,21 +179,22 @@ func noop() {}
 // initial events parent the turns they start). Call it with
 // Server.mu held and run the result before unlocking:
 //
-//	defer c.parentTurns()()
-func (c *call) parentTurns() func() {
-	t := c.s.trace
-	if t == nil || c.ex.span == nil {
+//	defer s.parentTurns(c)()
+func (s *Server) parentTurns(c *call) func() {
+	t := s.trace
+	rs := reqSpan(c.Ex)
+	if t == nil || rs == nil {
 		return noop
 	}
 	prev := t.turnParent
-	t.turnParent = c.ex.span.span
+	t.turnParent = rs.Span
 	return func() { t.turnParent = prev }
 }
 
 // traceSessionCreated adds what vendor.sessions.create knows once the
 // session exists, and parents the turn its initial events start.
-func (c *call) traceSessionCreated(x *session) func() {
-	if span := c.recording(); span != nil {
+func (s *Server) traceSessionCreated(c *call, x *session) func() {
+	if span := recording(c); span != nil {
 		span.SetAttributes(
 			attr.SessionID.String(x.id),
 			attr.GenAIAgentID.String(x.agent.agent.id),
@@ -239,20 +203,20 @@ func (c *call) traceSessionCreated(x *session) func() {
 			attr.SessionEnvironmentID.String(x.environmentID),
 		)
 	}
-	return c.parentTurns()
+	return s.parentTurns(c)
 }
 
 // traceSessionEvents adds gen_ai.conversation.id when the events name a
 // thread (docs/tracing.md: an interrupt of one thread, an answer to a
 // child thread's call; the first one named), and parents the turns the
 // events start.
-func (c *call) traceSessionEvents(x *session, params []eventParam) func() {
-	if span := c.recording(); span != nil {
+func (s *Server) traceSessionEvents(c *call, x *session, params []eventParam) func() {
+	if span := recording(c); span != nil {
 		if id := namedThread(x.eng, params); id != "" {
 			span.SetAttributes(attr.GenAIConversationID.String(id))
 		}
 	}
-	return c.parentTurns()
+	return s.parentTurns(c)
 }
 
 func namedThread(e *engine, params []eventParam) string {

@@ -1,9 +1,6 @@
 package refserver
 
 import (
-	"go.opentelemetry.io/otel/attribute"
-
-	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 )
 
@@ -16,53 +13,3 @@ import (
 
 // agentContent maps content on managed-agent spans.
 var agentContent = genai.Options{OmitReasoning: true}
-
-// genaiTree is n as a genai tree, members in order; nil for no node.
-func genaiTree(n *jnode) any {
-	if n == nil {
-		return nil
-	}
-	switch n.kind {
-	case jBool:
-		return n.b
-	case jNumber:
-		return n.num
-	case jString:
-		return n.str
-	case jArray:
-		a := make([]any, len(n.arr))
-		for i, x := range n.arr {
-			a[i] = genaiTree(x)
-		}
-		return a
-	case jObject:
-		o := make(genai.Object, len(n.obj))
-		for i, m := range n.obj {
-			o[i] = genai.Member{Key: m.key, Value: genaiTree(m.val)}
-		}
-		return o
-	}
-	return nil
-}
-
-// contentAttrs collects content attributes and whether one was shortened.
-type contentAttrs struct {
-	attrs     []attribute.KeyValue
-	truncated bool
-}
-
-// add records v, a genai tree, within the content limit.
-func (ca *contentAttrs) add(key attribute.Key, v any) {
-	s, cut := genai.Encode(v, genai.Limit())
-	ca.attrs = append(ca.attrs, key.String(s))
-	ca.truncated = ca.truncated || cut
-}
-
-// kvs returns the attributes, with vendor.content.truncated when one was
-// shortened.
-func (ca *contentAttrs) kvs() []attribute.KeyValue {
-	if ca.truncated {
-		return append(ca.attrs, attr.ContentTruncated.Bool(true))
-	}
-	return ca.attrs
-}

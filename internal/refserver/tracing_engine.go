@@ -111,7 +111,7 @@ func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
 		}
 		ts.span.SetAttributes(attrs...)
 	}
-	endWith(ts.span, spanOutcome{errType: ts.errType, unset: cancelled})
+	endWith(ts.span, spanOutcome{ErrType: ts.errType, Unset: cancelled})
 }
 
 // endTurnSpans ends the spans of the turns that can never continue (a
@@ -184,7 +184,7 @@ func (ms *modelSpan) end(u tokenCount) {
 			attr.UsageCacheRead.Int64(u.cacheRead),
 		)
 	}
-	endWith(ms.span, spanOutcome{errType: ms.errType, unset: ms.cancelled})
+	endWith(ms.span, spanOutcome{ErrType: ms.errType, Unset: ms.cancelled})
 }
 
 // toolSpan records a tool the server runs for th: failed when its output
@@ -211,14 +211,14 @@ func (e *engine) toolSpan(th *thread, c *toolCall) {
 				result = genai.Parts(c.output.text, agentContent)
 			}
 			var ca contentAttrs
-			ca.add(attr.GenAIToolCallArguments, genaiTree(orEmpty(e.toolInput(th, c))))
-			ca.add(attr.GenAIToolCallResult, result)
-			span.SetAttributes(ca.kvs()...)
+			ca.Add(attr.GenAIToolCallArguments, genaiTree(orEmpty(e.toolInput(th, c))))
+			ca.Add(attr.GenAIToolCallResult, result)
+			span.SetAttributes(ca.KVs()...)
 		}
 	}
 	var o spanOutcome
 	if c.output.isError {
-		o.errType = toolErrorType
+		o.ErrType = toolErrorType
 	}
 	endWith(span, o)
 }
@@ -233,7 +233,7 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 	for i := len(log) - 1; i >= 0; i-- {
 		if log[i].id == c.id {
 			if n, err := parseJSON(log[i].raw); err == nil {
-				return n.get("input")
+				return n.Get("input")
 			}
 			break
 		}
@@ -252,7 +252,7 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 	var ca contentAttrs
 	if sys := e.agentOf(th).system; sys != nil && *sys != "" {
-		ca.add(attr.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
+		ca.Add(attr.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
 	}
 	tr := transcript{out: []any{}}
 	if ts.task != "" {
@@ -266,9 +266,9 @@ func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 		tr.scan(e.x.events[ts.fromEvents:], "", true, true)
 	}
 	tr.close()
-	ca.add(attr.GenAIInputMessages, genai.InputMessages(tr.in, agentContent))
-	ca.add(attr.GenAIOutputMessages, tr.out)
-	return ca.kvs()
+	ca.Add(attr.GenAIInputMessages, genai.InputMessages(tr.in, agentContent))
+	ca.Add(attr.GenAIOutputMessages, tr.out)
+	return ca.KVs()
 }
 
 // transcript builds a turn's messages from its events, as Messages content

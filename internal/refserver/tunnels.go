@@ -20,15 +20,15 @@ import (
 func (s *Server) tunnelRoutes() []route {
 	beta := []string{betaMCPTunnels}
 	return []route{
-		{method: http.MethodPost, path: "/v1/tunnels", op: "tunnels.create", betas: beta, handle: s.createTunnel},
-		{method: http.MethodGet, path: "/v1/tunnels", op: "tunnels.list", betas: beta, handle: s.listTunnels},
-		{method: http.MethodGet, path: "/v1/tunnels/{tunnel_id}", op: "tunnels.retrieve", betas: beta, handle: s.getTunnel},
-		{method: http.MethodPost, path: "/v1/tunnels/{tunnel_id}/archive", op: "tunnels.archive", betas: beta, handle: s.archiveTunnel},
+		{Method: http.MethodPost, Path: "/v1/tunnels", Op: "tunnels.create", Betas: beta, Handle: s.createTunnel},
+		{Method: http.MethodGet, Path: "/v1/tunnels", Op: "tunnels.list", Betas: beta, Handle: s.listTunnels},
+		{Method: http.MethodGet, Path: "/v1/tunnels/{tunnel_id}", Op: "tunnels.retrieve", Betas: beta, Handle: s.getTunnel},
+		{Method: http.MethodPost, Path: "/v1/tunnels/{tunnel_id}/archive", Op: "tunnels.archive", Betas: beta, Handle: s.archiveTunnel},
 
-		{method: http.MethodPost, path: "/v1/organizations/tunnels", op: "organizations.tunnels.create", handle: s.createTunnel},
-		{method: http.MethodGet, path: "/v1/organizations/tunnels", op: "organizations.tunnels.list", handle: s.listTunnels},
-		{method: http.MethodGet, path: "/v1/organizations/tunnels/{tunnel_id}", op: "organizations.tunnels.retrieve", handle: s.getTunnel},
-		{method: http.MethodPost, path: "/v1/organizations/tunnels/{tunnel_id}/archive", op: "organizations.tunnels.archive", handle: s.archiveTunnel},
+		{Method: http.MethodPost, Path: "/v1/organizations/tunnels", Op: "organizations.tunnels.create", Handle: s.createTunnel},
+		{Method: http.MethodGet, Path: "/v1/organizations/tunnels", Op: "organizations.tunnels.list", Handle: s.listTunnels},
+		{Method: http.MethodGet, Path: "/v1/organizations/tunnels/{tunnel_id}", Op: "organizations.tunnels.retrieve", Handle: s.getTunnel},
+		{Method: http.MethodPost, Path: "/v1/organizations/tunnels/{tunnel_id}/archive", Op: "organizations.tunnels.archive", Handle: s.archiveTunnel},
 	}
 }
 
@@ -43,7 +43,7 @@ type tunnel struct {
 
 func (t *tunnel) archived() bool { return !t.archivedAt.IsZero() }
 
-func (t *tunnel) position() position { return position{createdAt: t.createdAt, id: t.id} }
+func (t *tunnel) position() position { return position{CreatedAt: t.createdAt, ID: t.id} }
 
 type tunnelJSON struct {
 	Type        string     `json:"type"`
@@ -71,11 +71,11 @@ type tunnelCreateBody struct {
 
 func (s *Server) createTunnel(c *call) error {
 	var body tunnelCreateBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	t := &tunnel{workspaceID: c.workspaceID, createdAt: c.now()}
-	if body.DisplayName.present() {
+	t := &tunnel{workspaceID: c.WorkspaceID, createdAt: c.Now()}
+	if body.DisplayName.Present() {
 		if err := checkLength("display_name", body.DisplayName.Value, 1, 255); err != nil {
 			return err
 		}
@@ -91,11 +91,11 @@ func (s *Server) createTunnel(c *call) error {
 	}
 	s.tunnelDomains[t.domain] = true
 	s.tunnels[t.id] = t
-	return c.ok(t.view())
+	return c.OK(t.view())
 }
 
 func (s *Server) listTunnels(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	p, err := parseCursorPageParams(q, 1000)
 	if err != nil {
 		return err
@@ -108,18 +108,18 @@ func (s *Server) listTunnels(c *call) error {
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.tunnels), newestFirst((*tunnel).position))
 	keep := func(t *tunnel) bool {
-		return t.workspaceID == c.workspaceID && (includeArchived || !t.archived())
+		return t.workspaceID == c.WorkspaceID && (includeArchived || !t.archived())
 	}
 	page := paginateByCursor(all, (*tunnel).position, keep, p)
-	return c.ok(mapCursorPage(page, (*tunnel).view))
+	return c.OK(mapCursorPage(page, (*tunnel).view))
 }
 
 // tunnelInWorkspaceLocked finds a tunnel of the request's workspace; other
 // workspaces' tunnels do not exist for it.
 func (s *Server) tunnelInWorkspaceLocked(c *call) (*tunnel, error) {
-	id := c.r.PathValue("tunnel_id")
+	id := c.R.PathValue("tunnel_id")
 	t, ok := s.tunnels[id]
-	if !ok || t.workspaceID != c.workspaceID {
+	if !ok || t.workspaceID != c.WorkspaceID {
 		return nil, notFound("Tunnel `%s` not found.", id)
 	}
 	return t, nil
@@ -132,11 +132,11 @@ func (s *Server) getTunnel(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.ok(t.view())
+	return c.OK(t.view())
 }
 
 func (s *Server) archiveTunnel(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -146,7 +146,7 @@ func (s *Server) archiveTunnel(c *call) error {
 		return err
 	}
 	if !t.archived() {
-		t.archivedAt = c.now()
+		t.archivedAt = c.Now()
 	}
-	return c.ok(t.view())
+	return c.OK(t.view())
 }

@@ -8,11 +8,14 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Workspace field rules (docs/api-choices.md "Workspaces").
 
-var inferenceGeos = []string{"global", "us"}
+// inferenceGeos are the values of inference_geo (kit.InferenceGeos).
+var inferenceGeos = kit.InferenceGeos
 
 // dataResidency is a workspace's data_residency. allowedGeos nil means
 // "unrestricted".
@@ -34,7 +37,7 @@ type allowedGeos struct {
 	geos []string // nil = unrestricted
 }
 
-func (allowedGeos) jsonDescription() string {
+func (allowedGeos) JSONDescription() string {
 	return `"unrestricted" or a non-empty array of distinct values from ` + quoteList(inferenceGeos)
 }
 
@@ -80,16 +83,16 @@ type dataResidencyBody struct {
 // the allowed list.
 func applyResidency(cur dataResidency, body dataResidencyBody, creating bool) (dataResidency, error) {
 	next := cur
-	if g := body.WorkspaceGeo; g.present() && g.Value != cur.workspaceGeo {
+	if g := body.WorkspaceGeo; g.Present() && g.Value != cur.workspaceGeo {
 		if creating {
 			return cur, invalidField("data_residency.workspace_geo", "must be `us`")
 		}
 		return cur, invalidField("data_residency.workspace_geo", "is immutable after creation")
 	}
-	if a := body.AllowedInferenceGeos; a.present() {
+	if a := body.AllowedInferenceGeos; a.Present() {
 		next.allowedGeos = a.Value.geos
 	}
-	if d := body.DefaultInferenceGeo; d.present() {
+	if d := body.DefaultInferenceGeo; d.Present() {
 		if !slices.Contains(inferenceGeos, d.Value) {
 			return cur, invalidField("data_residency.default_inference_geo", "must be one of %s", quoteList(inferenceGeos))
 		}

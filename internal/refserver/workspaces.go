@@ -12,11 +12,11 @@ import (
 
 func (s *Server) workspaceRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/v1/organizations/workspaces", op: "organizations.workspaces.create", handle: s.createWorkspace},
-		{method: http.MethodGet, path: "/v1/organizations/workspaces", op: "organizations.workspaces.list", handle: s.listWorkspaces},
-		{method: http.MethodGet, path: "/v1/organizations/workspaces/{workspace_id}", op: "organizations.workspaces.retrieve", handle: s.getWorkspace},
-		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}", op: "organizations.workspaces.update", handle: s.updateWorkspace},
-		{method: http.MethodPost, path: "/v1/organizations/workspaces/{workspace_id}/archive", op: "organizations.workspaces.archive", handle: s.archiveWorkspace},
+		{Method: http.MethodPost, Path: "/v1/organizations/workspaces", Op: "organizations.workspaces.create", Handle: s.createWorkspace},
+		{Method: http.MethodGet, Path: "/v1/organizations/workspaces", Op: "organizations.workspaces.list", Handle: s.listWorkspaces},
+		{Method: http.MethodGet, Path: "/v1/organizations/workspaces/{workspace_id}", Op: "organizations.workspaces.retrieve", Handle: s.getWorkspace},
+		{Method: http.MethodPost, Path: "/v1/organizations/workspaces/{workspace_id}", Op: "organizations.workspaces.update", Handle: s.updateWorkspace},
+		{Method: http.MethodPost, Path: "/v1/organizations/workspaces/{workspace_id}/archive", Op: "organizations.workspaces.archive", Handle: s.archiveWorkspace},
 	}
 }
 
@@ -31,10 +31,10 @@ type workspaceBody struct {
 
 func (s *Server) createWorkspace(c *call) error {
 	var body workspaceBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if !body.Name.present() {
+	if !body.Name.Present() {
 		return invalidField("name", "is required")
 	}
 	s.mu.Lock()
@@ -49,15 +49,15 @@ func (s *Server) createWorkspace(c *call) error {
 	if draft.displayColor != "" {
 		ws.displayColor = draft.displayColor
 	}
-	return c.ok(ws.view())
+	return c.OK(ws.view())
 }
 
 func (s *Server) updateWorkspace(c *call) error {
 	var body workspaceBody
-	if err := c.decode(&body); err != nil {
+	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	id := c.r.PathValue("workspace_id")
+	id := c.R.PathValue("workspace_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws, ok := s.workspaces[id]
@@ -73,26 +73,26 @@ func (s *Server) updateWorkspace(c *call) error {
 		return err
 	}
 	*ws = draft
-	return c.ok(ws.view())
+	return c.OK(ws.view())
 }
 
 // applyWorkspaceBody applies the fields a body sets to w, checking each
 // rule. Omitted and null fields keep their value, except external_key_id,
 // whose null asks to detach the key.
 func (s *Server) applyWorkspaceBody(w *workspace, body workspaceBody, creating bool) error {
-	if body.Name.present() {
+	if body.Name.Present() {
 		if err := checkLength("name", body.Name.Value, 1, 255); err != nil {
 			return err
 		}
 		w.name = body.Name.Value
 	}
-	if body.DisplayColor.present() {
+	if body.DisplayColor.Present() {
 		if err := checkDisplayColor(body.DisplayColor.Value); err != nil {
 			return err
 		}
 		w.displayColor = body.DisplayColor.Value
 	}
-	if body.DataResidency.present() {
+	if body.DataResidency.Present() {
 		residency, err := applyResidency(w.residency, body.DataResidency.Value, creating)
 		if err != nil {
 			return err
@@ -104,7 +104,7 @@ func (s *Server) applyWorkspaceBody(w *workspace, body workspaceBody, creating b
 			return err
 		}
 	}
-	if body.Tags.present() {
+	if body.Tags.Present() {
 		if err := checkTags(body.Tags.Value); err != nil {
 			return err
 		}
@@ -133,27 +133,27 @@ func (s *Server) setExternalKeyID(w *workspace, v optional[string]) error {
 }
 
 func (s *Server) getWorkspace(c *call) error {
-	id := c.r.PathValue("workspace_id")
+	id := c.R.PathValue("workspace_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws, ok := s.workspaces[id]
 	if !ok {
 		return workspaceNotFound(id)
 	}
-	return c.ok(ws.view())
+	return c.OK(ws.view())
 }
 
 func (s *Server) archiveWorkspace(c *call) error {
-	if err := c.decode(&struct{}{}); err != nil {
+	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ws, err := s.archiveWorkspaceLocked(c.r.PathValue("workspace_id"))
+	ws, err := s.archiveWorkspaceLocked(c.R.PathValue("workspace_id"))
 	if err != nil {
 		return err
 	}
-	return c.ok(ws.view())
+	return c.OK(ws.view())
 }
 
 // archiveWorkspaceLocked archives one-way and idempotently; the default
@@ -173,7 +173,7 @@ func (s *Server) archiveWorkspaceLocked(id string) (*workspace, error) {
 }
 
 func (s *Server) listWorkspaces(c *call) error {
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	p, err := parseIDPageParams(q)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func (s *Server) listWorkspaces(c *call) error {
 	if perr != nil {
 		return perr
 	}
-	return c.ok(mapIDPage(page, (*workspace).view))
+	return c.OK(mapIDPage(page, (*workspace).view))
 }
 
 // workspaceListOrder is newest first, with the default workspace last
