@@ -139,9 +139,9 @@ func TestSessionAgentAndModels(t *testing.T) {
 	f := newMAFixture(t)
 	helper := f.post(t, "/v1/agents", `{"name":"helper","model":"vendor-sonnet-5-5","system":"help"}`)["id"].(string)
 	coord := f.post(t, "/v1/agents", `{"name":"c","model":"vendor-opus-5-5","multiagent":{"type":"coordinator",
-		"agents":["`+helper+`",{"type":"self"},{"type":"advisor","model":"advisor-x"}]}}`)["id"].(string)
+		"agents":["`+helper+`",{"type":"self"},{"type":"advisor","model":"vendor-haiku-4-5"}]}}`)["id"].(string)
 	lead := f.post(t, "/v1/agents", `{"name":"l","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001",
-		"advisor":{"type":"enabled","model":"advisor-y"},"subagents":{"type":"enabled","predefined_agents":["`+helper+`"]},
+		"advisor":{"type":"enabled","model":"vendor-sonnet-4-5"},"subagents":{"type":"enabled","predefined_agents":["`+helper+`"]},
 		"workflows":{"type":"enabled","predefined_agents":[{"type":"self"}]}}}`)["id"].(string)
 
 	f.s.mu.Lock()
@@ -161,9 +161,9 @@ func TestSessionAgentAndModels(t *testing.T) {
 	}
 	maSameJSON(t, h.sessionAgentJSON(), thread(helper, "helper", "vendor-sonnet-5-5", "help")+`,"multiagent":null}`)
 	maSameJSON(t, c.sessionAgentJSON(), thread(coord, "c", "vendor-opus-5-5", "")+`,"multiagent":{"type":"coordinator","agents":[`+
-		thread(helper, "helper", "vendor-sonnet-5-5", "help")+`},`+thread(coord, "c", "vendor-opus-5-5", "")+`},{"type":"advisor","model":"advisor-x"}]}}`)
+		thread(helper, "helper", "vendor-sonnet-5-5", "help")+`},`+thread(coord, "c", "vendor-opus-5-5", "")+`},{"type":"advisor","model":"vendor-haiku-4-5"}]}}`)
 	maSameJSON(t, l.sessionAgentJSON(), thread(lead, "l", "vendor-opus-5-5", "")+`,"multiagent":{"type":"multiagent_20261001",
-		"advisor":{"type":"enabled","model":"advisor-y"},
+		"advisor":{"type":"enabled","model":"vendor-sonnet-4-5"},
 		"subagents":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(helper, "helper", "vendor-sonnet-5-5", "help")+`}]},
 		"workflows":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(lead, "l", "vendor-opus-5-5", "")+`}]}}}`)
 
@@ -172,8 +172,8 @@ func TestSessionAgentAndModels(t *testing.T) {
 		want string
 	}{
 		{h, `["vendor-sonnet-5-5"]`},
-		{c, `["vendor-opus-5-5","vendor-sonnet-5-5","advisor-x"]`},
-		{l, `["vendor-opus-5-5","advisor-y","vendor-sonnet-5-5"]`},
+		{c, `["vendor-opus-5-5","vendor-sonnet-5-5","vendor-haiku-4-5"]`},
+		{l, `["vendor-opus-5-5","vendor-sonnet-4-5","vendor-sonnet-5-5"]`},
 	} {
 		if got := maMarshal(t, tc.v.modelIDs()); got != tc.want {
 			t.Fatalf("modelIDs %s, want %s", got, tc.want)

@@ -81,8 +81,8 @@ func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitE
 	if maKind(raw) == '{' {
 		idPath = maJoin(path, "id")
 	}
-	if !messages.KnownModel(m.id) {
-		return invalidField(idPath, "unknown model `%s`; the models are listed by GET /v1/models", m.id)
+	if err := checkModelID(idPath, m.id); err != nil {
+		return err
 	}
 	switch {
 	case m.effort == maDefaultEffort || messages.ModelSupportsEffort(m.id, m.effort):
@@ -91,6 +91,15 @@ func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitE
 	default:
 		return invalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
 			m.effort, m.id, maJoin(path, "effort"))
+	}
+	return nil
+}
+
+// checkModelID refuses a model id the catalogue does not list, wherever a
+// request names a model (an agent's model, an advisor's).
+func checkModelID(path, id string) error {
+	if !messages.KnownModel(id) {
+		return invalidField(path, "unknown model `%s`; the models are listed by GET /v1/models", id)
 	}
 	return nil
 }

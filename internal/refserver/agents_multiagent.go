@@ -288,7 +288,10 @@ func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowA
 				if err := maRequired(mp, body.Model); err != nil {
 					return rosterEntry{}, err
 				}
-				return rosterEntry{kind: rosterKindAdvisor, advisorModel: body.Model.Value}, checkLength(mp, body.Model.Value, 1, 256)
+				if err := checkLength(mp, body.Model.Value, 1, 256); err != nil {
+					return rosterEntry{}, err
+				}
+				return rosterEntry{kind: rosterKindAdvisor, advisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
 			case rosterKindAgent:
 			}
 			if typ != rosterKindAgent {
@@ -374,6 +377,9 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 				}
 				if ab.Model.Set {
 					if err := checkLength(mp, ab.Model.Value, 1, 256); err != nil {
+						return nil, err
+					}
+					if err := checkModelID(mp, ab.Model.Value); err != nil {
 						return nil, err
 					}
 					m.advisorModel = ab.Model.Value

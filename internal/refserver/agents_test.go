@@ -256,8 +256,12 @@ func TestAgentBodyErrors(t *testing.T) {
 			"multiagent.agents[1]: duplicate agent `self`"},
 		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["` + plain + `",{"type":"agent","id":"` + plain + `","version":1}]}}`,
 			"multiagent.agents[1]: duplicate agent `" + plain + "`"},
-		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"advisor","model":"a"},{"type":"advisor","model":"b"}]}}`,
-			"multiagent.agents[1]: duplicate advisor `b`"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"advisor","model":"vendor-haiku-5-5"},{"type":"advisor","model":"vendor-sonnet-5-5"}]}}`,
+			"multiagent.agents[1]: duplicate advisor `vendor-sonnet-5-5`"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"advisor","model":"gpt-4o"}]}}`,
+			"multiagent.agents[0].model: unknown model `gpt-4o`; the models are listed by GET /v1/models"},
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","advisor":{"type":"enabled","model":"gpt-4o"}}}`,
+			"multiagent.advisor.model: unknown model `gpt-4o`; the models are listed by GET /v1/models"},
 		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"advisor"}]}}`, "multiagent.agents[0].model: is required"},
 		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":[{"type":"team"}]}}`,
 			"multiagent.agents[0].type: must be one of `agent`, `self`, `advisor`"},
@@ -268,7 +272,7 @@ func TestAgentBodyErrors(t *testing.T) {
 		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["` + gone + `"]}}`, "multiagent.agents[0]: agent `" + gone + "` is archived"},
 		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"coordinator","agents":["` + nested + `"]}}`,
 			"multiagent.agents[0]: agent `" + nested + "` has multiagent set; nesting is not allowed"},
-		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","predefined_agents":[{"type":"advisor","model":"a"}]}}}`,
+		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","predefined_agents":[{"type":"advisor","model":"vendor-haiku-5-5"}]}}}`,
 			"multiagent.subagents.predefined_agents[0].type: must be one of `agent`, `self`"},
 		{`{"name":"n","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001","subagents":{"type":"enabled","inline_agents":{"type":"disabled"}}}}`,
 			"multiagent.subagents.predefined_agents: must name at least one agent when inline_agents is disabled"},
@@ -364,7 +368,7 @@ func TestAgentMultiagentMerge(t *testing.T) {
 	e := newEnv(t)
 	h1, h2 := e.createAgent(t, "h1"), e.createAgent(t, "h2")
 	id := e.createAgentJSON(t, `{"name":"lead","model":"vendor-opus-5-5","multiagent":{"type":"multiagent_20261001",
-		"advisor":{"type":"enabled","model":"adv"},
+		"advisor":{"type":"enabled","model":"vendor-haiku-5-5"},
 		"subagents":{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":["`+h1+`"]},
 		"workflows":{"type":"disabled"}}}`)["id"].(string)
 	update := func(body string) map[string]any {
@@ -373,7 +377,7 @@ func TestAgentMultiagentMerge(t *testing.T) {
 	}
 	// Same type: merged; the advisor model is kept, predefined kept.
 	m := update(`{"multiagent":{"type":"multiagent_20261001","advisor":{"type":"enabled"},"subagents":{"type":"enabled"}}}`)
-	if mustMarshal(m["advisor"]) != `{"model":"adv","type":"enabled"}` ||
+	if mustMarshal(m["advisor"]) != `{"model":"vendor-haiku-5-5","type":"enabled"}` ||
 		!jsonEqual(mustMarshal(m["subagents"]), `{"type":"enabled","inline_agents":{"type":"disabled"},"predefined_agents":[{"type":"agent","id":"`+h1+`","version":1}]}`) {
 		t.Fatalf("merged %v", m)
 	}
