@@ -5,19 +5,32 @@ import (
 	"time"
 )
 
-// Model ids the API documents by name. Any other string is also accepted
-// where a model id is expected.
+// Model ids of the current generation. A model id is a plain string: any id
+// the catalogue lists (Service.List) may be used, and the API refuses one it
+// does not list.
 const (
 	VendorHaiku55  = "vendor-haiku-5-5"
 	VendorSonnet55 = "vendor-sonnet-5-5"
 	VendorOpus55   = "vendor-opus-5-5"
 )
 
+// Model ids of the previous generation, deprecated: they still run until
+// their RetiresAt, and have no public list price (a session budget cannot
+// cover them).
+const (
+	VendorHaiku45  = "vendor-haiku-4-5"
+	VendorSonnet45 = "vendor-sonnet-4-5"
+	VendorOpus45   = "vendor-opus-4-5"
+)
+
 // Lifecycle is a model's lifecycle stage. Values other than LifecycleActive
 // are kept as received.
 type Lifecycle string
 
-const LifecycleActive Lifecycle = "active"
+const (
+	LifecycleActive     Lifecycle = "active"
+	LifecycleDeprecated Lifecycle = "deprecated" // still runs until RetiresAt
+)
 
 // Line is a model family. Values not listed here are kept as received.
 type Line string

@@ -88,3 +88,18 @@ func TestUnknownModel(t *testing.T) {
 	_, err := env.Client(t).Models.Get(context.Background(), "vendor-unknown")
 	require.ErrorIs(t, err, apierror.ErrNotFound)
 }
+
+// Every model id the package names is in the catalogue, at the lifecycle
+// stage its doc gives it; a deprecated model says when it retires.
+func TestNamedModelsAreInTheCatalogue(t *testing.T) {
+	client := reftest.New(t).Client(t)
+	for id, want := range map[string]models.Lifecycle{
+		models.VendorHaiku55: models.LifecycleActive, models.VendorSonnet55: models.LifecycleActive, models.VendorOpus55: models.LifecycleActive,
+		models.VendorHaiku45: models.LifecycleDeprecated, models.VendorSonnet45: models.LifecycleDeprecated, models.VendorOpus45: models.LifecycleDeprecated,
+	} {
+		m, err := client.Models.Get(context.Background(), id)
+		require.NoError(t, err, id)
+		require.Equal(t, want, m.Lifecycle, id)
+		require.Equal(t, want == models.LifecycleDeprecated, !m.RetiresAt.IsZero(), "%s: a retirement date exactly when deprecated", id)
+	}
+}
