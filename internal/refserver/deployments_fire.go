@@ -127,12 +127,12 @@ func (s *Server) runBlockerLocked(d *deployment) (typ, message string) {
 		if p.typ != "memory_store" {
 			continue
 		}
-		st, err := s.memoryStoreLocked(d.workspaceID, p.memoryStoreID)
+		st, err := s.memory.StoreLocked(d.workspaceID, p.memoryStoreID)
 		switch {
 		case err != nil && missing == "":
 			missing = p.memoryStoreID
-		case err == nil && st.archived():
-			return "memory_store_archived_error", "memory store `" + st.id + "` is archived"
+		case err == nil && st.Archived:
+			return "memory_store_archived_error", "memory store `" + st.ID + "` is archived"
 		}
 	}
 	if missing != "" {

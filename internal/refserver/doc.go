@@ -139,7 +139,7 @@
 //     Seed and the test hooks, the request pipeline (middleware.go), route
 //     assembly (Server.routes), and the families not moved yet: identity
 //     (workspaces, users, keys, OAuth, federation, attestation), agents,
-//     environments, memory, sessions with the engine and the scripted
+//     environments, sessions with the engine and the scripted
 //     agent, deployments, and the API spans (tracing*.go).
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
@@ -149,6 +149,9 @@
 //   - spans: the request span and the span helpers families share.
 //   - messages: Messages, chat completions, the model catalog and the fake
 //     model. It gets what it needs from the server through messages.Deps.
+//   - memory: memory stores, memories and memory versions. Its state is
+//     guarded by the server's lock (memory.Deps.Lock); sessions and
+//     deployments check stores through memory.Service.StoreLocked.
 //
 // kitnames.go gives the families still here the names they had before the
 // move (call, apiError, invalidField...); it shrinks as each family moves

@@ -9,6 +9,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
@@ -39,7 +40,6 @@ type Server struct {
 	// is guarded by mu, and is usable as its zero value.
 	agents       agentState
 	environments environmentState
-	memory       memoryState
 	sessions     sessionState
 	deployments  deploymentState
 	scripts      scriptState      // the scripted agent's queued turns (script.go)
@@ -53,6 +53,9 @@ type Server struct {
 
 	// Families in their own packages. Each has its own state and lock.
 	msgs *messages.Service // Messages, chat completions, models, the fake model
+	// memory is the memory stores; its state is guarded by mu (sessions
+	// and deployments read stores under it).
+	memory *memory.Service
 }
 
 type config struct {
@@ -186,6 +189,7 @@ func New(opts ...Option) *Server {
 	}
 	s.trace = newServerTracing(cfg)
 	s.msgs = s.newMessages()
+	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -230,7 +234,7 @@ func (s *Server) routes() []route {
 	all = append(all, s.tunnelRoutes()...)
 	all = append(all, s.agentRoutes()...)
 	all = append(all, s.environmentRoutes()...)
-	all = append(all, s.memoryRoutes()...)
+	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)
 	all = append(all, s.oauthRoutes()...)

@@ -112,25 +112,25 @@ func (s *Server) attachResourcesLocked(workspaceID string, selfHosted bool, para
 				return nil, invalidField(field, "must have at most %d memory stores", maxMemoryStoresPerSsn)
 			}
 			idPath := maJoin(ip, "memory_store_id")
-			st, err := s.memoryStoreLocked(workspaceID, p.memoryStoreID)
+			st, err := s.memory.StoreLocked(workspaceID, p.memoryStoreID)
 			if err != nil {
 				return nil, err
 			}
-			if st.archived() {
-				return nil, invalidField(idPath, "memory store `%s` is archived", st.id)
+			if st.Archived {
+				return nil, invalidField(idPath, "memory store `%s` is archived", st.ID)
 			}
-			if stores[st.id] {
-				return nil, invalidField(idPath, "duplicate memory store `%s`", st.id)
+			if stores[st.ID] {
+				return nil, invalidField(idPath, "duplicate memory store `%s`", st.ID)
 			}
-			stores[st.id] = true
-			r.memoryStoreID = st.id
-			r.name, r.description = st.snapshot()
+			stores[st.ID] = true
+			r.memoryStoreID = st.ID
+			r.name, r.description = st.Name, st.Description
 			r.access = "read_write"
 			if p.access != nil {
 				r.access = *p.access
 			}
 			r.instructions = p.instructions
-			r.mountPath = memoryMountPath(st.id, r.name)
+			r.mountPath = st.MountPath
 		}
 		if p.mountPath != nil {
 			r.mountPath = *p.mountPath

@@ -1,4 +1,4 @@
-package refserver
+package memory
 
 import (
 	"crypto/sha256"
@@ -115,7 +115,7 @@ func requiredMemoryString(field string, v optional[string]) error {
 	return nil
 }
 
-func (s *Server) createMemory(c *call) error {
+func (s *Service) createMemory(c *call) error {
 	full, err := memoryView(c.R.URL.Query(), false)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (s *Server) createMemory(c *call) error {
 	return c.OK(m.view(full))
 }
 
-func (s *Server) getMemory(c *call) error {
+func (s *Service) getMemory(c *call) error {
 	full, err := memoryView(c.R.URL.Query(), true)
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func (p memoryPreconditionBody) check() error {
 	return checkMemorySHA256("precondition.content_sha256", p.ContentSHA256.Value)
 }
 
-func (s *Server) updateMemory(c *call) error {
+func (s *Service) updateMemory(c *call) error {
 	full, err := memoryView(c.R.URL.Query(), false)
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func (s *Server) updateMemory(c *call) error {
 	return c.OK(m.view(full))
 }
 
-func (s *Server) deleteMemory(c *call) error {
+func (s *Service) deleteMemory(c *call) error {
 	expected, hasExpected := queryValue(c.R.URL.Query(), "expected_content_sha256")
 	if hasExpected {
 		if err := checkMemorySHA256("expected_content_sha256", expected); err != nil {

@@ -1,4 +1,4 @@
-package refserver
+package memory
 
 import (
 	"math"
@@ -26,7 +26,7 @@ type memoryListEntry struct {
 	m   *memory
 }
 
-func (s *Server) listMemories(c *call) error {
+func (s *Service) listMemories(c *call) error {
 	q := c.R.URL.Query()
 	prefix := "/"
 	if raw, ok := queryValue(q, "path_prefix"); ok {

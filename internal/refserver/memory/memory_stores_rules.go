@@ -1,4 +1,4 @@
-package refserver
+package memory
 
 import (
 	"encoding/base64"

@@ -1,4 +1,4 @@
-package refserver
+package memory
 
 import (
 	"encoding/json"
@@ -12,8 +12,9 @@ import (
 
 // Memory stores, memories and memory versions (docs/managed-agents-wire.md
 // section 10). This file holds the state, the route table,
-// the store endpoints M1–M6 and the helpers the sessions work uses to attach
-// stores (memoryStoreLocked, archived, snapshot, memoryMountPath). Memories are
+// the store endpoints M1–M6 and the helpers behind Service.StoreLocked, which
+// sessions and deployments use to attach and check stores
+// (memoryStoreLocked, archived, snapshot, memoryMountPath). Memories are
 // in memories.go, their list in memories_list.go, versions in
 // memories_versions.go, and the shared rules in memory_stores_rules.go.
 
@@ -26,7 +27,7 @@ const betaAgentMemory = "agent-memory-2026-07-22"
 var memoryBetas = []string{betaAgentMemory, "managed-agents-2026-04-01"}
 
 // memoryState is every memory store of every workspace. It is guarded by
-// Server.mu and usable as its zero value: maps are made on first write.
+// Service.mu and usable as its zero value: maps are made on first write.
 type memoryState struct {
 	stores map[string]*memoryStore // by id; a deleted store is removed
 	// seq numbers versions in the order they are written, server-wide, so
@@ -66,7 +67,7 @@ func (st *memoryStore) position() position { return position{CreatedAt: st.creat
 // memoryStoreLocked returns the store with this id in the workspace; 404
 // ("Memory store `<id>` not found.") when unknown, deleted, or in another workspace. The
 // caller holds s.mu.
-func (s *Server) memoryStoreLocked(workspaceID, id string) (*memoryStore, error) {
+func (s *Service) memoryStoreLocked(workspaceID, id string) (*memoryStore, error) {
 	st, ok := s.memory.stores[id]
 	if !ok || st.workspaceID != workspaceID {
 		return nil, notFound("Memory store `%s` not found.", id)
@@ -101,7 +102,7 @@ func memoryMountPath(storeID, name string) string {
 	return "/mnt/memory/" + slug
 }
 
-func (s *Server) memoryRoutes() []route {
+func (s *Service) memoryRoutes() []route {
 	b := memoryBetas
 	const store = "/v1/memory_stores/{memory_store_id}"
 	return []route{
@@ -184,7 +185,7 @@ func (m *memoryMetadataBody) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func (s *Server) createMemoryStore(c *call) error {
+func (s *Service) createMemoryStore(c *call) error {
 	var body memoryStoreBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -241,7 +242,7 @@ func (s *Server) createMemoryStore(c *call) error {
 	return c.OK(st.view())
 }
 
-func (s *Server) getMemoryStore(c *call) error {
+func (s *Service) getMemoryStore(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
@@ -251,7 +252,7 @@ func (s *Server) getMemoryStore(c *call) error {
 	return c.OK(st.view())
 }
 
-func (s *Server) listMemoryStores(c *call) error {
+func (s *Service) listMemoryStores(c *call) error {
 	q := c.R.URL.Query()
 	gte, lte, err := memoryCreatedRange(q)
 	if err != nil {
@@ -284,7 +285,7 @@ func (s *Server) listMemoryStores(c *call) error {
 	return c.OK(mapCursorPage(page, (*memoryStore).view))
 }
 
-func (s *Server) updateMemoryStore(c *call) error {
+func (s *Service) updateMemoryStore(c *call) error {
 	var body memoryStoreBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -340,7 +341,7 @@ func (s *Server) updateMemoryStore(c *call) error {
 	return c.OK(st.view())
 }
 
-func (s *Server) archiveMemoryStore(c *call) error {
+func (s *Service) archiveMemoryStore(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -363,7 +364,7 @@ type memoryDeletedJSON struct {
 
 // deleteMemoryStore removes the store with its memories and versions; an
 // archived store can be deleted (docs/managed-agents-wire.md 10.2).
-func (s *Server) deleteMemoryStore(c *call) error {
+func (s *Service) deleteMemoryStore(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))

@@ -1,4 +1,4 @@
-package refserver
+package memory
 
 import (
 	"encoding/json"
@@ -116,7 +116,7 @@ func (v *memoryVersion) view(full bool) memoryVersionJSON {
 // appendMemoryVersionLocked records a write of m (its state after the
 // write; for a deletion, its last path) and, unless m was deleted, makes the
 // new version its head.
-func (s *Server) appendMemoryVersionLocked(st *memoryStore, m *memory, op string, by memoryActor, now time.Time) *memoryVersion {
+func (s *Service) appendMemoryVersionLocked(st *memoryStore, m *memory, op string, by memoryActor, now time.Time) *memoryVersion {
 	s.memory.seq++
 	v := &memoryVersion{
 		seq:       s.memory.seq,
@@ -147,7 +147,7 @@ func (st *memoryStore) versionLocked(id string) (*memoryVersion, error) {
 
 // listMemoryVersions is MV1: newest first, filtered by memory, operation,
 // writer and creation time.
-func (s *Server) listMemoryVersions(c *call) error {
+func (s *Service) listMemoryVersions(c *call) error {
 	q := c.R.URL.Query()
 	memoryID, _ := queryValue(q, "memory_id")
 	operation, hasOperation := queryValue(q, "operation")
@@ -211,7 +211,7 @@ func (s *Server) listMemoryVersions(c *call) error {
 	return c.OK(page)
 }
 
-func (s *Server) getMemoryVersion(c *call) error {
+func (s *Service) getMemoryVersion(c *call) error {
 	full, err := memoryView(c.R.URL.Query(), true)
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ func (s *Server) getMemoryVersion(c *call) error {
 // redacted: the memory's content is that version's content
 // (docs/managed-agents-wire.md 10.5).
 // Redaction writes to the store, which an archived store refuses.
-func (s *Server) redactMemoryVersion(c *call) error {
+func (s *Service) redactMemoryVersion(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}

@@ -1,0 +1,49 @@
+package memory
+
+import (
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+)
+
+// The names these files used while they were in package refserver, for
+// what now lives in package kit. They keep the move mechanical (and merges
+// with edits made meanwhile easy); they go away as the files switch to
+// kit.X.
+
+type (
+	call             = kit.Call
+	route            = kit.Route
+	timestamp        = kit.Timestamp
+	position         = kit.Position
+	cursorPageParams = kit.CursorPageParams
+
+	optional[T any]   = kit.Optional[T]
+	cursorPage[T any] = kit.CursorPage[T]
+)
+
+const (
+	errInvalidRequest = kit.ErrInvalidRequest
+	cursorPrefix      = kit.CursorPrefix
+)
+
+var (
+	checkLength       = kit.CheckLength
+	queryInt          = kit.QueryInt
+	queryBool         = kit.QueryBool
+	queryValue        = kit.QueryValue
+	decodeCursor      = kit.DecodeCursor
+	optionalTimestamp = kit.OptionalTimestamp
+	invalidField      = kit.InvalidField
+	stateConflict     = kit.StateConflict
+	notFound          = kit.NotFound
+	writeJSON         = kit.WriteJSON
+)
+
+func paginateByCursor[T any](all []T, pos func(T) position, keep func(T) bool, p cursorPageParams) cursorPage[T] {
+	return kit.PaginateByCursor(all, pos, keep, p)
+}
+
+func newestFirst[T any](pos func(T) position) func(a, b T) int { return kit.NewestFirst(pos) }
+
+func mapCursorPage[T, U any](p cursorPage[T], view func(T) U) cursorPage[U] {
+	return kit.MapCursorPage(p, view)
+}
