@@ -139,14 +139,16 @@
 //     Seed and the test hooks, the request pipeline (middleware.go), route
 //     assembly (Server.routes), and the families not moved yet: identity
 //     (workspaces, users, keys, OAuth, federation, attestation), agents,
-//     environments, sessions with the engine and the scripted
-//     agent, deployments, and the API spans (tracing*.go).
+//     environments, sessions with the engine and the scripted agent with
+//     their spans (tracing_engine.go), and deployments.
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
 //     query readers, pagination, ids, the clock, faults, the request log,
 //     idempotency, the version and beta checks, and the event-stream
 //     writer.
-//   - spans: the request span and the span helpers families share.
+//   - spans: the API tracing: the tracer built from WithSpanExporter and
+//     WithContentCapture, every request's SERVER span, content mode, and
+//     the span helpers families share.
 //   - messages: Messages, chat completions, the model catalog and the fake
 //     model. It gets what it needs from the server through messages.Deps.
 //   - memory: memory stores, memories and memory versions. Its state is

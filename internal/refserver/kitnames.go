@@ -91,9 +91,10 @@ func mapSlice[T, U any](in []T, f func(T) U) []U { return kit.MapSlice(in, f) }
 
 // Of package spans.
 type (
-	requestSpan  = spans.Request
-	spanOutcome  = spans.Outcome
-	contentAttrs = spans.Content
+	requestSpan   = spans.Request
+	spanOutcome   = spans.Outcome
+	contentAttrs  = spans.Content
+	serverTracing = spans.Tracing
 )
 
 const toolErrorType = spans.ToolErrorType
@@ -103,6 +104,8 @@ var (
 	reqSpan   = spans.Of
 	recording = spans.Recording
 	toolAttrs = spans.ToolAttrs
+
+	agentContent = spans.AgentContent
 )
 
 // Of package messages.

@@ -24,7 +24,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex.RB = kit.NewResponseBuffer(w)
 	markChatCompletions(r, ex.RB)
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
-	defer s.endRequestSpan(r, ex) // after the response is committed or dropped
+	defer s.trace.EndRequest(r, ex, s.seed.OrganizationID) // after the response is committed or dropped
 
 	ex.Conn = w
 	ex.Logged = s.requests.Add(r, s.cfg.clock.Now())
@@ -115,7 +115,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 	admin := isAdminPath(rt.Path)
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := &call{Deps: s.deps, W: w, R: r, Ex: kit.ExchangeFrom(r.Context())}
-		s.startSpan(c, rt, false)
+		s.trace.StartRequest(c, rt, false)
 		if rt.Public {
 			if err := c.Ex.LoadBody(r); err != nil {
 				c.Fail(err)
@@ -147,7 +147,7 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	}
 	s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 	c.Caller = caller
-	s.startSpan(c, rt, true)
+	s.trace.StartRequest(c, rt, true)
 	wsID, err := s.selectWorkspace(caller, c.R.Header.Get(headerWorkspaceID))
 	if err != nil {
 		return err

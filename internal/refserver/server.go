@@ -143,7 +143,7 @@ func (s *Server) newMessages() *messages.Service {
 		Residency:    s.residency,
 	}
 	if s.trace != nil {
-		d.Tracer = s.trace.tracer
+		d.Tracer = s.trace.Tracer()
 	}
 	return messages.New(d)
 }

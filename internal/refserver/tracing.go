@@ -1,27 +1,19 @@
 package refserver
 
 import (
-	"context"
-	"net"
-	"net/http"
-	"strconv"
-	"strings"
-
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/propagation"
-	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/attr"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
 // The API's spans (docs/tracing.md): one SERVER span per request
 // to a route with an operation, named vendor.<op>, whose parent is the
-// request's traceparent; vendor.messages.create's model attempts and tool
-// uses (tracing_messages.go); turns, their model requests and tool runs
-// (tracing_engine.go); content mode (tracing_content.go).
+// request's traceparent, and content mode (package spans);
+// vendor.messages.create's model attempts and tool uses (package
+// messages); turns, their model requests and tool runs
+// (tracing_engine.go). This file has the options and what sessions add to
+// their request spans.
 //
 // Without WithSpanExporter nothing here runs: Server.trace is nil, and
 // every hook returns after one nil check.
@@ -47,132 +39,12 @@ func WithContentCapture(on bool) Option {
 // SpanExporter returns the exporter given with WithSpanExporter, or nil.
 func (s *Server) SpanExporter() sdktrace.SpanExporter { return s.cfg.spanExporter }
 
-// serverTracing is the server's tracer and span settings.
-type serverTracing struct {
-	tracer  trace.Tracer
-	content bool
-	cloud   bool // the cloud-hosted edition: no server.address, server.port, url.full
-	// turnParent is the span of the request that parents the turns started
-	// now (parentTurns), nil outside one. Guarded by Server.mu.
-	turnParent trace.Span
-}
-
+// newServerTracing is the server's tracing (package spans), nil without
+// WithSpanExporter.
 func newServerTracing(cfg config) *serverTracing {
-	if cfg.spanExporter == nil {
-		return nil
-	}
-	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithSyncer(cfg.spanExporter),
-		sdktrace.WithResource(sdkresource.NewWithAttributes(semconv.SchemaURL,
-			semconv.ServiceNameKey.String(attr.APIServiceName))),
-	)
-	return &serverTracing{tracer: tp.Tracer(attr.APIScope), content: cfg.content, cloud: cfg.cloud}
+	return spans.New(spans.Config{Exporter: cfg.spanExporter, Content: cfg.content, Cloud: cfg.cloud,
+		AuthenticatedOps: []string{opMessagesCreate}})
 }
-
-// startSpan starts the request's span, once: before authentication for
-// every traced route (authenticated false), after it for
-// vendor.messages.create, which covers authenticated requests only.
-func (s *Server) startSpan(c *call, rt route, authenticated bool) {
-	t := s.trace
-	if t == nil || rt.Op == "" || c.Ex.Span != nil || rt.Op == opMessagesCreate && !authenticated {
-		return
-	}
-	c.Ex.Span = t.startRequest(c.R, rt, c.Ex)
-}
-
-func (t *serverTracing) startRequest(r *http.Request, rt route, ex *exchange) *requestSpan {
-	parent := propagation.TraceContext{}.Extract(context.Background(), propagation.HeaderCarrier(r.Header))
-	ctx, span := t.tracer.Start(parent, "vendor."+rt.Op,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(ex.Started))
-	rs := &requestSpan{Span: span, Ctx: ctx}
-	if !span.IsRecording() {
-		return rs
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	attrs := make([]attribute.KeyValue, 0, 16)
-	attrs = append(attrs,
-		attr.GenAIProviderName.String(attr.ProviderVendor),
-		attr.RequestID.String(ex.RequestID),
-		attr.HTTPRequestMethod.String(r.Method),
-		attr.HTTPRoute.String(rt.Path),
-		attr.URLScheme.String(scheme),
-		attr.URLPath.String(r.URL.EscapedPath()),
-	)
-	if r.URL.RawQuery != "" {
-		attrs = append(attrs, attr.URLQuery.String(r.URL.RawQuery))
-	}
-	if !t.cloud {
-		host, port := hostPort(r.Host, scheme)
-		full := scheme + "://" + r.Host + r.URL.EscapedPath()
-		if r.URL.RawQuery != "" {
-			full += "?" + r.URL.RawQuery
-		}
-		attrs = append(attrs, attr.ServerAddress.String(host), attr.ServerPort.Int(port), attr.URLFull.String(full))
-	}
-	if id := r.PathValue("session_id"); id != "" {
-		attrs = append(attrs, attr.SessionID.String(id))
-	}
-	span.SetAttributes(attrs...)
-	return rs
-}
-
-// hostPort splits a Host header; the port defaults to the scheme's.
-func hostPort(hostHeader, scheme string) (string, int) {
-	host, p, err := net.SplitHostPort(hostHeader)
-	if err != nil {
-		host = strings.Trim(hostHeader, "[]")
-	} else if port, err := strconv.Atoi(p); err == nil {
-		return host, port
-	}
-	if scheme == "https" {
-		return host, 443
-	}
-	return host, 80
-}
-
-// endRequestSpan ends the request's span once its response is committed
-// or dropped. The status is the one sent with the headers (a stream's
-// too); absent when nothing was sent. OK for a 2xx; ERROR with the error
-// type answered (in the body or in a stream's error event), or api_error
-// when the server ended the request without an error response (a dropped
-// connection); unset when the client went away.
-func (s *Server) endRequestSpan(r *http.Request, ex *exchange) {
-	rs := reqSpan(ex)
-	if rs == nil {
-		return
-	}
-	var o spanOutcome
-	status := ex.RB.StatusCode()
-	switch {
-	case ex.Dropped:
-		o.ErrType = errAPI
-	case r.Context().Err() != nil:
-		o.Unset = true
-	case ex.ErrType != "":
-		o.ErrType = ex.ErrType
-	case status >= 400:
-		o.ErrType = errorTypeForStatus(status)
-	}
-	if rs.Msg != nil {
-		rs.Msg.Finish(ex, o)
-	}
-	if rs.Span.IsRecording() {
-		attrs := []attribute.KeyValue{attr.OrganizationID.String(s.seed.OrganizationID)}
-		if ws := ex.RB.Header().Get(headerWorkspaceID); ws != "" {
-			attrs = append(attrs, attr.WorkspaceID.String(ws))
-		}
-		if ex.RB.Committed {
-			attrs = append(attrs, attr.HTTPResponseStatus.Int(status))
-		}
-		rs.Span.SetAttributes(attrs...)
-	}
-	endWith(rs.Span, o)
-}
-
-func noop() {}
 
 // parentTurns makes the request's span the parent of the turns started
 // until the returned function runs (events.send, update, and create with
@@ -180,16 +52,7 @@ func noop() {}
 // Server.mu held and run the result before unlocking:
 //
 //	defer s.parentTurns(c)()
-func (s *Server) parentTurns(c *call) func() {
-	t := s.trace
-	rs := reqSpan(c.Ex)
-	if t == nil || rs == nil {
-		return noop
-	}
-	prev := t.turnParent
-	t.turnParent = rs.Span
-	return func() { t.turnParent = prev }
-}
+func (s *Server) parentTurns(c *call) func() { return s.trace.ParentTurns(c) }
 
 // traceSessionCreated adds what vendor.sessions.create knows once the
 // session exists, and parents the turn its initial events start.

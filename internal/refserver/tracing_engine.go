@@ -55,10 +55,10 @@ func (e *engine) startTurnSpan(th, from *thread) {
 	ctx := context.Background()
 	if from != nil && from.span != nil {
 		ctx = from.span.ctx
-	} else if t.turnParent != nil {
-		ctx = trace.ContextWithSpan(ctx, t.turnParent)
+	} else if t.TurnParent() != nil {
+		ctx = trace.ContextWithSpan(ctx, t.TurnParent())
 	}
-	ctx, span := t.tracer.Start(ctx, "vendor.session.turn", trace.WithSpanKind(trace.SpanKindInternal))
+	ctx, span := t.Tracer().Start(ctx, "vendor.session.turn", trace.WithSpanKind(trace.SpanKindInternal))
 	// Its input is what reached the thread since its previous stay took
 	// its input; a child's first stay has its task instead.
 	ts := &turnSpan{span: span, ctx: ctx, fromEvents: th.inputFrom, fromLog: len(th.log)}
@@ -106,7 +106,7 @@ func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
 		if stop != "" {
 			attrs = append(attrs, attr.SessionTurnStopReason.String(stop))
 		}
-		if e.s.trace.content {
+		if e.s.trace.ContentOn() {
 			attrs = append(attrs, e.turnContent(th, ts)...)
 		}
 		ts.span.SetAttributes(attrs...)
@@ -147,7 +147,7 @@ func (e *engine) startModelSpan(th *thread) *modelSpan {
 		ctx = th.span.ctx
 		th.span.asked = true
 	}
-	_, span := t.tracer.Start(ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
+	_, span := t.Tracer().Start(ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
 	if span.IsRecording() {
 		span.SetAttributes(
 			attr.GenAIProviderName.String(attr.ProviderVendor),
@@ -202,10 +202,10 @@ func (e *engine) toolSpan(th *thread, c *toolCall) {
 	if c.kind == toolMCP {
 		name = "vendor.mcp_tool_use " + c.name
 	}
-	_, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	_, span := t.Tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
 	if span.IsRecording() {
 		span.SetAttributes(toolAttrs(c.name, c.id)...)
-		if t.content {
+		if t.ContentOn() {
 			result := []any{}
 			if c.output.text != "" {
 				result = genai.Parts(c.output.text, agentContent)
@@ -241,7 +241,7 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 	return nil
 }
 
-// turnContent is the turn's content (tracing_content.go), read from the
+// turnContent is the turn's content (package spans, content mode), read from the
 // session's events: the agent's system prompt; as input, what reached the
 // thread since its previous turn ended (user and system messages, an
 // outcome's description, child reports, tool answers; for a child thread,

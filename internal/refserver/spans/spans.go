@@ -8,7 +8,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/attr"
-	"github.com/agentplatform/agentplatform-go/internal/genai"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
@@ -74,27 +73,4 @@ func ToolAttrs(name, callID string) []attribute.KeyValue {
 		attr.GenAIToolCallID.String(callID),
 		attr.GenAIToolType.String("extension"),
 	}
-}
-
-// Content collects content attributes (content mode, docs/tracing.md)
-// and whether one was shortened.
-type Content struct {
-	attrs     []attribute.KeyValue
-	truncated bool
-}
-
-// Add records v, a genai tree, within the content limit.
-func (ca *Content) Add(key attribute.Key, v any) {
-	s, cut := genai.Encode(v, genai.Limit())
-	ca.attrs = append(ca.attrs, key.String(s))
-	ca.truncated = ca.truncated || cut
-}
-
-// KVs returns the attributes, with vendor.content.truncated when one was
-// shortened.
-func (ca *Content) KVs() []attribute.KeyValue {
-	if ca.truncated {
-		return append(ca.attrs, attr.ContentTruncated.Bool(true))
-	}
-	return ca.attrs
 }
