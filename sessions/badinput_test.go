@@ -240,7 +240,7 @@ func TestBadInputOtherCalls(t *testing.T) {
 		{"update title 501", update(s.ID, sessions.UpdateParams{Title: param.Value(rep(501))}), "title", "between 1 and 500 characters", true},
 		{"update metadata 17 set", update(s.ID, sessions.UpdateParams{Metadata: patch17}), "metadata", "at most 16 pairs", true},
 		{"update metadata value 513", update(s.ID, sessions.UpdateParams{Metadata: map[string]*string{"k": new(rep(513))}}), "metadata.k", "at most 512 characters", true},
-		{"update budget 0", update(s.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(0)))}), "budget.max_list_cost.amount", "must be at least 1", true},
+		{"update budget leading zero", update(s.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.Money{Amount: "0100", Currency: "USD"}))}), "budget.max_list_cost.amount", "must not have leading zeros", true},
 		{"update budget currency unknown", update(s.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.New(1, "EUR")))}),
 			"budget.max_list_cost.currency", "must be one of `USD`", false},
 		{"update agent tools 129", update(s.ID, sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: make([]agents.Tool, 129)}}), "agent.tools", "at most 128 items", true},

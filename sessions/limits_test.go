@@ -220,7 +220,9 @@ func TestUpdateAndListLimits(t *testing.T) {
 			return m
 		}()}), "metadata"},
 		{"metadata patch value 513", update(sessions.UpdateParams{Metadata: map[string]*string{"k": new(rep(513))}}), "metadata.k"},
-		{"budget 0", update(sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(0)))}), "budget.max_list_cost.amount"},
+		// budget 0 on update is no local rule: the API refuses it
+		// (TestBudgetNotRaised).
+		{"budget 19 digits", update(sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.Money{Amount: "1000000000000000000", Currency: "USD"}))}), "budget.max_list_cost.amount"},
 		{"agent tools 129", update(sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: make([]agents.Tool, 129)}}), "agent.tools"},
 		{"agent tool nil", update(sessions.UpdateParams{Agent: &sessions.AgentUpdateParams{Tools: []agents.Tool{nil}}}), "agent.tools[0]"},
 

@@ -116,6 +116,13 @@ func TestBudgetNotRaised(t *testing.T) {
 	require.Equal(t, 400, apiErr.StatusCode)
 	require.Contains(t, apiErr.Message, "budget: budget_not_raised")
 	require.Equal(t, apiErr.Error(), err.Error(), "it reads as the API's error")
+
+	// The consumed cost as the session shows it, and 0, are at or below it
+	// too: both are the API's refusal, not a local rule.
+	for _, amount := range []string{s.Usage.ListCost.Amount, "0"} {
+		_, err = f.client.Sessions.Update(ctx, capped.ID, sessions.UpdateParams{Budget: param.Value(sessions.Limit(money.Money{Amount: amount, Currency: "USD"}))})
+		require.ErrorIs(t, err, sessions.ErrBudgetNotRaised, "max_list_cost %s", amount)
+	}
 }
 
 func TestUpdateAgent(t *testing.T) {

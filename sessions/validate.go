@@ -120,7 +120,7 @@ func (p *UpdateParams) validate() error {
 		}
 	}
 	if b, ok := p.Budget.Get(); ok {
-		if err := b.validate("budget"); err != nil {
+		if err := b.validateAmount("budget"); err != nil {
 			return err
 		}
 	}
@@ -148,17 +148,27 @@ func (p *ListParams) validate() error {
 	return nil
 }
 
-// validate checks the budget's ceiling, naming fields under field (for
-// example "budget"): a valid amount of money, at least 1 minor unit (a
-// zero ceiling could never run) and at most 18 digits. Create and Update
-// run it before sending.
+// validate checks a new session's budget ceiling, naming fields under
+// field (for example "budget"): a valid amount (validateAmount) of at least
+// 1 minor unit, since a zero ceiling could never run.
 func (b Budget) validate(field string) error {
-	cost := field + ".max_list_cost"
-	if err := moneycheck.Amount(cost, b.MaxListCost.Amount, b.MaxListCost.Currency); err != nil {
+	if err := b.validateAmount(field); err != nil {
 		return err
 	}
 	if b.MaxListCost.Amount == "0" {
-		return &apierror.ValidationError{Field: cost + ".amount", Rule: "must be at least 1"}
+		return &apierror.ValidationError{Field: field + ".max_list_cost.amount", Rule: "must be at least 1"}
+	}
+	return nil
+}
+
+// validateAmount checks that the ceiling is a valid amount of money of at
+// most 18 digits. Update runs only this: a new ceiling of 0 is at or below
+// whatever was consumed, and the API's refusal (ErrBudgetNotRaised) says so
+// in the terms callers test for.
+func (b Budget) validateAmount(field string) error {
+	cost := field + ".max_list_cost"
+	if err := moneycheck.Amount(cost, b.MaxListCost.Amount, b.MaxListCost.Currency); err != nil {
+		return err
 	}
 	if len(b.MaxListCost.Amount) > maxBudgetDigits {
 		return &apierror.ValidationError{Field: cost + ".amount", Rule: "must have at most " + strconv.Itoa(maxBudgetDigits) + " digits"}
