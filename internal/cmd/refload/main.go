@@ -6,12 +6,15 @@
 //	go run ./internal/cmd/refload
 //
 // Every figure comes from traffic to 127.0.0.1 only; the whole run is
-// bounded (a few thousand requests, two minutes at most).
+// bounded (a few thousand requests, two minutes at most). It fails when a
+// request fails or the goroutine count does not come back to its baseline
+// after a step, so CI runs it as a check; the timings are only printed.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -74,7 +77,11 @@ func run(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", st.name, err)
 		}
 		l.client.CloseIdleConnections()
-		fmt.Printf("  goroutines after: %d (baseline %d)\n", settleGoroutines(l.baseline), l.baseline)
+		after := settleGoroutines(l.baseline)
+		fmt.Printf("  goroutines after: %d (baseline %d)\n", after, l.baseline)
+		if after > l.baseline {
+			return fmt.Errorf("%s: %d goroutines outlived the clients (baseline %d)", st.name, after, l.baseline)
+		}
 	}
 	return nil
 }
@@ -195,14 +202,17 @@ func (l *load) mixed(ctx context.Context) error {
 	close(start)
 	wg.Wait()
 	wall := time.Since(t0)
-	failed := 0
+	failed, first := 0, error(nil)
 	for _, err := range errs {
 		if err != nil {
 			failed++
+			first = cmp.Or(first, err)
 		}
 	}
 	printLatencies(latencies, wall)
-	fmt.Printf("  failed: %d\n", failed)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d requests failed, the first: %w", failed, n, first)
+	}
 	return nil
 }
 
@@ -377,5 +387,8 @@ func (l *load) betas(ctx context.Context) error {
 	data, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	fmt.Printf("  status %d in %v, error body %d bytes\n", res.StatusCode, time.Since(t0).Round(time.Microsecond), len(data))
+	if res.StatusCode != http.StatusBadRequest {
+		return fmt.Errorf("status %d, want 400", res.StatusCode)
+	}
 	return nil
 }
