@@ -21,8 +21,15 @@ const MaxChildThreads = 25
 // whether an agent name is in the roster of the agent the turns will run
 // as (Spawn names one); spawns counts the child threads already made or
 // queued for the session. Errors name the turn and step ("turn 0: step 2:
-// ...").
+// ..."); a step built wrong (the zero Step, an option on a step that takes
+// none) is reported first, wherever it is, before what the steps say is
+// checked.
 func Compile(turns [][]Step, inRoster func(agentName string) bool, spawns int) ([][]Op, error) {
+	for i, turn := range turns {
+		if err := checkBuilt(turn); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", i, err)
+		}
+	}
 	out := make([][]Op, len(turns))
 	for i, turn := range turns {
 		ops, err := compileSteps(turn, inRoster, false)
@@ -36,6 +43,24 @@ func Compile(turns [][]Step, inRoster func(agentName string) bool, spawns int) (
 		return nil, fmt.Errorf("at most %d child threads per session", MaxChildThreads)
 	}
 	return out, nil
+}
+
+// checkBuilt reports the first step of steps, Spawns' steps included,
+// that a constructor did not make or that With refused.
+func checkBuilt(steps []Step) error {
+	for j, st := range steps {
+		err := st.err
+		switch {
+		case st.kind == 0:
+			err = errors.New("the zero Step does nothing; use a constructor")
+		case err == nil && st.kind == KindSpawn:
+			err = checkBuilt(st.steps)
+		}
+		if err != nil {
+			return fmt.Errorf("step %d: %w", j, err)
+		}
+	}
+	return nil
 }
 
 func compileSteps(steps []Step, inRoster func(string) bool, inChild bool) ([]Op, error) {
@@ -53,12 +78,6 @@ func compileSteps(steps []Step, inRoster func(string) bool, inChild bool) ([]Op,
 func compileStep(st Step, inRoster func(string) bool, inChild bool) (Op, error) {
 	op := Op{Kind: st.kind, Text: st.text, Chunks: st.chunks, Name: st.name, Server: st.server, N: st.n,
 		Verdict: st.cfg.verdict, Output: st.cfg.output, Tokens: st.cfg.tokens, Outcome: st.cfg.outcome}
-	if st.kind == 0 {
-		return op, errors.New("the zero Step does nothing; use a constructor")
-	}
-	if st.err != nil {
-		return op, st.err
-	}
 	if v := op.Verdict; v != "" && v != "allow" && v != "deny" && v != "ask" {
 		return op, fmt.Errorf("verdict %q: must be allow, deny or ask", v)
 	}
