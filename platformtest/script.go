@@ -2,10 +2,9 @@ package platformtest
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/agentplatform/agentplatform-go/internal/refserver"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
 
@@ -31,45 +30,29 @@ import (
 
 // Step is one thing the scripted agent does in a turn. Build steps with
 // the functions below; a Step's zero value is not a step.
-type Step struct {
-	name  string // the constructor's name, for errors
-	build func([]refserver.StepOption) (refserver.Step, error)
-	opts  []refserver.StepOption // With; nil for the steps that take none
-	err   error                  // With on a step that takes no options
-	takes bool                   // whether the step takes options
-}
-
-// step is a Step whose constructor takes options.
-func step(name string, build func(...refserver.StepOption) refserver.Step) Step {
-	return Step{name: name, takes: true, build: func(o []refserver.StepOption) (refserver.Step, error) {
-		return build(o...), nil
-	}}
-}
-
-// fixed is a Step whose constructor takes none.
-func fixed(name string, st refserver.Step) Step {
-	return Step{name: name, build: func([]refserver.StepOption) (refserver.Step, error) { return st, nil }}
-}
+//
+// Step has one method:
+//
+//	func (st Step) With(opts ...StepOption) Step
+//
+// With returns the step with opts applied. Say, Think, UseTool and
+// UseMCPTool take options; with another step, ScriptSession and
+// ScriptAgent return an error naming it.
+type Step = script.Step
 
 // Say sends an agent.message with text. A stream asking for previews of
 // agent.message (StreamParams.EventDeltas) first gets the whole text as one
 // delta.
-func Say(text string) Step {
-	return step("Say", func(o ...refserver.StepOption) refserver.Step { return refserver.Say(text, o...) })
-}
+func Say(text string) Step { return script.Say(text) }
 
 // SayChunks sends an agent.message whose text is the chunks joined, with
 // one preview delta per non-empty chunk: for code that renders a reply as
 // it is written.
-func SayChunks(chunks ...string) Step {
-	return fixed("SayChunks", refserver.SayChunks(chunks...))
-}
+func SayChunks(chunks ...string) Step { return script.SayChunks(chunks...) }
 
 // Think sends an agent.thinking event. The platform does not send thinking
 // text, so text only documents the script.
-func Think(text string) Step {
-	return step("Think", func(o ...refserver.StepOption) refserver.Step { return refserver.Think(text, o...) })
-}
+func Think(text string) Step { return script.Think(text) }
 
 // UseTool calls the built-in tool name (bash, edit, read, write, glob,
 // grep, web_fetch, web_search) of the agent's toolset with input (any value
@@ -78,66 +61,48 @@ func Think(text string) Step {
 // server runs it and records its result ("ok" unless ToolOutput says
 // otherwise); under always_ask the turn waits for a user.tool_confirmation
 // (sessions.Allow or sessions.Deny); under auto, Verdict decides.
-func UseTool(name string, input any) Step {
-	return step("UseTool", func(o ...refserver.StepOption) refserver.Step { return refserver.UseTool(name, input, o...) })
-}
+func UseTool(name string, input any) Step { return script.UseTool(name, input) }
 
 // UseMCPTool calls the tool name of the agent's MCP server server, like
 // UseTool; MCP tools default to always_ask.
-func UseMCPTool(server, name string, input any) Step {
-	return step("UseMCPTool", func(o ...refserver.StepOption) refserver.Step {
-		return refserver.UseMCPTool(server, name, input, o...)
-	})
-}
+func UseMCPTool(server, name string, input any) Step { return script.UseMCPTool(server, name, input) }
 
 // UseCustomTool calls the agent's custom tool name with input (any value
 // that marshals to a JSON object): the session emits agent.custom_tool_use
 // and goes idle with stop reason requires_action until the application
 // sends the result (sessions.CustomToolResult, or a toolrunner.Runner);
 // the turn then goes on with the next step.
-func UseCustomTool(name string, input any) Step {
-	return fixed("UseCustomTool", refserver.UseCustomTool(name, input))
-}
+func UseCustomTool(name string, input any) Step { return script.UseCustomTool(name, input) }
 
 // Refuse ends the turn with stop reason refusal, explanation in its stop
 // details.
-func Refuse(explanation string) Step {
-	return fixed("Refuse", refserver.Refuse(explanation))
-}
+func Refuse(explanation string) Step { return script.Refuse(explanation) }
 
 // Fail makes the model request fail for good: a session.error of
 // errorType (for example "model_overloaded_error") with retry status
 // exhausted, and the turn ends with stop reason retries_exhausted. The
 // session stays usable. Empty values default to "unknown_error" and a
 // fixed message.
-func Fail(errorType, message string) Step {
-	return fixed("Fail", refserver.Fail(errorType, message))
-}
+func Fail(errorType, message string) Step { return script.Fail(errorType, message) }
 
 // Reschedule makes the model request hit a transient error that the
 // platform retries by itself: a session.error with retry status retrying,
 // session.status_rescheduled, then session.status_running, and the turn
 // goes on with the next step. Empty values default as Fail's. Not inside
 // Spawn.
-func Reschedule(errorType, message string) Step {
-	return fixed("Reschedule", refserver.Reschedule(errorType, message))
-}
+func Reschedule(errorType, message string) Step { return script.Reschedule(errorType, message) }
 
 // Terminate makes the model request hit an unrecoverable error: a
 // session.error with retry status terminal, then session.status_terminated.
 // The session is over: its streams end, and every later write to it is a
 // 409 (reading, archiving and deleting still work). Empty values default as
 // Fail's. Not inside Spawn.
-func Terminate(errorType, message string) Step {
-	return fixed("Terminate", refserver.Terminate(errorType, message))
-}
+func Terminate(errorType, message string) Step { return script.Terminate(errorType, message) }
 
 // Hold keeps the turn running at this point, with the session's status
 // running, until Server.ReleaseSession or a user.interrupt: for code that
 // interrupts a session or waits for it.
-func Hold() Step {
-	return fixed("Hold", refserver.Hold())
-}
+func Hold() Step { return script.Hold() }
 
 // Spawn makes a coordinator agent (agents.Coordinator) start a child
 // thread of agentName, an agent of its roster, that runs steps at once. The
@@ -145,72 +110,36 @@ func Hold() Step {
 // the thread's status events, and the child's last message as
 // agent.thread_message_received. A child cannot Spawn, Reschedule or
 // Terminate.
-func Spawn(agentName string, steps ...Step) Step {
-	steps = append([]Step(nil), steps...)
-	return Step{name: "Spawn", build: func([]refserver.StepOption) (refserver.Step, error) {
-		children, err := resolve(steps)
-		if err != nil {
-			return refserver.Step{}, err
-		}
-		return refserver.Spawn(agentName, children...), nil
-	}}
-}
+func Spawn(agentName string, steps ...Step) Step { return script.Spawn(agentName, steps...) }
 
 // Emit records an event of any type with payload as its fields (id,
 // type and processed_at are the server's): for code that must cope with
 // event types newer than it knows (sessions.UnknownEvent).
-func Emit(eventType string, payload map[string]any) Step {
-	return fixed("Emit", refserver.Emit(eventType, payload))
-}
+func Emit(eventType string, payload map[string]any) Step { return script.Emit(eventType, payload) }
 
-// StepOption adjusts a step; see Step.With.
-type StepOption struct{ opt refserver.StepOption }
-
-// With returns the step with opts applied. Say, Think, UseTool and
-// UseMCPTool take options; with another step, ScriptSession and ScriptAgent
-// return an error naming it.
-func (st Step) With(opts ...StepOption) Step {
-	if st.takes {
-		st.opts = append(st.opts[:len(st.opts):len(st.opts)], unwrapOptions(opts)...)
-	} else if len(opts) > 0 && st.err == nil {
-		st.err = fmt.Errorf("platformtest: %s takes no step options", st.name)
-	}
-	return st
-}
-
-func unwrapOptions(opts []StepOption) []refserver.StepOption {
-	out := make([]refserver.StepOption, 0, len(opts))
-	for _, o := range opts {
-		out = append(out, o.opt)
-	}
-	return out
-}
+// StepOption adjusts a step; see Step's With. The zero StepOption changes
+// nothing.
+type StepOption = script.StepOption
 
 // Tokens sets the usage the step adds to its model request, which the
 // session's usage and cost add up: for code that tracks usage or budgets.
-func Tokens(input, output int) StepOption {
-	return StepOption{refserver.Tokens(input, output)}
-}
+func Tokens(input, output int) StepOption { return script.Tokens(input, output) }
 
 // ToolOutput is the result a built-in or MCP tool returns when the server
 // runs it (by default "ok", not an error).
-func ToolOutput(text string, isError bool) StepOption {
-	return StepOption{refserver.ToolOutput(text, isError)}
-}
+func ToolOutput(text string, isError bool) StepOption { return script.ToolOutput(text, isError) }
 
 // Verdict is what a tool whose permission policy is "auto" decides for
 // this call: sessions.PermissionAllow, PermissionDeny or PermissionAsk (the
 // default). Other policies ignore it.
-func Verdict(p sessions.Permission) StepOption {
-	return StepOption{refserver.Verdict(string(p))}
-}
+func Verdict(p sessions.Permission) StepOption { return script.Verdict(string(p)) }
 
 // Outcome marks the step as the agent's deliverable being ready: its model
 // request ends there, and the session's active outcome (user.define_outcome)
 // is evaluated with result (default sessions.OutcomeSatisfied;
 // needs_revision continues the turn) and explanation.
 func Outcome(result sessions.OutcomeResult, explanation string) StepOption {
-	return StepOption{refserver.Outcome(string(result), explanation)}
+	return script.Outcome(string(result), explanation)
 }
 
 // ScriptSession queues turns for the session: each event that starts a
@@ -221,11 +150,7 @@ func Outcome(result sessions.OutcomeResult, explanation string) StepOption {
 // tool the agent does not have is denied when the turn runs, as the
 // platform would.
 func (s *Server) ScriptSession(sessionID string, turns ...[]Step) error {
-	compiled, err := resolveTurns(turns)
-	if err != nil {
-		return err
-	}
-	return scriptError(s.rs.ScriptSession(sessionID, compiled...))
+	return scriptError(s.rs.ScriptSession(sessionID, turns...))
 }
 
 // ScriptAgent queues turns for every session of the agent created from now
@@ -233,46 +158,12 @@ func (s *Server) ScriptSession(sessionID string, turns ...[]Step) error {
 // before. Each session takes the turns from the first; ScriptSession adds
 // to one session's.
 func (s *Server) ScriptAgent(agentID string, turns ...[]Step) error {
-	compiled, err := resolveTurns(turns)
-	if err != nil {
-		return err
-	}
-	return scriptError(s.rs.ScriptAgent(agentID, compiled...))
+	return scriptError(s.rs.ScriptAgent(agentID, turns...))
 }
 
 // ReleaseSession continues the session's turns that wait at a Hold.
 func (s *Server) ReleaseSession(sessionID string) error {
 	return scriptError(s.rs.ReleaseSession(sessionID))
-}
-
-func resolveTurns(turns [][]Step) ([][]refserver.Step, error) {
-	out := make([][]refserver.Step, 0, len(turns))
-	for _, turn := range turns {
-		steps, err := resolve(turn)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, steps)
-	}
-	return out, nil
-}
-
-func resolve(steps []Step) ([]refserver.Step, error) {
-	out := make([]refserver.Step, 0, len(steps))
-	for _, st := range steps {
-		if st.build == nil {
-			return nil, errors.New("platformtest: a zero Step; build steps with Say, UseCustomTool and the like")
-		}
-		if st.err != nil {
-			return nil, st.err
-		}
-		rs, err := st.build(st.opts)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rs)
-	}
-	return out, nil
 }
 
 // scriptError restates the reference server's errors under this package's

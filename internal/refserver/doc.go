@@ -113,7 +113,7 @@
 // call form one model request; an error step fails the request it is in.
 // With nothing queued, the agent answers "You said: T" after thinking, and
 // on a session's first turn calls the agent's first custom tool instead, if
-// it has one (script.go has the details, the default token counts
+// it has one (package script has the details, the default token counts
 // included). The statuses rescheduling and terminated come only from these
 // steps (rescheduling lasts no time: the retry starts in the same request).
 //
@@ -139,8 +139,9 @@
 //     Seed and the test hooks, the request pipeline (middleware.go), route
 //     assembly (Server.routes), and the families not moved yet: identity
 //     (workspaces, users, keys, OAuth, federation, attestation), agents,
-//     environments, sessions with the engine and the scripted agent with
-//     their spans (tracing_engine.go), and deployments.
+//     environments, sessions with the engine (which runs the scripted
+//     agent's turns; ScriptSession and ScriptAgent queue them) and its
+//     spans (tracing_engine.go), and deployments.
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
 //     query readers, pagination, ids, the clock, faults, the request log,
@@ -154,6 +155,11 @@
 //   - memory: memory stores, memories and memory versions. Its state is
 //     guarded by the server's lock (memory.Deps.Lock); sessions and
 //     deployments check stores through memory.Service.StoreLocked.
+//   - script: the scripted agent's step language: Step, its options and
+//     constructors (re-exported here as Step, Say...), the checks that
+//     compile queued turns into the Ops the engine runs, and the default
+//     turns. It has no state and needs nothing from the server but a
+//     roster lookup, passed to script.Compile.
 //
 // kitnames.go gives the families still here the names they had before the
 // move (call, apiError, invalidField...); it shrinks as each family moves

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 )
 
 // The session engine (docs/session-events-wire.md section 6): it turns
@@ -34,7 +36,7 @@ type engine struct {
 	threads    []*thread // primary first, then children in creation order
 	threadByID map[string]*thread
 
-	script       [][]Step // queued turns of the primary thread
+	script       [][]script.Op // queued turns of the primary thread
 	turnsStarted int
 	trigger      *turnTrigger // a primary turn waiting to start
 
@@ -58,8 +60,8 @@ type engine struct {
 type turnTrigger struct {
 	text    string // the first user.message's text, T of the default script
 	message bool
-	outcome string // description of the user.define_outcome that started it
-	preset  []Step // a report turn's steps (the script is not consumed)
+	outcome string      // description of the user.define_outcome that started it
+	preset  []script.Op // a report turn's steps (the script is not consumed)
 }
 
 func (s *Server) newEngine(x *session, selfHosted bool) *engine {
@@ -298,19 +300,17 @@ func (e *engine) startTrigger() {
 	e.markRunning(e.primary)
 }
 
-// defaultSteps is the unscripted agent (script.go).
-func (e *engine) defaultSteps(tr *turnTrigger) []Step {
+// defaultSteps is the unscripted agent (package script).
+func (e *engine) defaultSteps(tr *turnTrigger) []script.Op {
 	if !tr.message {
-		return []Step{Say("Working on the outcome: " + tr.outcome)}
+		return script.OutcomeTurn(tr.outcome)
 	}
 	if e.turnsStarted == 0 {
 		if ct := firstCustomTool(e.x.agent); ct != nil {
-			st := UseCustomTool(ct.name, nil)
-			st.raw = defaultToolInput(ct.inputSchema, tr.text)
-			return []Step{st, {kind: stepSayToolResult, name: ct.name}}
+			return script.CustomToolTurn(ct.name, ct.inputSchema, tr.text)
 		}
 	}
-	return []Step{Think("Reading the message."), Say("You said: " + tr.text)}
+	return script.ReplyTurn(tr.text)
 }
 
 func firstCustomTool(v *agentVersion) *customTool {

@@ -1,5 +1,7 @@
 package refserver
 
+import "github.com/agentplatform/agentplatform-go/internal/refserver/script"
+
 // Outcomes (docs/session-events-wire.md 6.7, 4.14): a user.define_outcome
 // gives the primary
 // thread's work a rubric. When the agent considers the deliverable ready (a
@@ -43,7 +45,7 @@ func (e *engine) defineOutcome(id, description string, maxIterations int) {
 // evaluateMidTurn runs the evaluation a step asked for; it reports whether
 // the turn ends (a terminal result other than max_iterations_reached, after
 // which one final stretch of work follows, docs/session-events-wire.md 6.7).
-func (e *engine) evaluateMidTurn(th *thread, v *outcomeVerdict) bool {
+func (e *engine) evaluateMidTurn(th *thread, v *script.Evaluation) bool {
 	if th.child || e.outcome == nil {
 		return false
 	}
@@ -61,14 +63,14 @@ func (e *engine) evaluateAtEnd(th *thread) {
 }
 
 // evaluate runs one grader cycle and returns its result.
-func (e *engine) evaluate(v *outcomeVerdict) string {
+func (e *engine) evaluate(v *script.Evaluation) string {
 	o := e.outcome
 	result, explanation := "satisfied", ""
 	if v != nil {
-		if v.result != "" {
-			result = v.result
+		if v.Result != "" {
+			result = v.Result
 		}
-		explanation = v.explanation
+		explanation = v.Explanation
 	}
 	if o.iteration >= o.maxIterations {
 		result, explanation = "max_iterations_reached", "The outcome reached its maximum number of evaluations."

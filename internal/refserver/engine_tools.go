@@ -3,6 +3,8 @@ package refserver
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 )
 
 // Tool calls (docs/session-events-wire.md 6.4, 4.4–4.7). A call is decided
@@ -54,6 +56,13 @@ type toolCall struct {
 	resultText string // what the client answered (custom tools)
 }
 
+// toolOutput is what a built-in or MCP tool returns when the server runs
+// it: "ok" unless the step's ToolOutput option says otherwise.
+type toolOutput struct {
+	text    string
+	isError bool
+}
+
 func (c *toolCall) blocking() bool {
 	return c.state == callAwaitingConfirmation || c.state == callAwaitingResult
 }
@@ -75,10 +84,10 @@ type permission struct {
 }
 
 // decide evaluates the permission policy of a built-in or MCP tool step.
-func (e *engine) decide(th *thread, st Step) permission {
+func (e *engine) decide(th *thread, st script.Op) permission {
 	enabled, policy := e.toolPolicy(th, st)
 	if !enabled {
-		return permission{verdict: "deny", denyText: "Tool `" + st.name + "` is not enabled for this agent."}
+		return permission{verdict: "deny", denyText: "Tool `" + st.Name + "` is not enabled for this agent."}
 	}
 	switch policy {
 	case "always_allow":
@@ -89,7 +98,7 @@ func (e *engine) decide(th *thread, st Step) permission {
 	// auto: the script's judgement; unscripted it cannot judge
 	// (docs/session-events-wire.md 4.4 and 11, choice 20): ask,
 	// indeterminate.
-	verdict := st.cfg.verdict
+	verdict := st.Verdict
 	if verdict == "" {
 		verdict = "ask"
 	}
@@ -108,22 +117,22 @@ func (e *engine) decide(th *thread, st Step) permission {
 
 // toolPolicy resolves whether the step's tool is enabled for th's agent and
 // its policy.
-func (e *engine) toolPolicy(th *thread, st Step) (bool, string) {
+func (e *engine) toolPolicy(th *thread, st script.Op) (bool, string) {
 	for _, t := range e.agentOf(th).tools.tools {
 		switch {
-		case st.kind == stepUseTool && t.toolset != nil:
-			if !slices.Contains(maToolsetTools, st.name) {
+		case st.Kind == script.KindUseTool && t.toolset != nil:
+			if !slices.Contains(maToolsetTools, st.Name) {
 				return false, ""
 			}
 			for _, c := range t.toolset.configs {
-				if c.name == st.name {
+				if c.name == st.Name {
 					return c.enabled, c.policy
 				}
 			}
 			return t.toolset.defaults.enabled, t.toolset.defaults.policy
-		case st.kind == stepUseMCPTool && t.mcp != nil && t.mcp.serverName == st.server:
+		case st.Kind == script.KindUseMCPTool && t.mcp != nil && t.mcp.serverName == st.Server:
 			for _, c := range t.mcp.configs {
-				if c.name == st.name {
+				if c.name == st.Name {
 					return c.enabled, c.policy
 				}
 			}
@@ -135,25 +144,25 @@ func (e *engine) toolPolicy(th *thread, st Step) (bool, string) {
 
 // callTool buffers the tool-use event of a tool step in th's open request
 // and makes it the request's call.
-func (e *engine) callTool(th *thread, st Step) {
-	c := &toolCall{id: e.newID(), thread: th, name: st.name, server: st.server, output: toolOutput{text: "ok"}}
-	if st.cfg.output != nil {
-		c.output = *st.cfg.output
+func (e *engine) callTool(th *thread, st script.Op) {
+	c := &toolCall{id: e.newID(), thread: th, name: st.Name, server: st.Server, output: toolOutput{text: "ok"}}
+	if o := st.Output; o != nil {
+		c.output = toolOutput{text: o.Text, isError: o.IsError}
 	}
 	var typ string
 	var fields any
-	switch st.kind {
-	case stepUseCustomTool:
+	switch st.Kind {
+	case script.KindUseCustomTool:
 		c.kind, c.state = toolCustom, callAwaitingResult
 		typ = "agent.custom_tool_use"
-		fields = customToolUseJSON{Name: st.name, Input: st.raw, SessionThreadID: c.sessionThreadID()}
+		fields = customToolUseJSON{Name: st.Name, Input: st.Raw, SessionThreadID: c.sessionThreadID()}
 	default:
 		p := e.decide(th, st)
 		c.kind = toolBuiltin
-		if st.kind == stepUseMCPTool {
+		if st.Kind == script.KindUseMCPTool {
 			c.kind = toolMCP
 		}
-		c.sandbox = c.kind == toolBuiltin && e.selfHosted && slices.Contains(sandboxTools, st.name)
+		c.sandbox = c.kind == toolBuiltin && e.selfHosted && slices.Contains(sandboxTools, st.Name)
 		switch p.verdict {
 		case "allow":
 			c.state = callReady
@@ -167,11 +176,11 @@ func (e *engine) callTool(th *thread, st Step) {
 		}
 		if c.kind == toolMCP {
 			typ = "agent.mcp_tool_use"
-			fields = mcpToolUseJSON{Name: st.name, MCPServerName: st.server, Input: st.raw,
+			fields = mcpToolUseJSON{Name: st.Name, MCPServerName: st.Server, Input: st.Raw,
 				EvaluatedPermission: p.verdict, Evaluation: p.evaluation, SessionThreadID: c.sessionThreadID()}
 		} else {
 			typ = "agent.tool_use"
-			fields = toolUseJSON{Name: st.name, Input: st.raw, EvaluatedPermission: p.verdict,
+			fields = toolUseJSON{Name: st.Name, Input: st.Raw, EvaluatedPermission: p.verdict,
 				Evaluation: p.evaluation, SessionThreadID: c.sessionThreadID()}
 		}
 	}

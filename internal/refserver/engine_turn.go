@@ -1,6 +1,10 @@
 package refserver
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
+)
 
 // Turns and model requests (docs/session-events-wire.md 6.2, 6.3, 4.13;
 // previews: section 5).
@@ -18,14 +22,14 @@ const (
 )
 
 type turn struct {
-	steps      []Step
+	steps      []script.Op
 	pc         int // next step
 	wait       waitKind
-	req        *modelRequest   // the open model request
-	call       *toolCall       // the last request's call, its result not delivered yet
-	eval       *outcomeVerdict // an evaluation due before the next request
-	task       string          // what started the turn (a Spawn's task)
-	lastCustom *toolCall       // the default reply reads its result
+	req        *modelRequest      // the open model request
+	call       *toolCall          // the last request's call, its result not delivered yet
+	eval       *script.Evaluation // an evaluation due before the next request
+	task       string             // what started the turn (a Spawn's task)
+	lastCustom *toolCall          // the default reply reads its result
 }
 
 type modelRequest struct {
@@ -34,7 +38,7 @@ type modelRequest struct {
 	tokens    tokenCount
 	tokensSet bool
 	call      *toolCall
-	eval      *outcomeVerdict
+	eval      *script.Evaluation
 	refused   bool       // Refuse: the turn ends with stop reason refusal
 	refusal   *string    // its explanation, null when empty
 	span      *modelSpan // its vendor.model_request span (tracing_engine.go); nil when not traced
@@ -93,13 +97,13 @@ func (e *engine) advance(th *thread) {
 		}
 		st := t.steps[t.pc]
 		switch {
-		case st.kind == stepHold:
+		case st.Kind == script.KindHold:
 			// In a request or between two: an interrupt now cuts the
 			// open request short.
 			t.pc++
 			t.wait = waitHold
 			return
-		case !st.modelStep():
+		case !st.ModelStep():
 			if t.req != nil {
 				e.closeRequest(th)
 				continue
@@ -122,67 +126,67 @@ func (e *engine) advance(th *thread) {
 	}
 }
 
-func (e *engine) nonModelStep(th *thread, st Step) {
-	switch st.kind {
-	case stepSpawn:
+func (e *engine) nonModelStep(th *thread, st script.Op) {
+	switch st.Kind {
+	case script.KindSpawn:
 		e.spawn(th, st)
-	case stepEmit:
-		ev := e.newEvent(e.newID(), st.name, tailOf(st.raw))
+	case script.KindEmit:
+		ev := e.newEvent(e.newID(), st.Name, tailOf(st.Raw))
 		e.record(th, ev)
 	}
 }
 
 // modelStep adds one step to th's open request.
-func (e *engine) modelStep(th *thread, st Step) {
+func (e *engine) modelStep(th *thread, st script.Op) {
 	r := th.turn.req
-	if st.cfg.tokens != nil {
-		r.tokens.add(*st.cfg.tokens)
+	if t := st.Tokens; t != nil {
+		r.tokens.add(tokenCount{input: t.Input, output: t.Output})
 		r.tokensSet = true
 	}
-	if st.cfg.outcome != nil {
-		r.eval = st.cfg.outcome
+	if st.Outcome != nil {
+		r.eval = st.Outcome
 	}
-	switch st.kind {
-	case stepSay:
-		e.say(th, st.chunks, st.text)
-	case stepSayToolResult:
+	switch st.Kind {
+	case script.KindSay:
+		e.say(th, st.Chunks, st.Text)
+	case script.KindSayToolResult:
 		result := ""
 		if c := th.turn.lastCustom; c != nil {
 			result = c.resultText
 		}
-		text := "The " + st.name + " tool returned: " + result
+		text := "The " + st.Name + " tool returned: " + result
 		e.say(th, []string{text}, text)
-	case stepThink:
+	case script.KindThink:
 		id := e.newID()
 		if !th.child && e.feed.wants(previewThinking) {
 			e.feed.publish(previewThinking, []preview{{typ: "event_start", data: previewStart("agent.thinking", id)}})
 		}
 		r.buffered = append(r.buffered, pendingEvent{id: id, typ: "agent.thinking"})
-	case stepFirehose:
-		e.firehose(th, st.n)
-	case stepUseTool, stepUseMCPTool, stepUseCustomTool:
+	case script.KindFirehose:
+		e.firehose(th, st.N)
+	case script.KindUseTool, script.KindUseMCPTool, script.KindUseCustomTool:
 		e.callTool(th, st)
 		e.closeRequest(th)
-	case stepRefuse:
+	case script.KindRefuse:
 		r.refused = true
-		if st.text != "" {
-			explanation := st.text
+		if st.Text != "" {
+			explanation := st.Text
 			r.refusal = &explanation
 		}
 		e.closeRequest(th)
-	case stepFail:
+	case script.KindFail:
 		e.failRequest(th, st, "exhausted")
 		e.endTurn(th, stopReason{typ: "retries_exhausted"})
-	case stepReschedule:
+	case script.KindReschedule:
 		e.failRequest(th, st, "retrying")
 		e.reschedule()
-	case stepTerminate:
+	case script.KindTerminate:
 		e.failRequest(th, st, "terminal")
 		e.terminate()
 	}
 	// The agent considers the deliverable ready: its request ends, and the
 	// evaluation follows it.
-	if st.cfg.outcome != nil && th.turn != nil && th.turn.req == r {
+	if st.Outcome != nil && th.turn != nil && th.turn.req == r {
 		e.closeRequest(th)
 	}
 }
@@ -292,11 +296,11 @@ func (e *engine) flushPending(th *thread, p pendingEvent) {
 // (exhausted, retrying or terminal; docs/session-events-wire.md 4.11, 6.6).
 // The caller does
 // what the retry status says follows.
-func (e *engine) failRequest(th *thread, st Step, retry string) {
+func (e *engine) failRequest(th *thread, st script.Op, retry string) {
 	t := th.turn
 	r := t.req
 	t.req = nil
-	typ, msg := st.name, st.text
+	typ, msg := st.Name, st.Text
 	if typ == "" {
 		typ = "unknown_error"
 	}

@@ -1,5 +1,7 @@
 package refserver
 
+import "github.com/agentplatform/agentplatform-go/internal/refserver/script"
+
 // Session threads (docs/session-events-wire.md section 7). Every session has
 // a primary thread; a coordinator's Spawn step creates child threads that
 // run their own steps, with their own agent and model. The session stream
@@ -113,13 +115,13 @@ func resolveThreadAgent(owner *agentVersion, agentName string) (threadAgent, boo
 // thread, announced on the session stream (docs/session-events-wire.md
 // 7.2), which runs at
 // once until it ends or waits; then the coordinator continues.
-func (e *engine) spawn(parent *thread, st Step) {
-	if len(e.threads)-1 >= maxChildThreads {
+func (e *engine) spawn(parent *thread, st script.Op) {
+	if len(e.threads)-1 >= script.MaxChildThreads {
 		return // compileTurns prevents it; a later agent version could not
 	}
-	ta, ok := resolveThreadAgent(e.x.agent, st.name)
+	ta, ok := resolveThreadAgent(e.x.agent, st.Name)
 	if !ok { // the session's agent changed since the script was checked
-		ta = threadAgent{name: st.name, version: e.x.agent, model: e.x.agent.model}
+		ta = threadAgent{name: st.Name, version: e.x.agent, model: e.x.agent.model}
 	}
 	child := &thread{id: e.s.cfg.ids("sthr_"), name: ta.name, child: true, version: ta.version, model: ta.model}
 	if child.version == nil {
@@ -134,7 +136,7 @@ func (e *engine) spawn(parent *thread, st Step) {
 	e.emit("session.thread_created", threadCreatedJSON{SessionThreadID: child.id, AgentName: child.name})
 	e.emit("agent.thread_message_sent", threadMessageSentJSON{ToSessionThreadID: child.id, ToAgentName: &child.name,
 		Content: textContent(task)})
-	child.turn = &turn{steps: st.steps, task: task}
+	child.turn = &turn{steps: st.Steps, task: task}
 	e.startTurnSpan(child, parent)
 	e.markRunning(child)
 	e.advance(child)
@@ -152,7 +154,7 @@ func (e *engine) childFinished(th *thread) {
 	e.emit("agent.thread_message_received", threadMessageReceivedJSON{FromSessionThreadID: th.id, FromAgentName: &th.name,
 		Content: textContent(report)})
 	if e.primary.turn == nil && e.trigger == nil {
-		e.trigger = &turnTrigger{preset: []Step{Say(th.name + " reported: " + report)}}
+		e.trigger = &turnTrigger{preset: script.ReportTurn(th.name, report)}
 	}
 }
 
