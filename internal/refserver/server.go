@@ -8,6 +8,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
@@ -33,8 +34,6 @@ type Server struct {
 	serviceAccounts map[string]*serviceAccount
 	keys            map[string]*apiKey
 	keysByDigest    map[[32]byte]*apiKey
-	tunnels         map[string]*tunnel
-	tunnelDomains   map[string]bool // every domain ever assigned: never reused
 
 	// Managed-agent families. Each state type lives in its family's file,
 	// is guarded by mu, and is usable as its zero value.
@@ -56,6 +55,9 @@ type Server struct {
 	// memory is the memory stores; its state is guarded by mu (sessions
 	// and deployments read stores under it).
 	memory *memory.Service
+	// identity is workspaces, users, keys, tunnels and the token
+	// exchanges; its state is guarded by mu.
+	identity *identity.Service
 }
 
 type config struct {
@@ -184,12 +186,11 @@ func New(opts ...Option) *Server {
 		serviceAccounts: map[string]*serviceAccount{},
 		keys:            map[string]*apiKey{},
 		keysByDigest:    map[[32]byte]*apiKey{},
-		tunnels:         map[string]*tunnel{},
-		tunnelDomains:   map[string]bool{},
 	}
 	s.trace = newServerTracing(cfg)
 	s.msgs = s.newMessages()
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
+	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu})
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -230,8 +231,8 @@ func (s *Server) handle(rt route) {
 func (s *Server) routes() []route {
 	var all []route
 	all = append(all, s.workspaceRoutes()...)
-	all = append(all, s.msgs.Routes()...) // messages, count_tokens, chat completions, models
-	all = append(all, s.tunnelRoutes()...)
+	all = append(all, s.msgs.Routes()...)     // messages, count_tokens, chat completions, models
+	all = append(all, s.identity.Routes()...) // tunnels
 	all = append(all, s.agentRoutes()...)
 	all = append(all, s.environmentRoutes()...)
 	all = append(all, s.memory.Routes()...)
