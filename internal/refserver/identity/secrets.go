@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"crypto/rand"
