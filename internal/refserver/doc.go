@@ -137,11 +137,11 @@
 //
 //   - refserver (this package): the façade. New and its options, Start,
 //     Seed and the test hooks, the request pipeline (middleware.go), route
-//     assembly (Server.routes), and the families not moved yet: identity
-//     (workspaces, users, keys, OAuth, federation, attestation), agents,
+//     assembly (Server.routes), and the families not moved yet: agents,
 //     environments, sessions with the engine (which runs the scripted
 //     agent's turns; ScriptSession and ScriptAgent queue them) and its
-//     spans (tracing_engine.go), and deployments.
+//     spans (tracing_engine.go), and deployments. identity.go keeps the
+//     identity family's exported names, forwarding to package identity.
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
 //     query readers, pagination, ids, the clock, faults, the request log,
@@ -160,6 +160,12 @@
 //     compile queued turns into the Ops the engine runs, and the default
 //     turns. It has no state and needs nothing from the server but a
 //     roster lookup, passed to script.Compile.
+//   - identity: workspaces, users and service accounts, API keys and
+//     their admin endpoints, tunnels, access tokens, workload identity
+//     federation and device attestation. The pipeline calls its
+//     Authenticate, SelectWorkspace and CheckAccess; other families read
+//     workspaces through identity.Service.Workspace (copies). Its state is
+//     guarded by the server's lock (identity.Deps.Lock).
 //
 // kitnames.go gives the families still here the names they had before the
 // move (call, apiError, invalidField...); it shrinks as each family moves

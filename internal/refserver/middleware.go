@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
@@ -107,12 +108,12 @@ func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveRoute is the chain of a known route, in the order the API applies it:
-// authentication, workspace selection (workspace_selection.go), the
+// authentication, workspace selection (identity/workspace_selection.go), the
 // admin-API rule and
 // access-token scopes, vendor-version, vendor-beta, idempotency, then the
 // handler. Public routes (the token exchanges) run their handler only.
 func (s *Server) serveRoute(rt route) http.HandlerFunc {
-	admin := isAdminPath(rt.Path)
+	admin := identity.IsAdminPath(rt.Path)
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := &call{Deps: s.deps, W: w, R: r, Ex: kit.ExchangeFrom(r.Context())}
 		s.trace.StartRequest(c, rt, false)
@@ -138,7 +139,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 }
 
 func (s *Server) prepareCall(c *call, rt route, admin bool) error {
-	caller, err := s.authenticate(c.R.Header)
+	caller, err := s.identity.Authenticate(c.R.Header)
 	if err != nil {
 		return err
 	}
@@ -148,13 +149,13 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 	c.Caller = caller
 	s.trace.StartRequest(c, rt, true)
-	wsID, err := s.selectWorkspace(caller, c.R.Header.Get(headerWorkspaceID))
+	wsID, err := s.identity.SelectWorkspace(caller, c.R.Header.Get(headerWorkspaceID))
 	if err != nil {
 		return err
 	}
 	c.WorkspaceID = wsID
 	c.W.Header().Set(headerWorkspaceID, wsID)
-	if err := checkAccess(caller, rt, c.R, admin); err != nil {
+	if err := s.identity.CheckAccess(caller, rt, c.R, admin); err != nil {
 		return err
 	}
 	if err := checkVersion(c.R.Header); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
@@ -27,14 +28,7 @@ type Server struct {
 
 	// mu guards the state below. It is never held while waiting (fault
 	// delays) or while writing to a client.
-	mu              sync.Mutex
-	workspaces      map[string]*workspace
-	users           map[string]*user
-	serviceAccounts map[string]*serviceAccount
-	keys            map[string]*apiKey
-	keysByDigest    map[[32]byte]*apiKey
-	tunnels         map[string]*tunnel
-	tunnelDomains   map[string]bool // every domain ever assigned: never reused
+	mu sync.Mutex
 
 	// Managed-agent families. Each state type lives in its family's file,
 	// is guarded by mu, and is usable as its zero value.
@@ -42,12 +36,7 @@ type Server struct {
 	environments environmentState
 	sessions     sessionState
 	deployments  deploymentState
-	scripts      scriptState      // the scripted agent's queued turns (script.go)
-	tokens       tokenState       // access tokens (oauth_tokens.go)
-	federation   federationState  // issuers, rules, used jti values (federation.go)
-	devices      attestationState // app integrations, challenges, attested keys (attestation.go)
-
-	denials denialLog // why exchanges were refused (oauth.go); own lock
+	scripts      scriptState // the scripted agent's queued turns (script.go)
 
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
 
@@ -56,6 +45,10 @@ type Server struct {
 	// memory is the memory stores; its state is guarded by mu (sessions
 	// and deployments read stores under it).
 	memory *memory.Service
+	// identity is workspaces, users, keys, tunnels and the token
+	// exchanges; its state is guarded by mu (its denial log has its own
+	// lock).
+	identity *identity.Service
 }
 
 type config struct {
@@ -151,24 +144,14 @@ func (s *Server) newMessages() *messages.Service {
 // residency is a workspace's default inference geo and allowed geos (nil:
 // any), for the Messages family.
 func (s *Server) residency(workspaceID string) (defaultGeo string, allowed []string, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ws := s.workspaces[workspaceID]
-	if ws == nil {
-		return "", nil, false
-	}
-	return ws.residency.defaultGeo, ws.residency.allowedGeos, true
+	ws, ok := s.identity.Workspace(workspaceID)
+	return ws.DefaultGeo, ws.AllowedGeos, ok
 }
 
 // Seed is what New creates: the organization, its default workspace, and
 // an owner with an unscoped personal key that has API access in the default
 // workspace.
-type Seed struct {
-	OrganizationID     string
-	DefaultWorkspaceID string
-	UserID             string
-	APIKey             string // the owner's unscoped personal key secret
-}
+type Seed = identity.Seed
 
 // New returns a seeded server.
 func New(opts ...Option) *Server {
@@ -177,20 +160,14 @@ func New(opts ...Option) *Server {
 		opt(&cfg)
 	}
 	s := &Server{
-		cfg:             cfg,
-		deps:            &kit.Deps{Clock: cfg.clock, IDs: cfg.ids, Logger: cfg.logger},
-		workspaces:      map[string]*workspace{},
-		users:           map[string]*user{},
-		serviceAccounts: map[string]*serviceAccount{},
-		keys:            map[string]*apiKey{},
-		keysByDigest:    map[[32]byte]*apiKey{},
-		tunnels:         map[string]*tunnel{},
-		tunnelDomains:   map[string]bool{},
+		cfg:  cfg,
+		deps: &kit.Deps{Clock: cfg.clock, IDs: cfg.ids, Logger: cfg.logger},
 	}
 	s.trace = newServerTracing(cfg)
 	s.msgs = s.newMessages()
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
-	s.seedOrganization()
+	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu, Cloud: cfg.cloud}) // seeds the organization
+	s.seed = s.identity.Seed()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.handle(rt)
@@ -200,19 +177,6 @@ func New(opts ...Option) *Server {
 		kit.OnMove(mc, s.tick)
 	}
 	return s
-}
-
-func (s *Server) seedOrganization() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seed.OrganizationID = s.cfg.ids("org_")
-	ws := s.newWorkspaceLocked("Default Workspace", true)
-	owner := &user{id: s.cfg.ids("user_"), name: "Owner", apiAccess: map[string]bool{ws.id: true}}
-	s.users[owner.id] = owner
-	key := s.addKeyLocked(KeySpec{Kind: PersonalKey, OwnerID: owner.id})
-	s.seed.DefaultWorkspaceID = ws.id
-	s.seed.UserID = owner.id
-	s.seed.APIKey = key.Secret
 }
 
 // now is the server clock as the wire carries it (kit.Deps.Now).
@@ -229,15 +193,12 @@ func (s *Server) handle(rt route) {
 // routes is the route table. A new endpoint family adds its routes here.
 func (s *Server) routes() []route {
 	var all []route
-	all = append(all, s.workspaceRoutes()...)
-	all = append(all, s.msgs.Routes()...) // messages, count_tokens, chat completions, models
-	all = append(all, s.tunnelRoutes()...)
+	all = append(all, s.identity.Routes()...) // workspaces, tunnels, token exchanges, API keys
+	all = append(all, s.msgs.Routes()...)     // messages, count_tokens, chat completions, models
 	all = append(all, s.agentRoutes()...)
 	all = append(all, s.environmentRoutes()...)
 	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)
-	all = append(all, s.oauthRoutes()...)
-	all = append(all, s.apiKeyRoutes()...)
 	return all
 }

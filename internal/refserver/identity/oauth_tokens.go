@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"crypto/rand"
@@ -54,7 +54,7 @@ type accessToken struct {
 	deviceKeyID      string // a device token's attested key (key_id)
 }
 
-// tokenState holds the issued tokens. Guarded by Server.mu; usable as its
+// tokenState holds the issued tokens. Guarded by Service.mu; usable as its
 // zero value.
 type tokenState struct {
 	byDigest map[[32]byte]*accessToken
@@ -70,7 +70,7 @@ func newAccessTokenSecret() string {
 }
 
 // issueTokenLocked stores t and returns its secret.
-func (s *Server) issueTokenLocked(t *accessToken) string {
+func (s *Service) issueTokenLocked(t *accessToken) string {
 	st := &s.tokens
 	if st.byDigest == nil {
 		st.byDigest = map[[32]byte]*accessToken{}
@@ -93,24 +93,24 @@ func (s *Server) issueTokenLocked(t *accessToken) string {
 // authenticateAccessToken checks a credential that has the token prefix.
 // Tokens travel only as Authorization: Bearer; the order of the checks
 // follows the API key's (deleted, expired, then the owner's standing).
-func (s *Server) authenticateAccessToken(h http.Header, secret string) (principal, error) {
+func (s *Service) authenticateAccessToken(h http.Header, secret string) (Principal, error) {
 	if bearer, ok := bearerCredential(h); !ok || bearer != secret {
-		return principal{}, unauthenticated(msgTokenInAPIKeyHeader)
+		return Principal{}, unauthenticated(msgTokenInAPIKeyHeader)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tokens.byDigest[secretDigest(secret)]
 	switch {
 	case !ok:
-		return principal{}, unauthenticated(msgInvalidToken)
+		return Principal{}, unauthenticated(msgInvalidToken)
 	case t.integrationID != "" && s.integrationRevokedLocked(t.integrationID):
-		return principal{}, unauthenticated(msgRevokedToken)
+		return Principal{}, unauthenticated(msgRevokedToken)
 	case !s.cfg.clock.Now().Before(t.expiresAt):
-		return principal{}, unauthenticated(msgExpiredToken)
+		return Principal{}, unauthenticated(msgExpiredToken)
 	case !s.tokenInGoodStandingLocked(t):
-		return principal{}, unauthenticated(msgTokenNoLongerValid)
+		return Principal{}, unauthenticated(msgTokenNoLongerValid)
 	}
-	p := principal{keyID: t.id, workspaceID: t.workspaceID, scope: t.scope}
+	p := Principal{keyID: t.id, workspaceID: t.workspaceID, scope: t.scope}
 	if t.serviceAccountID != "" {
 		p.kind, p.ownerID = ServiceAccountKey, t.serviceAccountID
 		p.idemOwner = "oauth:" + t.serviceAccountID
@@ -123,7 +123,7 @@ func (s *Server) authenticateAccessToken(h http.Header, secret string) (principa
 // tokenInGoodStandingLocked: a token's workspace must be active, and a
 // federation token's service account must still exist, be active and reach
 // that workspace (docs/auth-wire.md 1.3; section 8, C11).
-func (s *Server) tokenInGoodStandingLocked(t *accessToken) bool {
+func (s *Service) tokenInGoodStandingLocked(t *accessToken) bool {
 	ws := s.workspaces[t.workspaceID]
 	if ws == nil || ws.archived() {
 		return false
@@ -131,7 +131,7 @@ func (s *Server) tokenInGoodStandingLocked(t *accessToken) bool {
 	if t.serviceAccountID == "" {
 		return true
 	}
-	return s.reachesLocked(principal{kind: ServiceAccountKey, ownerID: t.serviceAccountID}, ws)
+	return s.reachesLocked(Principal{kind: ServiceAccountKey, ownerID: t.serviceAccountID}, ws)
 }
 
 // Routes each narrow scope allows, by route pattern. The Messages paths'
@@ -144,10 +144,10 @@ var (
 	}
 )
 
-// checkAccess is step 3 of the chain (docs/auth-wire.md 1.2): the admin-API
+// CheckAccess is step 3 of the chain (docs/auth-wire.md 1.2): the admin-API
 // rule for API keys (workspace selection rule 3, workspace_selection.go), and
 // the scope of an access token (docs/auth-wire.md 1.4).
-func checkAccess(p principal, rt route, r *http.Request, admin bool) error {
+func (s *Service) CheckAccess(p Principal, rt route, r *http.Request, admin bool) error {
 	switch p.scope {
 	case "":
 		if admin {

@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"errors"
@@ -48,7 +48,7 @@ type serviceAccount struct {
 var displayPalette = []string{"#6C5BB9", "#D97757", "#3E7BC4", "#4C9A6A", "#C2478F", "#C9A227", "#3A9CA6", "#7A7A7A"}
 
 // newWorkspaceLocked stores a workspace with the documented defaults.
-func (s *Server) newWorkspaceLocked(name string, isDefault bool) *workspace {
+func (s *Service) newWorkspaceLocked(name string, isDefault bool) *workspace {
 	ws := &workspace{
 		id:            s.cfg.ids("wrkspc_"),
 		name:          name,
@@ -65,7 +65,7 @@ func (s *Server) newWorkspaceLocked(name string, isDefault bool) *workspace {
 
 // CreateWorkspace adds an active workspace with default settings and
 // returns its id. Nobody has API access to it until granted.
-func (s *Server) CreateWorkspace(name string) string {
+func (s *Service) CreateWorkspace(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.newWorkspaceLocked(name, false).id
@@ -73,7 +73,7 @@ func (s *Server) CreateWorkspace(name string) string {
 
 // ArchiveWorkspace archives a workspace, with the rules of the archive
 // endpoint: one-way, idempotent, never the default workspace.
-func (s *Server) ArchiveWorkspace(id string) error {
+func (s *Service) ArchiveWorkspace(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.archiveWorkspaceLocked(id)
@@ -81,7 +81,7 @@ func (s *Server) ArchiveWorkspace(id string) error {
 }
 
 // CreateUser adds an organization member without API access anywhere.
-func (s *Server) CreateUser(name string) string {
+func (s *Service) CreateUser(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := &user{id: s.cfg.ids("user_"), name: name, apiAccess: map[string]bool{}}
@@ -90,7 +90,7 @@ func (s *Server) CreateUser(name string) string {
 }
 
 // GrantAPIAccess gives a user a role that allows API use in a workspace.
-func (s *Server) GrantAPIAccess(userID, workspaceID string) error {
+func (s *Service) GrantAPIAccess(userID, workspaceID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u, err := s.memberLocked(userID)
@@ -106,7 +106,7 @@ func (s *Server) GrantAPIAccess(userID, workspaceID string) error {
 
 // RevokeAPIAccess takes a user's API access in a workspace away. Their key
 // scoped to that workspace stops working; an unscoped key no longer reaches it.
-func (s *Server) RevokeAPIAccess(userID, workspaceID string) error {
+func (s *Service) RevokeAPIAccess(userID, workspaceID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u, err := s.memberLocked(userID)
@@ -122,7 +122,7 @@ func (s *Server) RevokeAPIAccess(userID, workspaceID string) error {
 
 // RemoveUser removes a user from the organization. All their keys become
 // archived, permanently: they are not restored after a re-invite.
-func (s *Server) RemoveUser(userID string) error {
+func (s *Service) RemoveUser(userID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u, err := s.memberLocked(userID)
@@ -142,7 +142,7 @@ func (s *Server) RemoveUser(userID string) error {
 // ReinviteUser makes a removed user a member again, without API access
 // anywhere. The keys RemoveUser archived stay archived: archived keys are
 // not restored after a re-invite.
-func (s *Server) ReinviteUser(userID string) error {
+func (s *Service) ReinviteUser(userID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u, ok := s.users[userID]
@@ -158,7 +158,7 @@ func (s *Server) ReinviteUser(userID string) error {
 
 // CreateServiceAccount adds a service account; it can reach the default
 // workspace and, once added, other workspaces.
-func (s *Server) CreateServiceAccount(name string) string {
+func (s *Service) CreateServiceAccount(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sa := &serviceAccount{id: s.cfg.ids("svcacct_"), name: name, workspaces: map[string]bool{}}
@@ -167,7 +167,7 @@ func (s *Server) CreateServiceAccount(name string) string {
 }
 
 // AddServiceAccountToWorkspace lets a service account reach a workspace.
-func (s *Server) AddServiceAccountToWorkspace(saID, workspaceID string) error {
+func (s *Service) AddServiceAccountToWorkspace(saID, workspaceID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sa, err := s.activeServiceAccountLocked(saID)
@@ -183,7 +183,7 @@ func (s *Server) AddServiceAccountToWorkspace(saID, workspaceID string) error {
 
 // RemoveServiceAccountFromWorkspace takes a workspace away from a service
 // account. The default workspace is always reachable and cannot be removed.
-func (s *Server) RemoveServiceAccountFromWorkspace(saID, workspaceID string) error {
+func (s *Service) RemoveServiceAccountFromWorkspace(saID, workspaceID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sa, err := s.activeServiceAccountLocked(saID)
@@ -202,7 +202,7 @@ func (s *Server) RemoveServiceAccountFromWorkspace(saID, workspaceID string) err
 }
 
 // ArchiveServiceAccount archives a service account; its keys stop working.
-func (s *Server) ArchiveServiceAccount(saID string) error {
+func (s *Service) ArchiveServiceAccount(saID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sa, ok := s.serviceAccounts[saID]
@@ -213,7 +213,7 @@ func (s *Server) ArchiveServiceAccount(saID string) error {
 	return nil
 }
 
-func (s *Server) memberLocked(userID string) (*user, error) {
+func (s *Service) memberLocked(userID string) (*user, error) {
 	u, ok := s.users[userID]
 	if !ok {
 		return nil, fmt.Errorf("user %s not found", userID)
@@ -224,7 +224,7 @@ func (s *Server) memberLocked(userID string) (*user, error) {
 	return u, nil
 }
 
-func (s *Server) activeServiceAccountLocked(saID string) (*serviceAccount, error) {
+func (s *Service) activeServiceAccountLocked(saID string) (*serviceAccount, error) {
 	sa, ok := s.serviceAccounts[saID]
 	if !ok {
 		return nil, fmt.Errorf("service account %s not found", saID)
@@ -235,7 +235,7 @@ func (s *Server) activeServiceAccountLocked(saID string) (*serviceAccount, error
 	return sa, nil
 }
 
-func (s *Server) activeWorkspaceLocked(id string) (*workspace, error) {
+func (s *Service) activeWorkspaceLocked(id string) (*workspace, error) {
 	ws, ok := s.workspaces[id]
 	if !ok {
 		return nil, fmt.Errorf("workspace %s not found", id)
@@ -249,7 +249,7 @@ func (s *Server) activeWorkspaceLocked(id string) (*workspace, error) {
 // reachesLocked reports whether a key's owner may use the API in ws,
 // ignoring the key's own scope (the "Scope" column of docs/api-choices.md
 // "API keys").
-func (s *Server) reachesLocked(p principal, ws *workspace) bool {
+func (s *Service) reachesLocked(p Principal, ws *workspace) bool {
 	if ws.archived() {
 		return false
 	}

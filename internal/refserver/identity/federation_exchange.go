@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"math"
@@ -10,13 +10,13 @@ import (
 // The jwt-bearer grant of POST /v1/oauth/token (docs/auth-wire.md 2.1–2.8).
 // Steps 1–2 are 400s naming the field; every later failure is the opaque
 // 401 with its reason recorded. The JWT is verified (and its keys fetched)
-// without Server.mu; the steps after it run under the lock in one go, so a
+// without Service.mu; the steps after it run under the lock in one go, so a
 // jti is spent once even by concurrent exchanges.
 
 const grantJWTBearer = "jwt-bearer" // ExchangeDenial.Grant
 
 // federationExchange runs steps 2–10 once grant_type is known.
-func (s *Server) federationExchange(c *call, f *jsonFields) error {
+func (s *Service) federationExchange(c *call, f *jsonFields) error {
 	req, err := readFederationBody(f)
 	if err != nil {
 		return err
@@ -132,7 +132,7 @@ func readFederationBody(f *jsonFields) (federationRequest, error) {
 // federationTargetLocked is steps 3–4: the organization is this one, the
 // rule exists and is active, and so is its issuer. It returns what the JWT
 // check needs of the issuer.
-func (s *Server) federationTargetLocked(orgID, ruleID string) (issuerSnapshot, string) {
+func (s *Service) federationTargetLocked(orgID, ruleID string) (issuerSnapshot, string) {
 	if orgID != s.seed.OrganizationID {
 		return issuerSnapshot{}, "organization_mismatch"
 	}
@@ -185,7 +185,7 @@ func matchRule(rule FederationRule, claims *jwtClaims) string {
 
 // federationWorkspaceLocked is step 8 (docs/auth-wire.md 2.5): the workspace the
 // token is bound to, chosen once here.
-func (s *Server) federationWorkspaceLocked(rule FederationRule, requested string) (string, string) {
+func (s *Service) federationWorkspaceLocked(rule FederationRule, requested string) (string, string) {
 	requested = s.resolveWorkspaceLocked(requested)
 	var wsID string
 	switch {
@@ -204,7 +204,7 @@ func (s *Server) federationWorkspaceLocked(rule FederationRule, requested string
 		return "", "workspace_not_found"
 	case ws.archived():
 		return "", "workspace_archived"
-	case !s.reachesLocked(principal{kind: ServiceAccountKey, ownerID: rule.ServiceAccountID}, ws):
+	case !s.reachesLocked(Principal{kind: ServiceAccountKey, ownerID: rule.ServiceAccountID}, ws):
 		return "", "workspace_unreachable"
 	}
 	return wsID, ""

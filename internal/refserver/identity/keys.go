@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"errors"
@@ -59,9 +59,9 @@ func (k *apiKey) expired(now time.Time) bool {
 	return !k.expiresAt.IsZero() && !now.Before(k.expiresAt)
 }
 
-// principal is who an authenticated request acts as: a copy of the key's
+// Principal is who an authenticated request acts as: a copy of the key's
 // identity, so nothing guarded by the server's lock escapes it.
-type principal struct {
+type Principal struct {
 	keyID       string
 	kind        KeyKind
 	ownerID     string
@@ -78,7 +78,7 @@ type principal struct {
 
 // IdempotencyOwner is whose Idempotency-Keys a request shares
 // (kit.Caller).
-func (p principal) IdempotencyOwner() string {
+func (p Principal) IdempotencyOwner() string {
 	if p.idemOwner != "" {
 		return p.idemOwner
 	}
@@ -86,15 +86,15 @@ func (p principal) IdempotencyOwner() string {
 }
 
 // ActorID is the key (or access token) that acts (kit.Caller).
-func (p principal) ActorID() string { return p.keyID }
+func (p Principal) ActorID() string { return p.keyID }
 
-func (k *apiKey) principal() principal {
-	return principal{keyID: k.id, kind: k.kind, ownerID: k.ownerID, workspaceID: k.workspaceID}
+func (k *apiKey) principal() Principal {
+	return Principal{keyID: k.id, kind: k.kind, ownerID: k.ownerID, workspaceID: k.workspaceID}
 }
 
 // CreateAPIKey creates an active key. The owner must exist and be able to
 // use the API in the scoped workspace, as the console requires at creation.
-func (s *Server) CreateAPIKey(spec KeySpec) (APIKey, error) {
+func (s *Service) CreateAPIKey(spec KeySpec) (APIKey, error) {
 	// Stored as the wire shows it (expires_at has microseconds), so that
 	// "expires_at ≤ now" tells a client exactly when the key expires.
 	spec.ExpiresAt = spec.ExpiresAt.Truncate(time.Microsecond)
@@ -106,7 +106,7 @@ func (s *Server) CreateAPIKey(spec KeySpec) (APIKey, error) {
 	return s.addKeyLocked(spec), nil
 }
 
-func (s *Server) checkKeySpecLocked(spec KeySpec) error {
+func (s *Service) checkKeySpecLocked(spec KeySpec) error {
 	if !spec.ExpiresAt.IsZero() && !spec.ExpiresAt.After(s.cfg.clock.Now()) {
 		return errors.New("ExpiresAt must be in the future")
 	}
@@ -144,14 +144,14 @@ func (s *Server) checkKeySpecLocked(spec KeySpec) error {
 	default:
 		return fmt.Errorf("unknown key kind %q", spec.Kind)
 	}
-	p := principal{kind: spec.Kind, ownerID: spec.OwnerID, workspaceID: spec.WorkspaceID}
+	p := Principal{kind: spec.Kind, ownerID: spec.OwnerID, workspaceID: spec.WorkspaceID}
 	if ws != nil && !s.reachesLocked(p, ws) {
 		return fmt.Errorf("%s cannot use the API in workspace %s", spec.OwnerID, ws.id)
 	}
 	return nil
 }
 
-func (s *Server) addKeyLocked(spec KeySpec) APIKey {
+func (s *Service) addKeyLocked(spec KeySpec) APIKey {
 	secret := newKeySecret()
 	k := &apiKey{
 		id:          s.cfg.ids("apikey_"),
@@ -181,7 +181,7 @@ func (s *Server) addKeyLocked(spec KeySpec) APIKey {
 
 // SetAPIKeyStatus moves a key between states as the console does: disable (inactive), re-enable (active), delete (archived, permanent).
 // An expired key can only be deleted.
-func (s *Server) SetAPIKeyStatus(id string, status KeyStatus) error {
+func (s *Service) SetAPIKeyStatus(id string, status KeyStatus) error {
 	switch status {
 	case KeyActive, KeyInactive, KeyArchived:
 	default:

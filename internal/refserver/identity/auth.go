@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"net/http"
@@ -38,14 +38,14 @@ func bearerCredential(h http.Header) (string, bool) {
 	return "", false
 }
 
-// authenticate finds the key a request sends and checks that it still
+// Authenticate finds the key a request sends and checks that it still
 // works: status, expiry (server clock), and its owner's standing (the
 // "Stops working when" column of docs/api-choices.md "API keys"). Messages
 // never include the secret.
-func (s *Server) authenticate(h http.Header) (principal, error) {
+func (s *Service) Authenticate(h http.Header) (Principal, error) {
 	secret, ok := credential(h)
 	if !ok {
-		return principal{}, unauthenticated(msgMissingCredential)
+		return Principal{}, unauthenticated(msgMissingCredential)
 	}
 	if strings.HasPrefix(secret, accessTokenPrefix) {
 		return s.authenticateAccessToken(h, secret) // oauth_tokens.go
@@ -55,15 +55,15 @@ func (s *Server) authenticate(h http.Header) (principal, error) {
 	k, ok := s.keysByDigest[secretDigest(secret)]
 	switch {
 	case !ok:
-		return principal{}, unauthenticated(msgInvalidKey)
+		return Principal{}, unauthenticated(msgInvalidKey)
 	case k.status == KeyArchived:
-		return principal{}, unauthenticated(msgDeletedKey)
+		return Principal{}, unauthenticated(msgDeletedKey)
 	case k.expired(s.cfg.clock.Now()):
-		return principal{}, unauthenticated(msgExpiredKey)
+		return Principal{}, unauthenticated(msgExpiredKey)
 	case k.status == KeyInactive:
-		return principal{}, unauthenticated(msgDisabledKey)
+		return Principal{}, unauthenticated(msgDisabledKey)
 	case !s.keyOwnerInGoodStandingLocked(k):
-		return principal{}, unauthenticated(msgKeyNoLongerValid)
+		return Principal{}, unauthenticated(msgKeyNoLongerValid)
 	}
 	return k.principal(), nil
 }
@@ -71,7 +71,7 @@ func (s *Server) authenticate(h http.Header) (principal, error) {
 // keyOwnerInGoodStandingLocked applies the "Stops working when" column of
 // docs/api-choices.md "API keys" beyond status and expiry. A scoped key stops working when its one
 // workspace is archived or its owner can no longer use the API there.
-func (s *Server) keyOwnerInGoodStandingLocked(k *apiKey) bool {
+func (s *Service) keyOwnerInGoodStandingLocked(k *apiKey) bool {
 	p := k.principal()
 	switch k.kind {
 	case PersonalKey:
@@ -92,7 +92,7 @@ func (s *Server) keyOwnerInGoodStandingLocked(k *apiKey) bool {
 
 // checkAdminAccess is the admin-API rule: the admin API takes personal and
 // service account keys only when they are not scoped to a workspace.
-func checkAdminAccess(p principal) error {
+func checkAdminAccess(p Principal) error {
 	switch {
 	case p.kind == WorkspaceKey:
 		return newAPIError(http.StatusForbidden, errPermission,
@@ -104,6 +104,8 @@ func checkAdminAccess(p principal) error {
 	return nil
 }
 
-func isAdminPath(path string) bool {
+// IsAdminPath reports whether a route path belongs to the admin API, which
+// CheckAccess treats apart.
+func IsAdminPath(path string) bool {
 	return strings.HasPrefix(path, "/v1/organizations/")
 }

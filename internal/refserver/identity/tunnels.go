@@ -1,9 +1,12 @@
-package refserver
+package identity
 
 import (
+	"crypto/sha256"
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,7 +20,7 @@ import (
 // workspace in vendor-workspace-id as every such key does; they predate the
 // preview's beta value and do not require it.
 
-func (s *Server) tunnelRoutes() []route {
+func (s *Service) tunnelRoutes() []route {
 	beta := []string{betaMCPTunnels}
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/tunnels", Op: "tunnels.create", Betas: beta, Handle: s.createTunnel},
@@ -69,7 +72,7 @@ type tunnelCreateBody struct {
 	DisplayName optional[string] `json:"display_name"`
 }
 
-func (s *Server) createTunnel(c *call) error {
+func (s *Service) createTunnel(c *call) error {
 	var body tunnelCreateBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -94,7 +97,7 @@ func (s *Server) createTunnel(c *call) error {
 	return c.OK(t.view())
 }
 
-func (s *Server) listTunnels(c *call) error {
+func (s *Service) listTunnels(c *call) error {
 	q := c.R.URL.Query()
 	p, err := parseCursorPageParams(q, 1000)
 	if err != nil {
@@ -116,7 +119,7 @@ func (s *Server) listTunnels(c *call) error {
 
 // tunnelInWorkspaceLocked finds a tunnel of the request's workspace; other
 // workspaces' tunnels do not exist for it.
-func (s *Server) tunnelInWorkspaceLocked(c *call) (*tunnel, error) {
+func (s *Service) tunnelInWorkspaceLocked(c *call) (*tunnel, error) {
 	id := c.R.PathValue("tunnel_id")
 	t, ok := s.tunnels[id]
 	if !ok || t.workspaceID != c.WorkspaceID {
@@ -125,7 +128,7 @@ func (s *Server) tunnelInWorkspaceLocked(c *call) (*tunnel, error) {
 	return t, nil
 }
 
-func (s *Server) getTunnel(c *call) error {
+func (s *Service) getTunnel(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.tunnelInWorkspaceLocked(c)
@@ -135,7 +138,7 @@ func (s *Server) getTunnel(c *call) error {
 	return c.OK(t.view())
 }
 
-func (s *Server) archiveTunnel(c *call) error {
+func (s *Service) archiveTunnel(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -149,4 +152,22 @@ func (s *Server) archiveTunnel(c *call) error {
 		t.archivedAt = c.Now()
 	}
 	return c.OK(t.view())
+}
+
+const (
+	tunnelDomainSuffix = ".tunnel.vendor.dev"
+	tunnelLabelLen     = 12
+	lowerAlnum         = "0123456789abcdefghijklmnopqrstuvwxyz"
+)
+
+// tunnelDomain derives a tunnel's hostname from its id (and an attempt number
+// used only after a collision). Deriving it rather than drawing it keeps
+// responses deterministic under SequentialIDs; ids are unique, so domains are.
+func tunnelDomain(tunnelID string, attempt int) string {
+	sum := sha256.Sum256([]byte(tunnelID + "#" + strconv.Itoa(attempt)))
+	var label strings.Builder
+	for _, b := range sum[:tunnelLabelLen] {
+		label.WriteByte(lowerAlnum[int(b)%len(lowerAlnum)])
+	}
+	return label.String() + tunnelDomainSuffix
 }

@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"bytes"
@@ -124,7 +124,7 @@ var (
 // edition it must be a single-Region key; multi-Region key ids start with
 // "mrk-". The same-account-and-Region rule needs an account and Region the
 // server does not model.
-func (s *Server) checkExternalKeyID(id string) error {
+func (s *Service) checkExternalKeyID(id string) error {
 	if !s.cfg.cloud {
 		if !externalKeyPattern.MatchString(id) {
 			return invalidField("external_key_id", "must be an encryption key configuration id (`ekey_…`)")

@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"bytes"
@@ -197,7 +197,7 @@ type deviceChallenge struct {
 	spent     bool
 }
 
-// attestationState is guarded by Server.mu and usable as its zero value.
+// attestationState is guarded by Service.mu and usable as its zero value.
 type attestationState struct {
 	integrations  map[string]*appIntegration
 	challenges    map[[32]byte]*deviceChallenge // by digest of the challenge
@@ -206,7 +206,7 @@ type attestationState struct {
 
 // AddAppIntegration registers an app integration and returns its client id
 // (clid_…).
-func (s *Server) AddAppIntegration(cfg AppIntegration) (string, error) {
+func (s *Service) AddAppIntegration(cfg AppIntegration) (string, error) {
 	if !teamIDPattern.MatchString(cfg.TeamID) {
 		return "", errors.New("TeamID must be 10 uppercase letters or digits")
 	}
@@ -236,7 +236,7 @@ func (s *Server) AddAppIntegration(cfg AppIntegration) (string, error) {
 // RevokeAppIntegration revokes an integration, permanently: its tokens stop
 // working at once (401 `access token has been revoked`) and its devices get
 // no new ones. Revoking twice is fine.
-func (s *Server) RevokeAppIntegration(clientID string) error {
+func (s *Service) RevokeAppIntegration(clientID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	in, ok := s.devices.integrations[clientID]
@@ -247,11 +247,11 @@ func (s *Server) RevokeAppIntegration(clientID string) error {
 	return nil
 }
 
-func (s *Server) integrationRevokedLocked(clientID string) bool {
+func (s *Service) integrationRevokedLocked(clientID string) bool {
 	in, ok := s.devices.integrations[clientID]
 	return !ok || in.revoked
 }
 
-func (s *Server) attestationVerifier() AttestationVerifier {
+func (s *Service) attestationVerifier() AttestationVerifier {
 	return TestAttestationVerifier{}
 }

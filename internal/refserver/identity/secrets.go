@@ -1,11 +1,9 @@
-package refserver
+package identity
 
 import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"strconv"
-	"strings"
 )
 
 // keySecretPrefix starts every API key secret.
@@ -24,22 +22,4 @@ func newKeySecret() string {
 // its state except the seed key's, which Seed must return.
 func secretDigest(secret string) [32]byte {
 	return sha256.Sum256([]byte(secret))
-}
-
-const (
-	tunnelDomainSuffix = ".tunnel.vendor.dev"
-	tunnelLabelLen     = 12
-	lowerAlnum         = "0123456789abcdefghijklmnopqrstuvwxyz"
-)
-
-// tunnelDomain derives a tunnel's hostname from its id (and an attempt number
-// used only after a collision). Deriving it rather than drawing it keeps
-// responses deterministic under SequentialIDs; ids are unique, so domains are.
-func tunnelDomain(tunnelID string, attempt int) string {
-	sum := sha256.Sum256([]byte(tunnelID + "#" + strconv.Itoa(attempt)))
-	var label strings.Builder
-	for _, b := range sum[:tunnelLabelLen] {
-		label.WriteByte(lowerAlnum[int(b)%len(lowerAlnum)])
-	}
-	return label.String() + tunnelDomainSuffix
 }

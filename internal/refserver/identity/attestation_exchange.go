@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"crypto/rand"
@@ -11,7 +11,7 @@ import (
 // The device attestation endpoints (docs/auth-wire.md 4.2–4.6): a challenge,
 // then the device-attestation grant of POST /v1/oauth/token with an
 // attestation (a new key) or an assertion (an attested key). The proof is
-// checked without Server.mu; the state it depends on is checked again under
+// checked without Service.mu; the state it depends on is checked again under
 // the lock before anything is stored.
 
 const (
@@ -26,7 +26,7 @@ const (
 )
 
 // deviceChallenge is POST /v1/oauth/device_attestation/challenge.
-func (s *Server) deviceChallenge(c *call) error {
+func (s *Service) deviceChallenge(c *call) error {
 	f, err := readExchangeBody(c)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func readProof(f *jsonFields, field string, maxChars int) ([]byte, error) {
 }
 
 // deviceExchange runs the device attestation grant once grant_type is known.
-func (s *Server) deviceExchange(c *call, f *jsonFields) error {
+func (s *Service) deviceExchange(c *call, f *jsonFields) error {
 	req, err := readDeviceBody(f)
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func (s *Server) deviceExchange(c *call, f *jsonFields) error {
 
 // spendChallengeLocked is step 2: a challenge named by a request that got
 // this far is spent, whatever happens next (docs/auth-wire.md 4.2).
-func (s *Server) spendChallengeLocked(req deviceRequest) error {
+func (s *Service) spendChallengeLocked(req deviceRequest) error {
 	ch, ok := s.devices.challenges[secretDigest(req.challenge)]
 	if !ok {
 		return invalidField("challenge", msgChallengeUnusable)
@@ -243,7 +243,7 @@ func (s *Server) spendChallengeLocked(req deviceRequest) error {
 // deviceTargetLocked is steps 3–5 before the proof: the integration and
 // app id, the workspace, and the key's state. It returns the stored key for
 // an assertion (nil for an attestation).
-func (s *Server) deviceTargetLocked(c *call, req deviceRequest) (*appIntegration, *attestedKey, error) {
+func (s *Service) deviceTargetLocked(c *call, req deviceRequest) (*appIntegration, *attestedKey, error) {
 	in, ok := s.devices.integrations[req.clientID]
 	switch {
 	case !ok:

@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 // account key not scoped to a workspace) manages every key of the
 // organization, itself included (docs/auth-wire.md 8, C24).
 
-func (s *Server) apiKeyRoutes() []route {
+func (s *Service) apiKeyRoutes() []route {
 	return []route{
 		{Method: http.MethodGet, Path: "/v1/organizations/api_keys", Op: "organizations.api_keys.list", Handle: s.listAPIKeys},
 		{Method: http.MethodGet, Path: "/v1/organizations/api_keys/{api_key_id}", Op: "organizations.api_keys.retrieve", Handle: s.getAPIKey},
@@ -34,7 +34,7 @@ func partialKeyHint(secret string) string {
 
 // checkKeyCreatorLocked checks KeySpec.CreatedBy: empty, or a user or
 // service account that exists.
-func (s *Server) checkKeyCreatorLocked(id string) error {
+func (s *Service) checkKeyCreatorLocked(id string) error {
 	switch {
 	case id == "":
 		return nil
@@ -122,7 +122,7 @@ func validPrefixedID(prefix, s string) bool {
 
 var keyStatuses = []string{string(KeyActive), string(KeyInactive), string(KeyArchived)}
 
-func (s *Server) listAPIKeys(c *call) error {
+func (s *Service) listAPIKeys(c *call) error {
 	q := c.R.URL.Query()
 	p, err := parseIDPageParams(q)
 	if err != nil {
@@ -159,7 +159,7 @@ func apiKeyNotFound(id string) *apiError {
 	return notFound("API key `%s` not found.", id)
 }
 
-func (s *Server) getAPIKey(c *call) error {
+func (s *Service) getAPIKey(c *call) error {
 	id := c.R.PathValue("api_key_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -177,7 +177,7 @@ type apiKeyUpdateBody struct {
 	ExpiresAt optional[json.RawMessage] `json:"expires_at"`
 }
 
-func (s *Server) updateAPIKey(c *call) error {
+func (s *Service) updateAPIKey(c *call) error {
 	var body apiKeyUpdateBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -224,7 +224,7 @@ func (s *Server) updateAPIKey(c *call) error {
 // nothing changing is always fine; a deleted key never changes again; an
 // expired key can only be deleted. Every other move between active and
 // inactive, and deleting, is allowed.
-func (s *Server) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeyStatus) error {
+func (s *Service) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeyStatus) error {
 	switch {
 	case !renames && !moves:
 		return nil

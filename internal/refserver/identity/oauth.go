@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ const (
 	contentTypeJSONError = "must be application/json"
 )
 
-func (s *Server) oauthRoutes() []route {
+func (s *Service) oauthRoutes() []route {
 	routes := []route{
 		{Method: http.MethodPost, Path: pathOAuthToken, Public: true, Handle: s.oauthToken},
 		{Method: http.MethodPost, Path: pathDeviceChallenge, Public: true, Handle: s.deviceChallenge},
@@ -48,7 +48,7 @@ func (s *Server) oauthRoutes() []route {
 }
 
 // oauthToken is POST /v1/oauth/token: the grant_type picks the grant.
-func (s *Server) oauthToken(c *call) error {
+func (s *Service) oauthToken(c *call) error {
 	f, err := readExchangeBody(c)
 	if err != nil {
 		return err
@@ -199,7 +199,7 @@ func checkWorkspaceField(f *jsonFields) (string, error) {
 
 // resolveWorkspaceLocked turns the workspace_id of an exchange into an id:
 // "" stays "", default becomes the default workspace.
-func (s *Server) resolveWorkspaceLocked(ws string) string {
+func (s *Service) resolveWorkspaceLocked(ws string) string {
 	if ws == "default" {
 		return s.seed.DefaultWorkspaceID
 	}
@@ -236,7 +236,7 @@ type ExchangeDenial struct {
 }
 
 // denialLog keeps the most recent denials. It has its own lock: denials
-// are recorded with or without Server.mu held.
+// are recorded with or without Service.mu held.
 type denialLog struct {
 	mu      sync.Mutex
 	entries []ExchangeDenial
@@ -244,7 +244,7 @@ type denialLog struct {
 
 // ExchangeDenials returns the recorded denials, oldest first (at most the
 // last 1000).
-func (s *Server) ExchangeDenials() []ExchangeDenial {
+func (s *Service) ExchangeDenials() []ExchangeDenial {
 	s.denials.mu.Lock()
 	defer s.denials.mu.Unlock()
 	return append([]ExchangeDenial(nil), s.denials.entries...)
@@ -252,7 +252,7 @@ func (s *Server) ExchangeDenials() []ExchangeDenial {
 
 // deny records a denial, logs it (request id, grant and reason only) and
 // returns the opaque 401.
-func (s *Server) deny(c *call, grant, reason string) error {
+func (s *Service) deny(c *call, grant, reason string) error {
 	d := ExchangeDenial{RequestID: c.Ex.RequestID, Grant: grant, Reason: reason, Time: s.cfg.clock.Now()}
 	l := &s.denials
 	l.mu.Lock()

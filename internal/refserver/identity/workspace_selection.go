@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 // Workspace selection. Every request runs in one workspace, chosen by the
 // numbered rules of docs/api-choices.md "Workspace selection", which the
@@ -46,15 +46,15 @@ func validWorkspaceID(s string) bool {
 	return true
 }
 
-// selectWorkspace applies rules 1, 2, 4, 5 and 6 and returns the
+// SelectWorkspace applies rules 1, 2, 4, 5 and 6 and returns the
 // workspace the request runs in. header is the vendor-workspace-id value;
 // an empty value counts as absent.
-func (s *Server) selectWorkspace(p principal, header string) (string, error) {
+func (s *Service) SelectWorkspace(p Principal, header string) (string, error) {
 	if header != "" && !validWorkspaceID(header) {
 		return "", invalidRequest(msgWorkspaceHeaderInvalid) // rule 5
 	}
 	if p.workspaceID != "" {
-		// Rule 1: a scoped key works only in its workspace; authenticate
+		// Rule 1: a scoped key works only in its workspace; Authenticate
 		// has already checked that it still works there.
 		if header == "" || header == p.workspaceID {
 			return p.workspaceID, nil

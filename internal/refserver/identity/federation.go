@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"errors"
@@ -88,7 +88,7 @@ type fedRule struct {
 	archived bool
 }
 
-// federationState is guarded by Server.mu and usable as its zero value.
+// federationState is guarded by Service.mu and usable as its zero value.
 type federationState struct {
 	issuers map[string]*fedIssuer
 	rules   map[string]*fedRule
@@ -107,7 +107,7 @@ func (st *federationState) init() {
 }
 
 // AddFederationIssuer registers an issuer and returns its fdis_… id.
-func (s *Server) AddFederationIssuer(cfg FederationIssuer) (string, error) {
+func (s *Service) AddFederationIssuer(cfg FederationIssuer) (string, error) {
 	if !federationName.MatchString(cfg.Name) {
 		return "", errors.New("name must match ^[a-z0-9-]+$ and have 1–255 characters")
 	}
@@ -181,7 +181,7 @@ func checkFetchURL(raw string) error {
 }
 
 // SetFederationIssuerJWKS replaces an inline issuer's keys (key rotation).
-func (s *Server) SetFederationIssuerJWKS(issuerID string, keys jose.JSONWebKeySet) error {
+func (s *Service) SetFederationIssuerJWKS(issuerID string, keys jose.JSONWebKeySet) error {
 	checked, err := inlineKeys(keys)
 	if err != nil {
 		return err
@@ -202,7 +202,7 @@ func (s *Server) SetFederationIssuerJWKS(issuerID string, keys jose.JSONWebKeySe
 // ArchiveFederationIssuer disables an issuer, for good: every rule on it
 // then rejects exchanges. Tokens already issued keep working until they
 // expire (docs/auth-wire.md 8, C11). Archiving twice is fine.
-func (s *Server) ArchiveFederationIssuer(issuerID string) error {
+func (s *Service) ArchiveFederationIssuer(issuerID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	iss, err := s.federationIssuerLocked(issuerID)
@@ -215,7 +215,7 @@ func (s *Server) ArchiveFederationIssuer(issuerID string) error {
 
 // DeleteFederationIssuer removes an issuer. Its rules stay but reject every
 // exchange, as if the issuer were archived.
-func (s *Server) DeleteFederationIssuer(issuerID string) error {
+func (s *Service) DeleteFederationIssuer(issuerID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.federationIssuerLocked(issuerID); err != nil {
@@ -226,7 +226,7 @@ func (s *Server) DeleteFederationIssuer(issuerID string) error {
 	return nil
 }
 
-func (s *Server) federationIssuerLocked(id string) (*fedIssuer, error) {
+func (s *Service) federationIssuerLocked(id string) (*fedIssuer, error) {
 	iss, ok := s.federation.issuers[id]
 	if !ok {
 		return nil, fmt.Errorf("federation issuer %s not found", id)
@@ -235,7 +235,7 @@ func (s *Server) federationIssuerLocked(id string) (*fedIssuer, error) {
 }
 
 // AddFederationRule registers a rule and returns its fdrl_… id.
-func (s *Server) AddFederationRule(cfg FederationRule) (string, error) {
+func (s *Service) AddFederationRule(cfg FederationRule) (string, error) {
 	if !federationName.MatchString(cfg.Name) {
 		return "", errors.New("name must match ^[a-z0-9-]+$ and have 1–255 characters")
 	}
@@ -299,7 +299,7 @@ func (s *Server) AddFederationRule(cfg FederationRule) (string, error) {
 // ArchiveFederationRule disables a rule, for good: exchanges naming it are
 // rejected; tokens already issued keep working until they expire
 // (docs/auth-wire.md 8, C11).
-func (s *Server) ArchiveFederationRule(ruleID string) error {
+func (s *Service) ArchiveFederationRule(ruleID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.federation.rules[ruleID]
@@ -312,7 +312,7 @@ func (s *Server) ArchiveFederationRule(ruleID string) error {
 
 // DeleteFederationRule removes a rule: exchanges naming it are rejected as
 // for an unknown rule.
-func (s *Server) DeleteFederationRule(ruleID string) error {
+func (s *Service) DeleteFederationRule(ruleID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.federation.rules[ruleID]; !ok {
@@ -323,14 +323,14 @@ func (s *Server) DeleteFederationRule(ruleID string) error {
 }
 
 // jtiUsedLocked reports whether a jti was already spent at this issuer.
-func (s *Server) jtiUsedLocked(issuerID, jti string) bool {
+func (s *Service) jtiUsedLocked(issuerID, jti string) bool {
 	forgetAt, ok := s.federation.jtis[issuerID][jti]
 	return ok && s.cfg.clock.Now().Before(forgetAt)
 }
 
 // spendJTILocked remembers a jti until exp + 30 s, and now and then forgets
 // the ones past that.
-func (s *Server) spendJTILocked(issuerID, jti string, exp time.Time) {
+func (s *Service) spendJTILocked(issuerID, jti string, exp time.Time) {
 	st := &s.federation
 	if st.jtis[issuerID] == nil {
 		st.jtis[issuerID] = map[string]time.Time{}
@@ -350,7 +350,7 @@ func (s *Server) spendJTILocked(issuerID, jti string, exp time.Time) {
 }
 
 // jwksCache holds an issuer's fetched keys. Its lock is held during a fetch
-// (at most jwksFetchTimeout per document), never Server.mu.
+// (at most jwksFetchTimeout per document), never Service.mu.
 type jwksCache struct {
 	mu        sync.Mutex
 	keys      []jose.JSONWebKey

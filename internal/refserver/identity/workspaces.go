@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"maps"
@@ -10,7 +10,7 @@ import (
 // (docs/api-choices.md "Workspaces"). Workspaces belong to the organization, not to the workspace the
 // request runs in.
 
-func (s *Server) workspaceRoutes() []route {
+func (s *Service) workspaceRoutes() []route {
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/organizations/workspaces", Op: "organizations.workspaces.create", Handle: s.createWorkspace},
 		{Method: http.MethodGet, Path: "/v1/organizations/workspaces", Op: "organizations.workspaces.list", Handle: s.listWorkspaces},
@@ -29,7 +29,7 @@ type workspaceBody struct {
 	Tags          optional[map[string]string] `json:"tags"`
 }
 
-func (s *Server) createWorkspace(c *call) error {
+func (s *Service) createWorkspace(c *call) error {
 	var body workspaceBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -52,7 +52,7 @@ func (s *Server) createWorkspace(c *call) error {
 	return c.OK(ws.view())
 }
 
-func (s *Server) updateWorkspace(c *call) error {
+func (s *Service) updateWorkspace(c *call) error {
 	var body workspaceBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -79,7 +79,7 @@ func (s *Server) updateWorkspace(c *call) error {
 // applyWorkspaceBody applies the fields a body sets to w, checking each
 // rule. Omitted and null fields keep their value, except external_key_id,
 // whose null asks to detach the key.
-func (s *Server) applyWorkspaceBody(w *workspace, body workspaceBody, creating bool) error {
+func (s *Service) applyWorkspaceBody(w *workspace, body workspaceBody, creating bool) error {
 	if body.Name.Present() {
 		if err := checkLength("name", body.Name.Value, 1, 255); err != nil {
 			return err
@@ -115,7 +115,7 @@ func (s *Server) applyWorkspaceBody(w *workspace, body workspaceBody, creating b
 
 // setExternalKeyID enforces write-once: once attached, a key can be neither
 // replaced nor detached; sending the same value again is accepted.
-func (s *Server) setExternalKeyID(w *workspace, v optional[string]) error {
+func (s *Service) setExternalKeyID(w *workspace, v optional[string]) error {
 	if v.Null {
 		if w.externalKeyID != "" {
 			return invalidField("external_key_id", "is write-once and cannot be detached once set")
@@ -132,7 +132,7 @@ func (s *Server) setExternalKeyID(w *workspace, v optional[string]) error {
 	return nil
 }
 
-func (s *Server) getWorkspace(c *call) error {
+func (s *Service) getWorkspace(c *call) error {
 	id := c.R.PathValue("workspace_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -143,7 +143,7 @@ func (s *Server) getWorkspace(c *call) error {
 	return c.OK(ws.view())
 }
 
-func (s *Server) archiveWorkspace(c *call) error {
+func (s *Service) archiveWorkspace(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) archiveWorkspace(c *call) error {
 
 // archiveWorkspaceLocked archives one-way and idempotently; the default
 // workspace cannot be archived.
-func (s *Server) archiveWorkspaceLocked(id string) (*workspace, error) {
+func (s *Service) archiveWorkspaceLocked(id string) (*workspace, error) {
 	ws, ok := s.workspaces[id]
 	if !ok {
 		return nil, workspaceNotFound(id)
@@ -172,7 +172,7 @@ func (s *Server) archiveWorkspaceLocked(id string) (*workspace, error) {
 	return ws, nil
 }
 
-func (s *Server) listWorkspaces(c *call) error {
+func (s *Service) listWorkspaces(c *call) error {
 	q := c.R.URL.Query()
 	p, err := parseIDPageParams(q)
 	if err != nil {

@@ -1,4 +1,4 @@
-package refserver
+package identity
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func (c *jwtClaims) expTime() time.Time {
 }
 
 // issuerSnapshot is what verification needs of an issuer, copied under
-// Server.mu so that verification (and any fetch) runs without it.
+// Service.mu so that verification (and any fetch) runs without it.
 type issuerSnapshot struct {
 	id     string
 	cfg    FederationIssuer
@@ -61,7 +61,7 @@ type issuerSnapshot struct {
 
 // verifyJWT checks an assertion and returns its claims, or the reason it
 // fails. now is the server clock.
-func (s *Server) verifyJWT(ctx context.Context, token string, iss issuerSnapshot, now time.Time) (*jwtClaims, string) {
+func (s *Service) verifyJWT(ctx context.Context, token string, iss issuerSnapshot, now time.Time) (*jwtClaims, string) {
 	if !compactJWS(token) {
 		return nil, "jwt_malformed"
 	}
@@ -231,7 +231,7 @@ func claimNumber(all map[string]json.RawMessage, name string) (float64, bool) {
 // issuerKey finds the key a kid names: in the inline set, or in the fetched
 // set, refetching once when the cached set lacks it (docs/auth-wire.md 8,
 // C12).
-func (s *Server) issuerKey(ctx context.Context, iss issuerSnapshot, kid string, now time.Time) (jose.JSONWebKey, string) {
+func (s *Service) issuerKey(ctx context.Context, iss issuerSnapshot, kid string, now time.Time) (jose.JSONWebKey, string) {
 	if iss.inline != nil {
 		if k, ok := findKey(iss.inline, kid); ok {
 			return k, ""
