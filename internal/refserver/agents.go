@@ -22,7 +22,7 @@ type agentState struct {
 // agentRecord is one agent: the state that is not versioned (archived_at)
 // and every version, versions[i] being version i+1.
 type agentRecord struct {
-	id          string
+	ID          string
 	workspaceID string
 	createdAt   time.Time
 	archivedAt  time.Time // zero while active
@@ -33,7 +33,7 @@ func (a *agentRecord) archived() bool { return !a.archivedAt.IsZero() }
 
 func (a *agentRecord) latest() *agentVersion { return a.versions[len(a.versions)-1] }
 
-func (a *agentRecord) position() position { return position{CreatedAt: a.createdAt, ID: a.id} }
+func (a *agentRecord) position() position { return position{CreatedAt: a.createdAt, ID: a.ID} }
 
 // agentVersion is one immutable version of an agent. Nothing in it changes
 // after it is stored (archived_at belongs to the agentRecord), so sessions
@@ -41,15 +41,15 @@ func (a *agentRecord) position() position { return position{CreatedAt: a.created
 // needs a modified definition (Update Session replaces tools and
 // mcp_servers) copies the struct and replaces fields of the copy.
 type agentVersion struct {
-	agent             *agentRecord
-	version           int
-	name              string
-	description       *string // nil is null
-	system            *string // nil is null
-	model             modelConfig
-	tools             agentTools
-	skills            []skill
-	multiagent        *multiagentConfig // nil is null
+	Agent             *agentRecord
+	Version           int
+	Name              string
+	Description       *string // nil is null
+	System            *string // nil is null
+	Model             modelConfig
+	Tools             agentTools
+	Skills            []skill
+	Multiagent        *multiagentConfig // nil is null
 	executionIdentity executionIdentity
 	metadata          map[string]string
 	updatedAt         time.Time // when this version was written
@@ -58,7 +58,7 @@ type agentVersion struct {
 func (v *agentVersion) position() position {
 	// Versions list highest first: a zero-padded version number as the id
 	// part makes the newest-first cursor order the version order.
-	return position{CreatedAt: v.agent.createdAt, ID: fmt.Sprintf("%010d", v.version)}
+	return position{CreatedAt: v.Agent.createdAt, ID: fmt.Sprintf("%010d", v.Version)}
 }
 
 type agentJSON struct {
@@ -83,20 +83,20 @@ type agentJSON struct {
 func (v *agentVersion) view() agentJSON {
 	return agentJSON{
 		Type:              "agent",
-		ID:                v.agent.id,
-		Version:           v.version,
-		Name:              v.name,
-		Description:       v.description,
-		System:            v.system,
-		Model:             v.model.view(),
-		Tools:             v.tools.toolsJSON(),
-		MCPServers:        v.tools.mcpServersJSON(),
-		Skills:            mapSlice(v.skills, skill.view),
-		Multiagent:        v.multiagent.view(v, false),
+		ID:                v.Agent.ID,
+		Version:           v.Version,
+		Name:              v.Name,
+		Description:       v.Description,
+		System:            v.System,
+		Model:             v.Model.view(),
+		Tools:             v.Tools.toolsJSON(),
+		MCPServers:        v.Tools.mcpServersJSON(),
+		Skills:            mapSlice(v.Skills, skill.view),
+		Multiagent:        v.Multiagent.view(v, false),
 		ExecutionIdentity: v.executionIdentity.view(),
 		Metadata:          v.metadata,
-		ArchivedAt:        optionalTimestamp(v.agent.archivedAt),
-		CreatedAt:         timestamp(v.agent.createdAt),
+		ArchivedAt:        optionalTimestamp(v.Agent.archivedAt),
+		CreatedAt:         timestamp(v.Agent.createdAt),
 		UpdatedAt:         timestamp(v.updatedAt),
 	}
 }
@@ -107,7 +107,7 @@ func (v *agentVersion) sameDefinition(w *agentVersion) bool {
 	// Render v as if it were w's version, so that {"type":"self"} roster
 	// entries (which render the owner's version) compare equal.
 	tmp := *v
-	tmp.version, tmp.updatedAt = w.version, w.updatedAt
+	tmp.Version, tmp.updatedAt = w.Version, w.updatedAt
 	ja, errA := json.Marshal(tmp.view())
 	jb, errB := json.Marshal(w.view())
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
@@ -161,17 +161,17 @@ func (s *Server) createAgent(c *call) error {
 	// The id is assigned once the body is valid, so that a refused request
 	// consumes none; {"type":"self"} entries read it when rendered.
 	rec := &agentRecord{workspaceID: c.WorkspaceID, createdAt: now}
-	draft := &agentVersion{agent: rec, version: 1, updatedAt: now,
-		executionIdentity: serviceAccountIdentity, metadata: map[string]string{}, skills: []skill{}}
+	draft := &agentVersion{Agent: rec, Version: 1, updatedAt: now,
+		executionIdentity: serviceAccountIdentity, metadata: map[string]string{}, Skills: []skill{}}
 	if err := s.applyAgentBodyLocked(draft, nil, body); err != nil {
 		return err
 	}
-	rec.id = s.cfg.ids("agent_")
+	rec.ID = s.cfg.ids("agent_")
 	rec.versions = []*agentVersion{draft}
 	if s.agents.byID == nil {
 		s.agents.byID = map[string]*agentRecord{}
 	}
-	s.agents.byID[rec.id] = rec
+	s.agents.byID[rec.ID] = rec
 	return c.OK(draft.view())
 }
 
@@ -186,12 +186,12 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 		if err := checkLength("name", body.Name.Value, 1, 256); err != nil {
 			return err
 		}
-		draft.name = body.Name.Value
+		draft.Name = body.Name.Value
 	}
 	if body.Model.Set {
 		var base *modelConfig
 		if prev != nil {
-			base = &prev.model
+			base = &prev.Model
 		}
 		raw := body.Model.Value
 		if body.Model.Null {
@@ -201,13 +201,13 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 		if err != nil {
 			return err
 		}
-		draft.model = m
+		draft.Model = m
 	}
 	var err error
-	if draft.description, err = clearableString("description", body.Description, draft.description, 2048); err != nil {
+	if draft.Description, err = clearableString("description", body.Description, draft.Description, 2048); err != nil {
 		return err
 	}
-	if draft.system, err = clearableString("system", body.System, draft.system, 100000); err != nil {
+	if draft.System, err = clearableString("system", body.System, draft.System, 100000); err != nil {
 		return err
 	}
 	if prev == nil { // on create the lists may be omitted but not null
@@ -220,7 +220,7 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 			}
 		}
 	}
-	if draft.tools, err = parseAgentTools("", rawOrNil(body.Tools), rawOrNil(body.MCPServers), draft.tools); err != nil {
+	if draft.Tools, err = parseAgentTools("", rawOrNil(body.Tools), rawOrNil(body.MCPServers), draft.Tools); err != nil {
 		return err
 	}
 	if prev == nil {
@@ -229,22 +229,22 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 		}
 	}
 	if body.Skills.Set {
-		draft.skills = []skill{}
+		draft.Skills = []skill{}
 		if body.Skills.Present() {
-			if draft.skills, err = parseSkills("skills", body.Skills.Value); err != nil {
+			if draft.Skills, err = parseSkills("skills", body.Skills.Value); err != nil {
 				return err
 			}
 		}
 	}
 	if body.Multiagent.Set {
-		draft.multiagent = nil
+		draft.Multiagent = nil
 		if body.Multiagent.Present() {
-			owner := multiagentOwner{workspaceID: draft.agent.workspaceID, agentID: draft.agent.id, version: draft.version}
+			owner := multiagentOwner{workspaceID: draft.Agent.workspaceID, agentID: draft.Agent.ID, version: draft.Version}
 			var stored *multiagentConfig
 			if prev != nil {
-				stored = prev.multiagent
+				stored = prev.Multiagent
 			}
-			if draft.multiagent, err = s.parseMultiagentLocked("multiagent", body.Multiagent.Value, stored, owner); err != nil {
+			if draft.Multiagent, err = s.parseMultiagentLocked("multiagent", body.Multiagent.Value, stored, owner); err != nil {
 				return err
 			}
 		}
@@ -401,14 +401,14 @@ func (s *Server) updateAgent(c *call) error {
 		return err
 	}
 	if a.archived() {
-		return stateConflict(errInvalidRequest, "agent_id: agent `%s` is archived", a.id)
+		return stateConflict(errInvalidRequest, "agent_id: agent `%s` is archived", a.ID)
 	}
 	prev := a.latest()
-	if body.Version.Set && int(body.Version.Value) != prev.version {
-		return stateConflict(errInvalidRequest, "version: does not match the current version `%d`", prev.version)
+	if body.Version.Set && int(body.Version.Value) != prev.Version {
+		return stateConflict(errInvalidRequest, "version: does not match the current version `%d`", prev.Version)
 	}
 	draft := *prev
-	draft.version = prev.version + 1
+	draft.Version = prev.Version + 1
 	draft.updatedAt = c.Now()
 	if err := s.applyAgentBodyLocked(&draft, prev, body); err != nil {
 		return err
@@ -432,7 +432,7 @@ func (s *Server) archiveAgent(c *call) error {
 	}
 	if !a.archived() {
 		a.archivedAt = c.Now()
-		s.archiveDeploymentsOfAgentLocked(a.id)
+		s.archiveDeploymentsOfAgentLocked(a.ID)
 	}
 	return c.OK(a.latest().view())
 }

@@ -109,7 +109,7 @@ func TestResolveAgentRef(t *testing.T) {
 	for _, tc := range cases {
 		v, err := f.s.resolveAgentRefLocked(f.ws, "agent", json.RawMessage(tc.raw))
 		if tc.status == 0 {
-			if err != nil || v.version != tc.version {
+			if err != nil || v.Version != tc.version {
 				t.Fatalf("%s: %v, %v", tc.raw, v, err)
 			}
 			continue
@@ -126,7 +126,7 @@ func TestResolveAgentRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	maSameJSON(t, v1.referenceJSON(), `{"type":"agent","id":"`+id+`","version":1}`)
+	maSameJSON(t, v1.ReferenceJSON(), `{"type":"agent","id":"`+id+`","version":1}`)
 	if _, err := f.s.agentVersionLocked(f.ws, gone, 1); err != nil {
 		t.Fatalf("archived agents' versions are readable: %v", err)
 	}
@@ -159,10 +159,10 @@ func TestSessionAgentAndModels(t *testing.T) {
 			"model":{"id":"` + model + `","effort":{"type":"high"},"inference_geo":null,"speed":"standard"},
 			"tools":[],"mcp_servers":[],"skills":[],"execution_identity":{"type":"service_account"}`
 	}
-	maSameJSON(t, h.sessionAgentJSON(), thread(helper, "helper", "vendor-sonnet-5-5", "help")+`,"multiagent":null}`)
-	maSameJSON(t, c.sessionAgentJSON(), thread(coord, "c", "vendor-opus-5-5", "")+`,"multiagent":{"type":"coordinator","agents":[`+
+	maSameJSON(t, h.SessionAgentJSON(), thread(helper, "helper", "vendor-sonnet-5-5", "help")+`,"multiagent":null}`)
+	maSameJSON(t, c.SessionAgentJSON(), thread(coord, "c", "vendor-opus-5-5", "")+`,"multiagent":{"type":"coordinator","agents":[`+
 		thread(helper, "helper", "vendor-sonnet-5-5", "help")+`},`+thread(coord, "c", "vendor-opus-5-5", "")+`},{"type":"advisor","model":"vendor-haiku-4-5"}]}}`)
-	maSameJSON(t, l.sessionAgentJSON(), thread(lead, "l", "vendor-opus-5-5", "")+`,"multiagent":{"type":"multiagent_20261001",
+	maSameJSON(t, l.SessionAgentJSON(), thread(lead, "l", "vendor-opus-5-5", "")+`,"multiagent":{"type":"multiagent_20261001",
 		"advisor":{"type":"enabled","model":"vendor-sonnet-4-5"},
 		"subagents":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(helper, "helper", "vendor-sonnet-5-5", "help")+`}]},
 		"workflows":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(lead, "l", "vendor-opus-5-5", "")+`}]}}}`)
@@ -175,21 +175,21 @@ func TestSessionAgentAndModels(t *testing.T) {
 		{c, `["vendor-opus-5-5","vendor-sonnet-5-5","vendor-haiku-4-5"]`},
 		{l, `["vendor-opus-5-5","vendor-sonnet-4-5","vendor-sonnet-5-5"]`},
 	} {
-		if got := maMarshal(t, tc.v.modelIDs()); got != tc.want {
+		if got := maMarshal(t, tc.v.ModelIDs()); got != tc.want {
 			t.Fatalf("modelIDs %s, want %s", got, tc.want)
 		}
 	}
 
 	// A session's tools are replaced on a copy of the snapshot.
 	tools, err := parseAgentTools("agent", json.RawMessage(`[{"type":"mcp_toolset","mcp_server_name":"s"}]`),
-		json.RawMessage(`[{"type":"url","name":"s","url":"https://s.example"}]`), h.tools)
+		json.RawMessage(`[{"type":"url","name":"s","url":"https://s.example"}]`), h.Tools)
 	if err != nil {
 		t.Fatal(err)
 	}
 	copied := *h
-	copied.tools = tools
-	got := copied.sessionAgentJSON().(sessionAgentJSONView)
-	if maMarshal(t, got.MCPServers) != `[{"type":"url","name":"s","url":"https://s.example"}]` || len(got.Tools) != 1 || len(h.tools.tools) != 0 {
+	copied.Tools = tools
+	got := copied.SessionAgentJSON().(sessionAgentJSONView)
+	if maMarshal(t, got.MCPServers) != `[{"type":"url","name":"s","url":"https://s.example"}]` || len(got.Tools) != 1 || len(h.Tools.Tools) != 0 {
 		t.Fatalf("copy %s", maMarshal(t, got))
 	}
 	_, err = parseAgentTools("agent", nil, json.RawMessage(`[]`), tools)
@@ -201,7 +201,7 @@ func TestSessionAgentAndModels(t *testing.T) {
 		t.Fatalf("field prefix: %v", err)
 	}
 	kept, err := parseAgentTools("agent", nil, nil, tools)
-	if err != nil || len(kept.tools) != 1 || len(kept.mcpServers) != 1 {
+	if err != nil || len(kept.Tools) != 1 || len(kept.mcpServers) != 1 {
 		t.Fatalf("nil keeps: %v %v", kept, err)
 	}
 }

@@ -21,10 +21,10 @@ const maDefaultEffort = "high"
 // modelConfig is a resolved model config: every field is set except
 // inferenceGeo, which is nil when unset.
 type modelConfig struct {
-	id           string
-	effort       string
-	inferenceGeo *string
-	speed        string
+	ID           string
+	Effort       string
+	InferenceGeo *string
+	Speed        string
 }
 
 type effortJSON struct {
@@ -39,7 +39,7 @@ type modelConfigJSON struct {
 }
 
 func (m modelConfig) view() modelConfigJSON {
-	return modelConfigJSON{ID: m.id, Effort: effortJSON{Type: m.effort}, InferenceGeo: m.inferenceGeo, Speed: m.speed}
+	return modelConfigJSON{ID: m.ID, Effort: effortJSON{Type: m.Effort}, InferenceGeo: m.InferenceGeo, Speed: m.Speed}
 }
 
 type modelConfigBody struct {
@@ -81,16 +81,16 @@ func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitE
 	if maKind(raw) == '{' {
 		idPath = maJoin(path, "id")
 	}
-	if err := checkModelID(idPath, m.id); err != nil {
+	if err := checkModelID(idPath, m.ID); err != nil {
 		return err
 	}
 	switch {
-	case m.effort == maDefaultEffort || messages.ModelSupportsEffort(m.id, m.effort):
+	case m.Effort == maDefaultEffort || messages.ModelSupportsEffort(m.ID, m.Effort):
 	case explicitEffort:
-		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.effort, m.id)
+		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.Effort, m.ID)
 	default:
 		return invalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
-			m.effort, m.id, maJoin(path, "effort"))
+			m.Effort, m.ID, maJoin(path, "effort"))
 	}
 	return nil
 }
@@ -107,16 +107,16 @@ func checkModelID(path, id string) error {
 // readModelConfig is parseModelConfig's syntax part. explicitEffort reports
 // whether the request named an effort level (not null).
 func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m modelConfig, explicitEffort bool, err error) {
-	m = modelConfig{effort: maDefaultEffort, speed: "standard"}
+	m = modelConfig{Effort: maDefaultEffort, Speed: "standard"}
 	if base != nil {
-		m.effort = base.effort
+		m.Effort = base.Effort
 	}
 	switch maKind(raw) {
 	case '"':
-		if err := json.Unmarshal(raw, &m.id); err != nil {
+		if err := json.Unmarshal(raw, &m.ID); err != nil {
 			return m, false, invalidField(path, "must be a string")
 		}
-		return m, false, checkLength(path, m.id, 1, 256)
+		return m, false, checkLength(path, m.ID, 1, 256)
 	case '{':
 	case 'n':
 		return m, false, invalidField(path, "must not be null")
@@ -130,18 +130,18 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 	if err := maRequired(maJoin(path, "id"), body.ID); err != nil {
 		return m, false, err
 	}
-	m.id = body.ID.Value
-	if err := checkLength(maJoin(path, "id"), m.id, 1, 256); err != nil {
+	m.ID = body.ID.Value
+	if err := checkLength(maJoin(path, "id"), m.ID, 1, 256); err != nil {
 		return m, false, err
 	}
 	if body.Effort.Set {
-		m.effort = maDefaultEffort
+		m.Effort = maDefaultEffort
 		if body.Effort.Present() {
 			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
 			if err != nil {
 				return m, false, err
 			}
-			m.effort, explicitEffort = e, true
+			m.Effort, explicitEffort = e, true
 		}
 	}
 	if body.InferenceGeo.Present() {
@@ -149,13 +149,13 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
 			return m, false, err
 		}
-		m.inferenceGeo = maStringPtr(body.InferenceGeo.Value)
+		m.InferenceGeo = maStringPtr(body.InferenceGeo.Value)
 	}
 	if body.Speed.Present() {
 		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
 			return m, false, err
 		}
-		m.speed = body.Speed.Value
+		m.Speed = body.Speed.Value
 	}
 	return m, explicitEffort, nil
 }

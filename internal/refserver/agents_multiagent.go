@@ -25,53 +25,53 @@ const (
 // agent itself (resolved to the version being written when rendered), or
 // a coordinator's advisor model.
 type rosterEntry struct {
-	kind         string        // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
-	agent        *agentVersion // rosterKindAgent
-	advisorModel string        // rosterKindAdvisor
+	Kind         string        // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
+	Agent        *agentVersion // rosterKindAgent
+	AdvisorModel string        // rosterKindAdvisor
 }
 
 // delegation is a resolved subagents or workflows setting.
 type delegation struct {
-	enabled    bool
-	inline     bool // inline_agents enabled
-	predefined []rosterEntry
+	Enabled    bool
+	Inline     bool // inline_agents enabled
+	Predefined []rosterEntry
 }
 
 func defaultDelegation() delegation {
-	return delegation{enabled: true, inline: true, predefined: []rosterEntry{}}
+	return delegation{Enabled: true, Inline: true, Predefined: []rosterEntry{}}
 }
 
 // multiagentConfig is a resolved multiagent value.
 type multiagentConfig struct {
-	typ    string
-	roster []rosterEntry // coordinator
+	Type   string
+	Roster []rosterEntry // coordinator
 
-	advisorEnabled bool   // multiagent_20261001
-	advisorModel   string // when advisorEnabled
-	subagents      delegation
-	workflows      delegation
+	AdvisorEnabled bool   // multiagent_20261001
+	AdvisorModel   string // when advisorEnabled
+	Subagents      delegation
+	Workflows      delegation
 }
 
 // rosterView renders an entry on an agent ({type:agent,id,version} or
 // {type:advisor,model}) or, for a session, expands agents into thread agent
 // definitions.
 func (e rosterEntry) view(owner *agentVersion, session bool) any {
-	switch e.kind {
+	switch e.Kind {
 	case rosterKindAdvisor:
 		return struct {
 			Type  string `json:"type"`
 			Model string `json:"model"`
-		}{rosterKindAdvisor, e.advisorModel}
+		}{rosterKindAdvisor, e.AdvisorModel}
 	case rosterKindSelf:
 		if session {
 			return owner.threadAgentJSON()
 		}
-		return owner.referenceJSON()
+		return owner.ReferenceJSON()
 	}
 	if session {
-		return e.agent.threadAgentJSON()
+		return e.Agent.threadAgentJSON()
 	}
-	return e.agent.referenceJSON()
+	return e.Agent.ReferenceJSON()
 }
 
 type toggleJSON struct {
@@ -92,14 +92,14 @@ type delegationJSON struct {
 }
 
 func (d delegation) view(owner *agentVersion, session bool) any {
-	if !d.enabled {
+	if !d.Enabled {
 		return toggle(false)
 	}
-	agents := make([]any, len(d.predefined))
-	for i, e := range d.predefined {
+	agents := make([]any, len(d.Predefined))
+	for i, e := range d.Predefined {
 		agents[i] = e.view(owner, session)
 	}
-	return delegationJSON{Type: toggleEnabled, InlineAgents: toggle(d.inline), PredefinedAgents: agents}
+	return delegationJSON{Type: toggleEnabled, InlineAgents: toggle(d.Inline), PredefinedAgents: agents}
 }
 
 type coordinatorJSON struct {
@@ -120,22 +120,22 @@ func (m *multiagentConfig) view(owner *agentVersion, session bool) any {
 	if m == nil {
 		return nil
 	}
-	if m.typ == multiagentCoord {
-		agents := make([]any, len(m.roster))
-		for i, e := range m.roster {
+	if m.Type == multiagentCoord {
+		agents := make([]any, len(m.Roster))
+		for i, e := range m.Roster {
 			agents[i] = e.view(owner, session)
 		}
 		return coordinatorJSON{Type: multiagentCoord, Agents: agents}
 	}
 	var advisor any = toggle(false)
-	if m.advisorEnabled {
+	if m.AdvisorEnabled {
 		advisor = struct {
 			Type  string `json:"type"`
 			Model string `json:"model"`
-		}{toggleEnabled, m.advisorModel}
+		}{toggleEnabled, m.AdvisorModel}
 	}
 	return multiagentV1JSON{Type: multiagentV1, Advisor: advisor,
-		Subagents: m.subagents.view(owner, session), Workflows: m.workflows.view(owner, session)}
+		Subagents: m.Subagents.view(owner, session), Workflows: m.Workflows.view(owner, session)}
 }
 
 // modelIDs lists the models m can run besides the owner's own: roster and
@@ -147,23 +147,23 @@ func (m *multiagentConfig) modelIDs() []string {
 	var ids []string
 	add := func(entries []rosterEntry) {
 		for _, e := range entries {
-			switch e.kind {
+			switch e.Kind {
 			case rosterKindAgent:
-				ids = append(ids, e.agent.model.id)
+				ids = append(ids, e.Agent.Model.ID)
 			case rosterKindAdvisor:
-				ids = append(ids, e.advisorModel)
+				ids = append(ids, e.AdvisorModel)
 			}
 		}
 	}
-	add(m.roster)
-	if m.advisorEnabled {
-		ids = append(ids, m.advisorModel)
+	add(m.Roster)
+	if m.AdvisorEnabled {
+		ids = append(ids, m.AdvisorModel)
 	}
-	if m.subagents.enabled {
-		add(m.subagents.predefined)
+	if m.Subagents.Enabled {
+		add(m.Subagents.Predefined)
 	}
-	if m.workflows.enabled {
-		add(m.workflows.predefined)
+	if m.Workflows.Enabled {
+		add(m.Workflows.Predefined)
 	}
 	return ids
 }
@@ -191,8 +191,8 @@ func (s *Server) parseMultiagentLocked(path string, raw json.RawMessage, stored 
 	case multiagentCoord:
 		return s.parseCoordinatorLocked(path, raw, owner)
 	case multiagentV1:
-		base := &multiagentConfig{typ: multiagentV1, subagents: defaultDelegation(), workflows: defaultDelegation()}
-		if stored != nil && stored.typ == multiagentV1 {
+		base := &multiagentConfig{Type: multiagentV1, Subagents: defaultDelegation(), Workflows: defaultDelegation()}
+		if stored != nil && stored.Type == multiagentV1 {
 			copied := *stored
 			base = &copied
 		}
@@ -222,7 +222,7 @@ func (s *Server) parseCoordinatorLocked(path string, raw json.RawMessage, owner 
 	if err != nil {
 		return nil, err
 	}
-	return &multiagentConfig{typ: multiagentCoord, roster: roster}, nil
+	return &multiagentConfig{Type: multiagentCoord, Roster: roster}, nil
 }
 
 // parseRosterLocked resolves roster entries and checks that they are
@@ -237,17 +237,17 @@ func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAd
 			return nil, err
 		}
 		var key, shown string
-		switch e.kind {
+		switch e.Kind {
 		case rosterKindAdvisor:
 			key, shown = "advisor", "advisor"
 			if seen[key] {
-				return nil, invalidField(p, "duplicate advisor `%s`", e.advisorModel)
+				return nil, invalidField(p, "duplicate advisor `%s`", e.AdvisorModel)
 			}
 		case rosterKindSelf:
 			// Only another self can resolve to the version being written.
 			key, shown = owner.key(), "self"
 		default:
-			key, shown = e.agent.agent.id+"@"+strconv.Itoa(e.agent.version), e.agent.agent.id
+			key, shown = e.Agent.Agent.ID+"@"+strconv.Itoa(e.Agent.Version), e.Agent.Agent.ID
 		}
 		if seen[key] {
 			return nil, invalidField(p, "duplicate agent `%s`", shown)
@@ -275,7 +275,7 @@ func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowA
 				var body struct {
 					Type optional[string] `json:"type"`
 				}
-				return rosterEntry{kind: rosterKindSelf}, maDecode(path, raw, &body)
+				return rosterEntry{Kind: rosterKindSelf}, maDecode(path, raw, &body)
 			case rosterKindAdvisor:
 				if !allowAdvisor {
 					break
@@ -291,7 +291,7 @@ func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowA
 				if err := checkLength(mp, body.Model.Value, 1, 256); err != nil {
 					return rosterEntry{}, err
 				}
-				return rosterEntry{kind: rosterKindAdvisor, advisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
+				return rosterEntry{Kind: rosterKindAdvisor, AdvisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
 			case rosterKindAgent:
 			}
 			if typ != rosterKindAgent {
@@ -305,10 +305,10 @@ func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowA
 		if err != nil {
 			return rosterEntry{}, err
 		}
-		if v.multiagent != nil {
-			return rosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.agent.id)
+		if v.Multiagent != nil {
+			return rosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.Agent.ID)
 		}
-		return rosterEntry{kind: rosterKindAgent, agent: v}, nil
+		return rosterEntry{Kind: rosterKindAgent, Agent: v}, nil
 	}
 	if maIsNull(raw) {
 		return rosterEntry{}, invalidField(path, "must not be null")
@@ -344,11 +344,11 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 		return nil, err
 	}
 	m := base
-	m.roster = nil
+	m.Roster = nil
 	if body.Advisor.Set {
 		ap := maJoin(path, "advisor")
 		if body.Advisor.Null {
-			m.advisorEnabled, m.advisorModel = false, ""
+			m.AdvisorEnabled, m.AdvisorModel = false, ""
 		} else {
 			typ, err := maType(ap, body.Advisor.Value)
 			if err != nil {
@@ -366,12 +366,12 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 				if ab.Model.Set {
 					return nil, invalidField(mp, "unknown field")
 				}
-				m.advisorEnabled, m.advisorModel = false, ""
+				m.AdvisorEnabled, m.AdvisorModel = false, ""
 			} else {
-				if !m.advisorEnabled {
-					m.advisorModel = "" // another type replaces: its omitted model takes no value
+				if !m.AdvisorEnabled {
+					m.AdvisorModel = "" // another type replaces: its omitted model takes no value
 				}
-				m.advisorEnabled = true
+				m.AdvisorEnabled = true
 				if err := maNotNull(mp, ab.Model); err != nil {
 					return nil, err
 				}
@@ -382,19 +382,19 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 					if err := checkModelID(mp, ab.Model.Value); err != nil {
 						return nil, err
 					}
-					m.advisorModel = ab.Model.Value
+					m.AdvisorModel = ab.Model.Value
 				}
-				if m.advisorModel == "" {
+				if m.AdvisorModel == "" {
 					return nil, invalidField(mp, "is required")
 				}
 			}
 		}
 	}
 	var err error
-	if m.subagents, err = s.mergeDelegationLocked(maJoin(path, "subagents"), body.Subagents, m.subagents, owner); err != nil {
+	if m.Subagents, err = s.mergeDelegationLocked(maJoin(path, "subagents"), body.Subagents, m.Subagents, owner); err != nil {
 		return nil, err
 	}
-	if m.workflows, err = s.mergeDelegationLocked(maJoin(path, "workflows"), body.Workflows, m.workflows, owner); err != nil {
+	if m.Workflows, err = s.mergeDelegationLocked(maJoin(path, "workflows"), body.Workflows, m.Workflows, owner); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -427,14 +427,14 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 				return cur, invalidField(maJoin(path, f.key), "unknown field")
 			}
 		}
-		return delegation{predefined: []rosterEntry{}}, nil
+		return delegation{Predefined: []rosterEntry{}}, nil
 	}
 	d := cur
-	if !d.enabled {
+	if !d.Enabled {
 		d = defaultDelegation() // another type replaces: omitted keys take defaults
 	}
 	if body.InlineAgents.Set {
-		d.inline = true
+		d.Inline = true
 		if body.InlineAgents.Present() {
 			ip := maJoin(path, "inline_agents")
 			ityp, err := maType(ip, body.InlineAgents.Value)
@@ -450,22 +450,22 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 			if err := maDecode(ip, body.InlineAgents.Value, &tb); err != nil {
 				return cur, err
 			}
-			d.inline = ityp == toggleEnabled
+			d.Inline = ityp == toggleEnabled
 		}
 	}
 	pp := maJoin(path, "predefined_agents")
 	if body.PredefinedAgents.Set {
-		d.predefined = []rosterEntry{}
+		d.Predefined = []rosterEntry{}
 		if body.PredefinedAgents.Present() {
 			if err := maCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
 				return cur, err
 			}
-			if d.predefined, err = s.parseRosterLocked(pp, body.PredefinedAgents.Value, false, owner); err != nil {
+			if d.Predefined, err = s.parseRosterLocked(pp, body.PredefinedAgents.Value, false, owner); err != nil {
 				return cur, err
 			}
 		}
 	}
-	if !d.inline && len(d.predefined) == 0 {
+	if !d.Inline && len(d.Predefined) == 0 {
 		return cur, invalidField(pp, "must name at least one agent when inline_agents is disabled")
 	}
 	return d, nil

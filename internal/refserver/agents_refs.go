@@ -105,9 +105,9 @@ type agentReferenceJSON struct {
 	Version int    `json:"version"`
 }
 
-// referenceJSON is the resolved reference to v: {"type":"agent","id","version"}.
-func (v *agentVersion) referenceJSON() any {
-	return agentReferenceJSON{Type: "agent", ID: v.agent.id, Version: v.version}
+// ReferenceJSON is the resolved reference to v: {"type":"agent","id","version"}.
+func (v *agentVersion) ReferenceJSON() any {
+	return agentReferenceJSON{Type: "agent", ID: v.Agent.ID, Version: v.Version}
 }
 
 // threadAgentJSON is a thread agent (3.8): the resolved definition that runs
@@ -129,15 +129,15 @@ type threadAgentJSON struct {
 func (v *agentVersion) threadAgentJSON() threadAgentJSON {
 	return threadAgentJSON{
 		Type:              "agent",
-		ID:                v.agent.id,
-		Version:           v.version,
-		Name:              v.name,
-		Description:       v.description,
-		System:            v.system,
-		Model:             v.model.view(),
-		Tools:             v.tools.toolsJSON(),
-		MCPServers:        v.tools.mcpServersJSON(),
-		Skills:            mapSlice(v.skills, skill.view),
+		ID:                v.Agent.ID,
+		Version:           v.Version,
+		Name:              v.Name,
+		Description:       v.Description,
+		System:            v.System,
+		Model:             v.Model.view(),
+		Tools:             v.Tools.toolsJSON(),
+		MCPServers:        v.Tools.mcpServersJSON(),
+		Skills:            mapSlice(v.Skills, skill.view),
 		ExecutionIdentity: v.executionIdentity.view(),
 	}
 }
@@ -149,23 +149,23 @@ type sessionAgentJSONView struct {
 	Multiagent any `json:"multiagent"`
 }
 
-// sessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's thread agent plus
+// SessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's thread agent plus
 // its multiagent (null when unset) with every roster and predefined agent
 // reference expanded into that version's thread agent ({"type":"self"}
 // expands into v itself); advisor entries stay {type: advisor, model}.
 // For a session whose tools were replaced (Update Session), render a copy
 // of v with the new agentTools.
-func (v *agentVersion) sessionAgentJSON() any {
-	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.multiagent.view(v, true)}
+func (v *agentVersion) SessionAgentJSON() any {
+	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.Multiagent.view(v, true)}
 }
 
-// modelIDs lists, without repeats and own model first, every model the
+// ModelIDs lists, without repeats and own model first, every model the
 // agent can run: its own, each roster and predefined agent's, and the
 // advisor model. The budget rule (docs/managed-agents-wire.md 3.1) checks
 // each has a price.
-func (v *agentVersion) modelIDs() []string {
-	ids := []string{v.model.id}
-	for _, id := range v.multiagent.modelIDs() {
+func (v *agentVersion) ModelIDs() []string {
+	ids := []string{v.Model.ID}
+	for _, id := range v.Multiagent.modelIDs() {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}

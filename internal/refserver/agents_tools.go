@@ -32,15 +32,15 @@ var (
 // stores one too, and Update Session (docs/managed-agents-wire.md 6.5)
 // replaces it with parseAgentTools.
 type agentTools struct {
-	tools      []tool
+	Tools      []tool
 	mcpServers []mcpServer
 }
 
 // tool is one resolved entry of tools: exactly one pointer is set.
 type tool struct {
-	toolset *agentToolset
-	mcp     *mcpToolset
-	custom  *customTool
+	Toolset *agentToolset
+	MCP     *mcpToolset
+	Custom  *customTool
 }
 
 type policyJSON struct {
@@ -48,8 +48,8 @@ type policyJSON struct {
 }
 
 type toolDefaults struct {
-	enabled bool
-	policy  string
+	Enabled bool
+	Policy  string
 }
 
 type toolDefaultsJSON struct {
@@ -58,19 +58,19 @@ type toolDefaultsJSON struct {
 }
 
 func (d toolDefaults) view() toolDefaultsJSON {
-	return toolDefaultsJSON{Enabled: d.enabled, PermissionPolicy: policyJSON{Type: d.policy}}
+	return toolDefaultsJSON{Enabled: d.Enabled, PermissionPolicy: policyJSON{Type: d.Policy}}
 }
 
 type agentToolset struct {
-	configs  []toolsetConfig
-	defaults toolDefaults
+	Configs  []toolsetConfig
+	Defaults toolDefaults
 }
 
 // toolsetConfig is a resolved per-tool override of the agent toolset.
 type toolsetConfig struct {
-	name             string
-	enabled          bool
-	policy           string
+	Name             string
+	Enabled          bool
+	Policy           string
 	allowedDomains   []string // web_fetch, web_search; nil is null
 	blockedDomains   []string
 	maxContentTokens *int64 // web_fetch
@@ -111,8 +111,8 @@ type webSearchConfigJSON struct {
 }
 
 func (c toolsetConfig) view() any {
-	base := toolConfigJSON{Type: c.name, Name: c.name, Enabled: c.enabled, PermissionPolicy: policyJSON{Type: c.policy}}
-	switch c.name {
+	base := toolConfigJSON{Type: c.Name, Name: c.Name, Enabled: c.Enabled, PermissionPolicy: policyJSON{Type: c.Policy}}
+	switch c.Name {
 	case "web_fetch":
 		return webFetchConfigJSON{base, c.allowedDomains, c.blockedDomains, c.maxContentTokens}
 	case "web_search":
@@ -132,15 +132,15 @@ type agentToolsetJSON struct {
 }
 
 type mcpToolset struct {
-	serverName string
-	configs    []mcpToolConfig
-	defaults   toolDefaults
+	ServerName string
+	Configs    []mcpToolConfig
+	Defaults   toolDefaults
 }
 
 type mcpToolConfig struct {
-	name    string
-	enabled bool
-	policy  string
+	Name    string
+	Enabled bool
+	Policy  string
 }
 
 type mcpToolConfigJSON struct {
@@ -157,8 +157,8 @@ type mcpToolsetJSON struct {
 }
 
 type customTool struct {
-	name, description string
-	inputSchema       json.RawMessage // compact, as received
+	Name, description string
+	InputSchema       json.RawMessage // compact, as received
 }
 
 type customToolJSON struct {
@@ -180,27 +180,27 @@ type mcpServerJSON struct {
 
 func (t tool) view() any {
 	switch {
-	case t.toolset != nil:
-		configs := make([]any, len(t.toolset.configs))
-		for i, c := range t.toolset.configs {
+	case t.Toolset != nil:
+		configs := make([]any, len(t.Toolset.Configs))
+		for i, c := range t.Toolset.Configs {
 			configs[i] = c.view()
 		}
-		return agentToolsetJSON{Type: agentToolsetType, Configs: configs, DefaultConfig: t.toolset.defaults.view()}
-	case t.mcp != nil:
-		configs := make([]mcpToolConfigJSON, len(t.mcp.configs))
-		for i, c := range t.mcp.configs {
-			configs[i] = mcpToolConfigJSON{Name: c.name, Enabled: c.enabled, PermissionPolicy: policyJSON{Type: c.policy}}
+		return agentToolsetJSON{Type: agentToolsetType, Configs: configs, DefaultConfig: t.Toolset.Defaults.view()}
+	case t.MCP != nil:
+		configs := make([]mcpToolConfigJSON, len(t.MCP.Configs))
+		for i, c := range t.MCP.Configs {
+			configs[i] = mcpToolConfigJSON{Name: c.Name, Enabled: c.Enabled, PermissionPolicy: policyJSON{Type: c.Policy}}
 		}
-		return mcpToolsetJSON{Type: "mcp_toolset", MCPServerName: t.mcp.serverName, Configs: configs, DefaultConfig: t.mcp.defaults.view()}
+		return mcpToolsetJSON{Type: "mcp_toolset", MCPServerName: t.MCP.ServerName, Configs: configs, DefaultConfig: t.MCP.Defaults.view()}
 	default:
-		return customToolJSON{Type: "custom", Name: t.custom.name, Description: t.custom.description, InputSchema: t.custom.inputSchema}
+		return customToolJSON{Type: "custom", Name: t.Custom.Name, Description: t.Custom.description, InputSchema: t.Custom.InputSchema}
 	}
 }
 
 // toolsJSON renders the tools list ([] when empty).
 func (a agentTools) toolsJSON() []any {
-	out := make([]any, len(a.tools))
-	for i, t := range a.tools {
+	out := make([]any, len(a.Tools))
+	for i, t := range a.Tools {
 		out[i] = t.view()
 	}
 	return out
@@ -225,13 +225,13 @@ func (a agentTools) mcpServersJSON() []mcpServerJSON {
 func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agentTools) (agentTools, error) {
 	out := base
 	if tools != nil {
-		out.tools = nil
+		out.Tools = nil
 		if !maIsNull(tools) {
 			parsed, err := parseTools(maJoin(field, "tools"), tools)
 			if err != nil {
 				return agentTools{}, err
 			}
-			out.tools = parsed
+			out.Tools = parsed
 		}
 	}
 	if mcpServers != nil {
@@ -249,15 +249,15 @@ func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agent
 		servers[s.name] = true
 	}
 	used := map[string]bool{}
-	for i, t := range out.tools {
-		if t.mcp == nil {
+	for i, t := range out.Tools {
+		if t.MCP == nil {
 			continue
 		}
-		if !servers[t.mcp.serverName] {
+		if !servers[t.MCP.ServerName] {
 			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
-				"no mcp_servers entry named `%s`", t.mcp.serverName)
+				"no mcp_servers entry named `%s`", t.MCP.ServerName)
 		}
-		used[t.mcp.serverName] = true
+		used[t.MCP.ServerName] = true
 	}
 	for i, s := range out.mcpServers {
 		if !used[s.name] {
@@ -291,22 +291,22 @@ func parseTools(path string, raw json.RawMessage) ([]tool, error) {
 				return nil, invalidField(maJoin(p, "type"), "duplicate toolset `%s`", agentToolsetType)
 			}
 			toolsets[agentToolsetType] = true
-			t.toolset, err = parseAgentToolset(p, item)
+			t.Toolset, err = parseAgentToolset(p, item)
 		case "mcp_toolset":
-			t.mcp, err = parseMCPToolset(p, item)
+			t.MCP, err = parseMCPToolset(p, item)
 			if err == nil {
-				if toolsets["mcp:"+t.mcp.serverName] {
-					return nil, invalidField(maJoin(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.mcp.serverName)
+				if toolsets["mcp:"+t.MCP.ServerName] {
+					return nil, invalidField(maJoin(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.MCP.ServerName)
 				}
-				toolsets["mcp:"+t.mcp.serverName] = true
+				toolsets["mcp:"+t.MCP.ServerName] = true
 			}
 		case "custom":
-			t.custom, err = parseCustomTool(p, item)
+			t.Custom, err = parseCustomTool(p, item)
 			if err == nil {
-				if customs[t.custom.name] {
-					return nil, invalidField(maJoin(p, "name"), "duplicate custom tool `%s`", t.custom.name)
+				if customs[t.Custom.Name] {
+					return nil, invalidField(maJoin(p, "name"), "duplicate custom tool `%s`", t.Custom.Name)
 				}
-				customs[t.custom.name] = true
+				customs[t.Custom.Name] = true
 			}
 		default:
 			return nil, maBadType(p, maToolTypes...)
@@ -327,7 +327,7 @@ type defaultConfigBody struct {
 // parseDefaults reads an optional default_config over the toolset's
 // defaults (enabled true and defaultPolicy).
 func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (toolDefaults, error) {
-	d := toolDefaults{enabled: true, policy: defaultPolicy}
+	d := toolDefaults{Enabled: true, Policy: defaultPolicy}
 	if !o.Present() {
 		return d, nil
 	}
@@ -336,14 +336,14 @@ func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy strin
 		return d, err
 	}
 	if body.Enabled.Present() {
-		d.enabled = body.Enabled.Value
+		d.Enabled = body.Enabled.Value
 	}
 	if body.PermissionPolicy.Present() {
 		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return d, err
 		}
-		d.policy = policy
+		d.Policy = policy
 	}
 	return d, nil
 }

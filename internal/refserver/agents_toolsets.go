@@ -35,7 +35,7 @@ func parseAgentToolset(path string, raw json.RawMessage) (*agentToolset, error) 
 	if err != nil {
 		return nil, err
 	}
-	ts := &agentToolset{defaults: defaults, configs: []toolsetConfig{}}
+	ts := &agentToolset{Defaults: defaults, Configs: []toolsetConfig{}}
 	cpath := maJoin(path, "configs")
 	if err := maNotNull(cpath, body.Configs); err != nil {
 		return nil, err
@@ -46,11 +46,11 @@ func parseAgentToolset(path string, raw json.RawMessage) (*agentToolset, error) 
 		if err != nil {
 			return nil, err
 		}
-		if seen[c.name] {
-			return nil, invalidField(maJoin(maIndex(cpath, i), "name"), "duplicate tool `%s`", c.name)
+		if seen[c.Name] {
+			return nil, invalidField(maJoin(maIndex(cpath, i), "name"), "duplicate tool `%s`", c.Name)
 		}
-		seen[c.name] = true
-		ts.configs = append(ts.configs, c)
+		seen[c.Name] = true
+		ts.Configs = append(ts.Configs, c)
 	}
 	return ts, nil
 }
@@ -90,16 +90,16 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults toolDefaults)
 			return toolsetConfig{}, invalidField(maJoin(path, f.key), "unknown field")
 		}
 	}
-	c := toolsetConfig{name: name, enabled: defaults.enabled, policy: defaults.policy}
+	c := toolsetConfig{Name: name, Enabled: defaults.Enabled, Policy: defaults.Policy}
 	if body.Enabled.Present() {
-		c.enabled = body.Enabled.Value
+		c.Enabled = body.Enabled.Value
 	}
 	if body.PermissionPolicy.Present() {
 		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return c, err
 		}
-		c.policy = policy
+		c.Policy = policy
 	}
 	var err error
 	if c.allowedDomains, err = parseDomains(maJoin(path, "allowed_domains"), body.AllowedDomains); err != nil {
@@ -225,7 +225,7 @@ func parseMCPToolset(path string, raw json.RawMessage) (*mcpToolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := &mcpToolset{serverName: body.MCPServerName.Value, defaults: defaults, configs: []mcpToolConfig{}}
+	ts := &mcpToolset{ServerName: body.MCPServerName.Value, Defaults: defaults, Configs: []mcpToolConfig{}}
 	cpath := maJoin(path, "configs")
 	if err := maNotNull(cpath, body.Configs); err != nil {
 		return nil, err
@@ -247,16 +247,16 @@ func parseMCPToolset(path string, raw json.RawMessage) (*mcpToolset, error) {
 			return nil, invalidField(maJoin(p, "name"), "duplicate tool `%s`", cb.Name.Value)
 		}
 		seen[cb.Name.Value] = true
-		c := mcpToolConfig{name: cb.Name.Value, enabled: defaults.enabled, policy: defaults.policy}
+		c := mcpToolConfig{Name: cb.Name.Value, Enabled: defaults.Enabled, Policy: defaults.Policy}
 		if cb.Enabled.Present() {
-			c.enabled = cb.Enabled.Value
+			c.Enabled = cb.Enabled.Value
 		}
 		if cb.PermissionPolicy.Present() {
-			if c.policy, err = parsePermissionPolicy(maJoin(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
+			if c.Policy, err = parsePermissionPolicy(maJoin(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
 				return nil, err
 			}
 		}
-		ts.configs = append(ts.configs, c)
+		ts.Configs = append(ts.Configs, c)
 	}
 	return ts, nil
 }
@@ -297,7 +297,7 @@ func parseCustomTool(path string, raw json.RawMessage) (*customTool, error) {
 	if err := checkInputSchema(sp, body.InputSchema.Value); err != nil {
 		return nil, err
 	}
-	return &customTool{name: body.Name.Value, description: body.Description.Value, inputSchema: maCompact(body.InputSchema.Value)}, nil
+	return &customTool{Name: body.Name.Value, description: body.Description.Value, InputSchema: maCompact(body.InputSchema.Value)}, nil
 }
 
 // checkInputSchema checks the members docs/managed-agents-wire.md 3.5 names

@@ -109,25 +109,25 @@ func (e *engine) decide(th *thread, st Step) permission {
 // toolPolicy resolves whether the step's tool is enabled for th's agent and
 // its policy.
 func (e *engine) toolPolicy(th *thread, st Step) (bool, string) {
-	for _, t := range e.agentOf(th).tools.tools {
+	for _, t := range e.agentOf(th).Tools.Tools {
 		switch {
-		case st.kind == stepUseTool && t.toolset != nil:
+		case st.kind == stepUseTool && t.Toolset != nil:
 			if !slices.Contains(maToolsetTools, st.name) {
 				return false, ""
 			}
-			for _, c := range t.toolset.configs {
-				if c.name == st.name {
-					return c.enabled, c.policy
+			for _, c := range t.Toolset.Configs {
+				if c.Name == st.name {
+					return c.Enabled, c.Policy
 				}
 			}
-			return t.toolset.defaults.enabled, t.toolset.defaults.policy
-		case st.kind == stepUseMCPTool && t.mcp != nil && t.mcp.serverName == st.server:
-			for _, c := range t.mcp.configs {
-				if c.name == st.name {
-					return c.enabled, c.policy
+			return t.Toolset.Defaults.Enabled, t.Toolset.Defaults.Policy
+		case st.kind == stepUseMCPTool && t.MCP != nil && t.MCP.ServerName == st.server:
+			for _, c := range t.MCP.Configs {
+				if c.Name == st.name {
+					return c.Enabled, c.Policy
 				}
 			}
-			return t.mcp.defaults.enabled, t.mcp.defaults.policy
+			return t.MCP.Defaults.Enabled, t.MCP.Defaults.Policy
 		}
 	}
 	return false, ""

@@ -311,11 +311,11 @@ func (s *Server) resolveAgentOverridesLocked(workspaceID, field string, raw json
 		if err := maNotNull(maJoin(field, "model"), body.Model); err != nil {
 			return nil, err
 		}
-		if o.model, err = parseModelConfig(maJoin(field, "model"), body.Model.Value, nil); err != nil {
+		if o.Model, err = parseModelConfig(maJoin(field, "model"), body.Model.Value, nil); err != nil {
 			return nil, err
 		}
 	}
-	if o.system, err = clearableString(maJoin(field, "system"), body.System, o.system, maxSystemPrompt); err != nil {
+	if o.System, err = clearableString(maJoin(field, "system"), body.System, o.System, maxSystemPrompt); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
@@ -326,14 +326,14 @@ func (s *Server) resolveAgentOverridesLocked(workspaceID, field string, raw json
 			return nil, err
 		}
 	}
-	if o.tools, err = parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), v.tools); err != nil {
+	if o.Tools, err = parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), v.Tools); err != nil {
 		return nil, err
 	}
 	if body.Skills.Set {
 		if err := maNotNull(maJoin(field, "skills"), body.Skills); err != nil {
 			return nil, err
 		}
-		if o.skills, err = parseSkills(maJoin(field, "skills"), body.Skills.Value); err != nil {
+		if o.Skills, err = parseSkills(maJoin(field, "skills"), body.Skills.Value); err != nil {
 			return nil, err
 		}
 	}
