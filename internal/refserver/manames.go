@@ -38,3 +38,8 @@ func maRequired[T any](path string, o optional[T]) error { return kit.Required(p
 func maNotNull[T any](path string, o optional[T]) error { return kit.NotNull(path, o) }
 
 func maSortedKeys[V any](m map[string]V) []string { return kit.SortedKeys(m) }
+
+var (
+	clearableString = kit.ClearableString
+	rawOrNil        = kit.RawOrNil
+)

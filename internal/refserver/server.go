@@ -8,6 +8,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
@@ -38,14 +39,12 @@ type Server struct {
 
 	// Managed-agent families. Each state type lives in its family's file,
 	// is guarded by mu, and is usable as its zero value.
-	agents       agentState
-	environments environmentState
-	sessions     sessionState
-	deployments  deploymentState
-	scripts      scriptState      // the scripted agent's queued turns (script.go)
-	tokens       tokenState       // access tokens (oauth_tokens.go)
-	federation   federationState  // issuers, rules, used jti values (federation.go)
-	devices      attestationState // app integrations, challenges, attested keys (attestation.go)
+	sessions    sessionState
+	deployments deploymentState
+	scripts     scriptState      // the scripted agent's queued turns (script.go)
+	tokens      tokenState       // access tokens (oauth_tokens.go)
+	federation  federationState  // issuers, rules, used jti values (federation.go)
+	devices     attestationState // app integrations, challenges, attested keys (attestation.go)
 
 	denials denialLog // why exchanges were refused (oauth.go); own lock
 
@@ -56,6 +55,9 @@ type Server struct {
 	// memory is the memory stores; its state is guarded by mu (sessions
 	// and deployments read stores under it).
 	memory *memory.Service
+	// agents is agents and environments; its state is guarded by mu
+	// (sessions and deployments resolve agents and environments under it).
+	agents *agents.Service
 }
 
 type config struct {
@@ -190,6 +192,7 @@ func New(opts ...Option) *Server {
 	s.trace = newServerTracing(cfg)
 	s.msgs = s.newMessages()
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
+	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: s.archiveAgentDeploymentsLocked})
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -232,8 +235,7 @@ func (s *Server) routes() []route {
 	all = append(all, s.workspaceRoutes()...)
 	all = append(all, s.msgs.Routes()...) // messages, count_tokens, chat completions, models
 	all = append(all, s.tunnelRoutes()...)
-	all = append(all, s.agentRoutes()...)
-	all = append(all, s.environmentRoutes()...)
+	all = append(all, s.agents.Routes()...) // agents, environments
 	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)

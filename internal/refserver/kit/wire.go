@@ -333,3 +333,31 @@ func CompactJSON(raw []byte) json.RawMessage {
 	}
 	return json.RawMessage(b.Bytes())
 }
+
+// ClearableString applies an optional nullable string with a maximum
+// length: omitted keeps cur; null and "" clear it (stored as null).
+func ClearableString(path string, o Optional[string], cur *string, maxLen int) (*string, error) {
+	if !o.Set {
+		return cur, nil
+	}
+	if o.Null || o.Value == "" {
+		return nil, nil
+	}
+	if err := CheckLength(path, o.Value, 0, maxLen); err != nil {
+		return nil, err
+	}
+	return StringPtr(o.Value), nil
+}
+
+// RawOrNil turns an optional raw member into the convention of the
+// parsers that merge over a stored value (agents.ParseTools): nil when
+// omitted, the JSON null when null.
+func RawOrNil(o Optional[json.RawMessage]) json.RawMessage {
+	switch {
+	case !o.Set:
+		return nil
+	case o.Null:
+		return json.RawMessage("null")
+	}
+	return o.Value
+}

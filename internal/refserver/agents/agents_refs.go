@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -24,7 +24,7 @@ type agentRefBody struct {
 // version `<n>` not found.`); an archived agent is 400 "<field>: agent
 // `<id>` is archived". Other shapes are 400 naming field. Callers that
 // accept more forms (agent_with_overrides) check the type first.
-func (s *Server) resolveAgentRefLocked(workspaceID, field string, raw json.RawMessage) (*agentVersion, error) {
+func (s *Service) resolveAgentRefLocked(workspaceID, field string, raw json.RawMessage) (*Version, error) {
 	var id string
 	version := 0
 	switch maKind(raw) {
@@ -87,7 +87,7 @@ func (s *Server) resolveAgentRefLocked(workspaceID, field string, raw json.RawMe
 // agentVersionLocked returns one version of an agent of workspaceID: 404
 // `Agent `<id>` not found.` or `Agent `<id>` version `<n>` not found.`.
 // Archived agents are returned too.
-func (s *Server) agentVersionLocked(workspaceID, agentID string, version int) (*agentVersion, error) {
+func (s *Service) agentVersionLocked(workspaceID, agentID string, version int) (*Version, error) {
 	a, err := s.agentInWorkspaceLocked(workspaceID, agentID)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ type agentReferenceJSON struct {
 }
 
 // ReferenceJSON is the resolved reference to v: {"type":"agent","id","version"}.
-func (v *agentVersion) ReferenceJSON() any {
+func (v *Version) ReferenceJSON() any {
 	return agentReferenceJSON{Type: "agent", ID: v.Agent.ID, Version: v.Version}
 }
 
@@ -126,7 +126,7 @@ type threadAgentJSON struct {
 	ExecutionIdentity executionIdentityJSON `json:"execution_identity"`
 }
 
-func (v *agentVersion) threadAgentJSON() threadAgentJSON {
+func (v *Version) threadAgentJSON() threadAgentJSON {
 	return threadAgentJSON{
 		Type:              "agent",
 		ID:                v.Agent.ID,
@@ -137,7 +137,7 @@ func (v *agentVersion) threadAgentJSON() threadAgentJSON {
 		Model:             v.Model.view(),
 		Tools:             v.Tools.toolsJSON(),
 		MCPServers:        v.Tools.mcpServersJSON(),
-		Skills:            mapSlice(v.Skills, skill.view),
+		Skills:            mapSlice(v.Skills, Skill.view),
 		ExecutionIdentity: v.executionIdentity.view(),
 	}
 }
@@ -155,7 +155,7 @@ type sessionAgentJSONView struct {
 // expands into v itself); advisor entries stay {type: advisor, model}.
 // For a session whose tools were replaced (Update Session), render a copy
 // of v with the new agentTools.
-func (v *agentVersion) SessionAgentJSON() any {
+func (v *Version) SessionAgentJSON() any {
 	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.Multiagent.view(v, true)}
 }
 
@@ -163,7 +163,7 @@ func (v *agentVersion) SessionAgentJSON() any {
 // agent can run: its own, each roster and predefined agent's, and the
 // advisor model. The budget rule (docs/managed-agents-wire.md 3.1) checks
 // each has a price.
-func (v *agentVersion) ModelIDs() []string {
+func (v *Version) ModelIDs() []string {
 	ids := []string{v.Model.ID}
 	for _, id := range v.Multiagent.modelIDs() {
 		if !slices.Contains(ids, id) {

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -11,58 +11,58 @@ import (
 // are immutable, a session can later expand them into full definitions.
 
 const (
-	maMaxRoster       = 20
-	multiagentV1      = "multiagent_20261001"
-	multiagentCoord   = "coordinator"
-	rosterKindAgent   = "agent"
-	rosterKindSelf    = "self"
-	rosterKindAdvisor = "advisor"
-	toggleEnabled     = "enabled"
-	toggleDisabled    = "disabled"
+	maMaxRoster           = 20
+	multiagentV1          = "multiagent_20261001"
+	MultiagentCoordinator = "coordinator"
+	RosterKindAgent       = "agent"
+	RosterKindSelf        = "self"
+	RosterKindAdvisor     = "advisor"
+	toggleEnabled         = "enabled"
+	toggleDisabled        = "disabled"
 )
 
-// rosterEntry is a resolved roster entry: an agent version, the owning
+// RosterEntry is a resolved roster entry: an agent version, the owning
 // agent itself (resolved to the version being written when rendered), or
 // a coordinator's advisor model.
-type rosterEntry struct {
-	Kind         string        // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
-	Agent        *agentVersion // rosterKindAgent
-	AdvisorModel string        // rosterKindAdvisor
+type RosterEntry struct {
+	Kind         string   // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
+	Agent        *Version // rosterKindAgent
+	AdvisorModel string   // rosterKindAdvisor
 }
 
-// delegation is a resolved subagents or workflows setting.
-type delegation struct {
+// Delegation is a resolved subagents or workflows setting.
+type Delegation struct {
 	Enabled    bool
 	Inline     bool // inline_agents enabled
-	Predefined []rosterEntry
+	Predefined []RosterEntry
 }
 
-func defaultDelegation() delegation {
-	return delegation{Enabled: true, Inline: true, Predefined: []rosterEntry{}}
+func defaultDelegation() Delegation {
+	return Delegation{Enabled: true, Inline: true, Predefined: []RosterEntry{}}
 }
 
-// multiagentConfig is a resolved multiagent value.
-type multiagentConfig struct {
+// Multiagent is a resolved multiagent value.
+type Multiagent struct {
 	Type   string
-	Roster []rosterEntry // coordinator
+	Roster []RosterEntry // coordinator
 
 	AdvisorEnabled bool   // multiagent_20261001
 	AdvisorModel   string // when advisorEnabled
-	Subagents      delegation
-	Workflows      delegation
+	Subagents      Delegation
+	Workflows      Delegation
 }
 
 // rosterView renders an entry on an agent ({type:agent,id,version} or
 // {type:advisor,model}) or, for a session, expands agents into thread agent
 // definitions.
-func (e rosterEntry) view(owner *agentVersion, session bool) any {
+func (e RosterEntry) view(owner *Version, session bool) any {
 	switch e.Kind {
-	case rosterKindAdvisor:
+	case RosterKindAdvisor:
 		return struct {
 			Type  string `json:"type"`
 			Model string `json:"model"`
-		}{rosterKindAdvisor, e.AdvisorModel}
-	case rosterKindSelf:
+		}{RosterKindAdvisor, e.AdvisorModel}
+	case RosterKindSelf:
 		if session {
 			return owner.threadAgentJSON()
 		}
@@ -91,7 +91,7 @@ type delegationJSON struct {
 	PredefinedAgents []any      `json:"predefined_agents"`
 }
 
-func (d delegation) view(owner *agentVersion, session bool) any {
+func (d Delegation) view(owner *Version, session bool) any {
 	if !d.Enabled {
 		return toggle(false)
 	}
@@ -116,16 +116,16 @@ type multiagentV1JSON struct {
 
 // view renders m for owner; session expands agent references (3.7,
 // "Multiagent on a session"). A nil m renders as null.
-func (m *multiagentConfig) view(owner *agentVersion, session bool) any {
+func (m *Multiagent) view(owner *Version, session bool) any {
 	if m == nil {
 		return nil
 	}
-	if m.Type == multiagentCoord {
+	if m.Type == MultiagentCoordinator {
 		agents := make([]any, len(m.Roster))
 		for i, e := range m.Roster {
 			agents[i] = e.view(owner, session)
 		}
-		return coordinatorJSON{Type: multiagentCoord, Agents: agents}
+		return coordinatorJSON{Type: MultiagentCoordinator, Agents: agents}
 	}
 	var advisor any = toggle(false)
 	if m.AdvisorEnabled {
@@ -140,17 +140,17 @@ func (m *multiagentConfig) view(owner *agentVersion, session bool) any {
 
 // modelIDs lists the models m can run besides the owner's own: roster and
 // predefined agents' models and the advisor model. self adds nothing new.
-func (m *multiagentConfig) modelIDs() []string {
+func (m *Multiagent) modelIDs() []string {
 	if m == nil {
 		return nil
 	}
 	var ids []string
-	add := func(entries []rosterEntry) {
+	add := func(entries []RosterEntry) {
 		for _, e := range entries {
 			switch e.Kind {
-			case rosterKindAgent:
+			case RosterKindAgent:
 				ids = append(ids, e.Agent.Model.ID)
-			case rosterKindAdvisor:
+			case RosterKindAdvisor:
 				ids = append(ids, e.AdvisorModel)
 			}
 		}
@@ -182,23 +182,23 @@ func (o multiagentOwner) key() string { return o.agentID + "@" + strconv.Itoa(o.
 // current value on update (nil on create): a multiagent_20261001 update of
 // a multiagent_20261001 value is merged level by level; anything else
 // replaces.
-func (s *Server) parseMultiagentLocked(path string, raw json.RawMessage, stored *multiagentConfig, owner multiagentOwner) (*multiagentConfig, error) {
+func (s *Service) parseMultiagentLocked(path string, raw json.RawMessage, stored *Multiagent, owner multiagentOwner) (*Multiagent, error) {
 	typ, err := maType(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	switch typ {
-	case multiagentCoord:
+	case MultiagentCoordinator:
 		return s.parseCoordinatorLocked(path, raw, owner)
 	case multiagentV1:
-		base := &multiagentConfig{Type: multiagentV1, Subagents: defaultDelegation(), Workflows: defaultDelegation()}
+		base := &Multiagent{Type: multiagentV1, Subagents: defaultDelegation(), Workflows: defaultDelegation()}
 		if stored != nil && stored.Type == multiagentV1 {
 			copied := *stored
 			base = &copied
 		}
 		return s.parseMultiagentV1Locked(path, raw, base, owner)
 	}
-	return nil, maBadType(path, multiagentCoord, multiagentV1)
+	return nil, maBadType(path, MultiagentCoordinator, multiagentV1)
 }
 
 type coordinatorBody struct {
@@ -206,7 +206,7 @@ type coordinatorBody struct {
 	Agents optional[[]json.RawMessage] `json:"agents"`
 }
 
-func (s *Server) parseCoordinatorLocked(path string, raw json.RawMessage, owner multiagentOwner) (*multiagentConfig, error) {
+func (s *Service) parseCoordinatorLocked(path string, raw json.RawMessage, owner multiagentOwner) (*Multiagent, error) {
 	var body coordinatorBody
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
@@ -222,13 +222,13 @@ func (s *Server) parseCoordinatorLocked(path string, raw json.RawMessage, owner 
 	if err != nil {
 		return nil, err
 	}
-	return &multiagentConfig{Type: multiagentCoord, Roster: roster}, nil
+	return &Multiagent{Type: MultiagentCoordinator, Roster: roster}, nil
 }
 
 // parseRosterLocked resolves roster entries and checks that they are
 // distinct after resolution, with at most one self and one advisor.
-func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAdvisor bool, owner multiagentOwner) ([]rosterEntry, error) {
-	out := make([]rosterEntry, 0, len(items))
+func (s *Service) parseRosterLocked(path string, items []json.RawMessage, allowAdvisor bool, owner multiagentOwner) ([]RosterEntry, error) {
+	out := make([]RosterEntry, 0, len(items))
 	seen := map[string]bool{}
 	for i, item := range items {
 		p := maIndex(path, i)
@@ -238,12 +238,12 @@ func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAd
 		}
 		var key, shown string
 		switch e.Kind {
-		case rosterKindAdvisor:
+		case RosterKindAdvisor:
 			key, shown = "advisor", "advisor"
 			if seen[key] {
 				return nil, invalidField(p, "duplicate advisor `%s`", e.AdvisorModel)
 			}
-		case rosterKindSelf:
+		case RosterKindSelf:
 			// Only another self can resolve to the version being written.
 			key, shown = owner.key(), "self"
 		default:
@@ -263,57 +263,57 @@ type rosterAdvisorBody struct {
 	Model optional[string] `json:"model"`
 }
 
-func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowAdvisor bool, owner multiagentOwner) (rosterEntry, error) {
+func (s *Service) parseRosterEntryLocked(path string, raw json.RawMessage, allowAdvisor bool, owner multiagentOwner) (RosterEntry, error) {
 	if maKind(raw) == '"' || maKind(raw) == '{' {
 		if maKind(raw) == '{' {
 			typ, err := maType(path, raw)
 			if err != nil {
-				return rosterEntry{}, err
+				return RosterEntry{}, err
 			}
 			switch typ {
-			case rosterKindSelf:
+			case RosterKindSelf:
 				var body struct {
 					Type optional[string] `json:"type"`
 				}
-				return rosterEntry{Kind: rosterKindSelf}, maDecode(path, raw, &body)
-			case rosterKindAdvisor:
+				return RosterEntry{Kind: RosterKindSelf}, maDecode(path, raw, &body)
+			case RosterKindAdvisor:
 				if !allowAdvisor {
 					break
 				}
 				var body rosterAdvisorBody
 				if err := maDecode(path, raw, &body); err != nil {
-					return rosterEntry{}, err
+					return RosterEntry{}, err
 				}
 				mp := maJoin(path, "model")
 				if err := maRequired(mp, body.Model); err != nil {
-					return rosterEntry{}, err
+					return RosterEntry{}, err
 				}
 				if err := checkLength(mp, body.Model.Value, 1, 256); err != nil {
-					return rosterEntry{}, err
+					return RosterEntry{}, err
 				}
-				return rosterEntry{Kind: rosterKindAdvisor, AdvisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
-			case rosterKindAgent:
+				return RosterEntry{Kind: RosterKindAdvisor, AdvisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
+			case RosterKindAgent:
 			}
-			if typ != rosterKindAgent {
+			if typ != RosterKindAgent {
 				if allowAdvisor {
-					return rosterEntry{}, maBadType(path, rosterKindAgent, rosterKindSelf, rosterKindAdvisor)
+					return RosterEntry{}, maBadType(path, RosterKindAgent, RosterKindSelf, RosterKindAdvisor)
 				}
-				return rosterEntry{}, maBadType(path, rosterKindAgent, rosterKindSelf)
+				return RosterEntry{}, maBadType(path, RosterKindAgent, RosterKindSelf)
 			}
 		}
 		v, err := s.resolveAgentRefLocked(owner.workspaceID, path, raw)
 		if err != nil {
-			return rosterEntry{}, err
+			return RosterEntry{}, err
 		}
 		if v.Multiagent != nil {
-			return rosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.Agent.ID)
+			return RosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.Agent.ID)
 		}
-		return rosterEntry{Kind: rosterKindAgent, Agent: v}, nil
+		return RosterEntry{Kind: RosterKindAgent, Agent: v}, nil
 	}
 	if maIsNull(raw) {
-		return rosterEntry{}, invalidField(path, "must not be null")
+		return RosterEntry{}, invalidField(path, "must not be null")
 	}
-	return rosterEntry{}, invalidField(path, "must be an agent id string or an object")
+	return RosterEntry{}, invalidField(path, "must be an agent id string or an object")
 }
 
 type multiagentV1Body struct {
@@ -338,7 +338,7 @@ type delegationBody struct {
 // stored value of the same variant, or the defaults): omitted keys keep,
 // null takes the default, an object of another type replaces (its omitted
 // keys take defaults). Validation applies to the merged result.
-func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base *multiagentConfig, owner multiagentOwner) (*multiagentConfig, error) {
+func (s *Service) parseMultiagentV1Locked(path string, raw json.RawMessage, base *Multiagent, owner multiagentOwner) (*Multiagent, error) {
 	var body multiagentV1Body
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
@@ -400,7 +400,7 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 	return m, nil
 }
 
-func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage], cur delegation, owner multiagentOwner) (delegation, error) {
+func (s *Service) mergeDelegationLocked(path string, o optional[json.RawMessage], cur Delegation, owner multiagentOwner) (Delegation, error) {
 	if !o.Set {
 		return cur, nil
 	}
@@ -427,7 +427,7 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 				return cur, invalidField(maJoin(path, f.key), "unknown field")
 			}
 		}
-		return delegation{Predefined: []rosterEntry{}}, nil
+		return Delegation{Predefined: []RosterEntry{}}, nil
 	}
 	d := cur
 	if !d.Enabled {
@@ -455,7 +455,7 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 	}
 	pp := maJoin(path, "predefined_agents")
 	if body.PredefinedAgents.Set {
-		d.Predefined = []rosterEntry{}
+		d.Predefined = []RosterEntry{}
 		if body.PredefinedAgents.Present() {
 			if err := maCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
 				return cur, err

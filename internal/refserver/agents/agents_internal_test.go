@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 // White-box tests of the helpers that sessions and deployments build on:
 // resolveAgentRefLocked, agentVersionLocked, the reference, thread and
@@ -7,50 +7,54 @@ package refserver
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 type maFixture struct {
-	s  *Server
-	ts *httptest.Server
-	ws string
+	s   *Service
+	mux *http.ServeMux
+	ws  string
 }
 
+// newMAFixture serves the family's routes in one workspace, without the
+// server's pipeline (authentication, beta checks, idempotency).
 func newMAFixture(t *testing.T) *maFixture {
 	t.Helper()
-	s := New(WithIDs(SequentialIDs()))
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	return &maFixture{s: s, ts: ts, ws: s.Seed().DefaultWorkspaceID}
+	deps := &kit.Deps{Clock: kit.SystemClock{}, IDs: kit.SequentialIDs(), Logger: slog.New(slog.DiscardHandler)}
+	f := &maFixture{s: New(Deps{Deps: deps}), mux: http.NewServeMux(), ws: "wrkspc_01default"}
+	for _, rt := range f.s.Routes() {
+		f.mux.HandleFunc(rt.Method+" "+rt.Path, func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			c := &kit.Call{Deps: deps, W: w, R: r, Ex: &kit.Exchange{Body: body}, WorkspaceID: f.ws}
+			c.Run(rt.Handle)
+		})
+	}
+	return f
+}
+
+func (f *maFixture) do(t *testing.T, method, path, body string) map[string]any {
+	t.Helper()
+	w := httptest.NewRecorder()
+	f.mux.ServeHTTP(w, httptest.NewRequest(method, path, strings.NewReader(body)))
+	if w.Code != http.StatusOK {
+		t.Fatalf("%s %s: %d %s", method, path, w.Code, w.Body)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func (f *maFixture) post(t *testing.T, path, body string) map[string]any {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, f.ts.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+f.s.Seed().APIKey)
-	req.Header.Set("vendor-workspace-id", f.ws)
-	req.Header.Set("vendor-beta", betaManagedAgents)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("POST %s: %d %s", path, res.StatusCode, b)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return f.do(t, http.MethodPost, path, body)
 }
 
 func maMarshal(t *testing.T, v any) string {
@@ -114,7 +118,7 @@ func TestResolveAgentRef(t *testing.T) {
 			}
 			continue
 		}
-		ae, ok := err.(*apiError)
+		ae, ok := err.(*kit.APIError)
 		if !ok || ae.Status != tc.status || ae.Message != tc.message {
 			t.Fatalf("%s: %v, want %d %s", tc.raw, err, tc.status, tc.message)
 		}
@@ -168,7 +172,7 @@ func TestSessionAgentAndModels(t *testing.T) {
 		"workflows":{"type":"enabled","inline_agents":{"type":"enabled"},"predefined_agents":[`+thread(lead, "l", "vendor-opus-5-5", "")+`}]}}}`)
 
 	for _, tc := range []struct {
-		v    *agentVersion
+		v    *Version
 		want string
 	}{
 		{h, `["vendor-sonnet-5-5"]`},
@@ -181,7 +185,7 @@ func TestSessionAgentAndModels(t *testing.T) {
 	}
 
 	// A session's tools are replaced on a copy of the snapshot.
-	tools, err := parseAgentTools("agent", json.RawMessage(`[{"type":"mcp_toolset","mcp_server_name":"s"}]`),
+	tools, err := ParseTools("agent", json.RawMessage(`[{"type":"mcp_toolset","mcp_server_name":"s"}]`),
 		json.RawMessage(`[{"type":"url","name":"s","url":"https://s.example"}]`), h.Tools)
 	if err != nil {
 		t.Fatal(err)
@@ -192,15 +196,15 @@ func TestSessionAgentAndModels(t *testing.T) {
 	if maMarshal(t, got.MCPServers) != `[{"type":"url","name":"s","url":"https://s.example"}]` || len(got.Tools) != 1 || len(h.Tools.Tools) != 0 {
 		t.Fatalf("copy %s", maMarshal(t, got))
 	}
-	_, err = parseAgentTools("agent", nil, json.RawMessage(`[]`), tools)
-	if ae, ok := err.(*apiError); !ok || ae.Message != "agent.tools[0].mcp_server_name: no mcp_servers entry named `s`" {
+	_, err = ParseTools("agent", nil, json.RawMessage(`[]`), tools)
+	if ae, ok := err.(*kit.APIError); !ok || ae.Message != "agent.tools[0].mcp_server_name: no mcp_servers entry named `s`" {
 		t.Fatalf("kept tools are checked against new servers: %v", err)
 	}
-	_, err = parseAgentTools("agent", json.RawMessage(`[{"type":"custom"}]`), nil, agentTools{})
-	if ae, ok := err.(*apiError); !ok || ae.Message != "agent.tools[0].name: is required" {
+	_, err = ParseTools("agent", json.RawMessage(`[{"type":"custom"}]`), nil, Tools{})
+	if ae, ok := err.(*kit.APIError); !ok || ae.Message != "agent.tools[0].name: is required" {
 		t.Fatalf("field prefix: %v", err)
 	}
-	kept, err := parseAgentTools("agent", nil, nil, tools)
+	kept, err := ParseTools("agent", nil, nil, tools)
 	if err != nil || len(kept.Tools) != 1 || len(kept.mcpServers) != 1 {
 		t.Fatalf("nil keeps: %v %v", kept, err)
 	}
@@ -212,15 +216,7 @@ func TestEnvironmentHelpers(t *testing.T) {
 	self := f.post(t, "/v1/environments", `{"name":"s","config":{"type":"self_hosted"}}`)["id"].(string)
 	f.post(t, "/v1/environments/"+self+"/archive", ``)
 	gone := f.post(t, "/v1/environments", `{"name":"g"}`)["id"].(string)
-	req, _ := http.NewRequest(http.MethodDelete, f.ts.URL+"/v1/environments/"+gone, nil)
-	req.Header.Set("Authorization", "Bearer "+f.s.Seed().APIKey)
-	req.Header.Set("vendor-workspace-id", f.ws)
-	req.Header.Set("vendor-beta", betaManagedAgents)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	f.do(t, http.MethodDelete, "/v1/environments/"+gone, "")
 
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
@@ -234,7 +230,7 @@ func TestEnvironmentHelpers(t *testing.T) {
 	}
 	for _, tc := range []struct{ ws, id string }{{f.ws, gone}, {f.ws, "env_01nope"}, {"wrkspc_01other", cloud}} {
 		_, err := f.s.environmentLocked(tc.ws, tc.id)
-		if ae, ok := err.(*apiError); !ok || ae.Status != 404 || ae.Message != "Environment `"+tc.id+"` not found." {
+		if ae, ok := err.(*kit.APIError); !ok || ae.Status != 404 || ae.Message != "Environment `"+tc.id+"` not found." {
 			t.Fatalf("%s: %v", tc.id, err)
 		}
 	}
@@ -250,7 +246,7 @@ func TestZeroValueStates(t *testing.T) {
 	if e.byID != nil {
 		t.Fatal("zero environmentState is not empty")
 	}
-	srv := &Server{}
+	srv := &Service{}
 	if _, err := srv.environmentLocked("w", "env_x"); err == nil {
 		t.Fatal("lookup in a zero state found something")
 	}

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -17,37 +17,37 @@ const (
 )
 
 var (
-	maToolTypes    = []string{agentToolsetType, "mcp_toolset", "custom"}
-	maPolicyTypes  = []string{"always_allow", "always_ask", "auto"}
-	maToolsetTools = []string{"bash", "edit", "read", "write", "glob", "grep", "web_fetch", "web_search"}
+	maToolTypes   = []string{agentToolsetType, "mcp_toolset", "custom"}
+	maPolicyTypes = []string{"always_allow", "always_ask", "auto"}
+	ToolsetTools  = []string{"bash", "edit", "read", "write", "glob", "grep", "web_fetch", "web_search"}
 
 	customToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	plainHostname  = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
 	countryCode    = regexp.MustCompile(`^[A-Z]{2}$`)
 )
 
-// agentTools is a validated pair of an agent's tools and mcp_servers lists,
+// Tools is a validated pair of an agent's tools and mcp_servers lists,
 // which are checked against each other (every mcp_toolset names a server,
 // every server is used by a toolset). Agents store it; a session snapshot
 // stores one too, and Update Session (docs/managed-agents-wire.md 6.5)
 // replaces it with parseAgentTools.
-type agentTools struct {
-	Tools      []tool
+type Tools struct {
+	Tools      []Tool
 	mcpServers []mcpServer
 }
 
-// tool is one resolved entry of tools: exactly one pointer is set.
-type tool struct {
-	Toolset *agentToolset
-	MCP     *mcpToolset
-	Custom  *customTool
+// Tool is one resolved entry of tools: exactly one pointer is set.
+type Tool struct {
+	Toolset *Toolset
+	MCP     *MCPToolset
+	Custom  *CustomTool
 }
 
 type policyJSON struct {
 	Type string `json:"type"`
 }
 
-type toolDefaults struct {
+type ToolDefaults struct {
 	Enabled bool
 	Policy  string
 }
@@ -57,17 +57,17 @@ type toolDefaultsJSON struct {
 	PermissionPolicy policyJSON `json:"permission_policy"`
 }
 
-func (d toolDefaults) view() toolDefaultsJSON {
+func (d ToolDefaults) view() toolDefaultsJSON {
 	return toolDefaultsJSON{Enabled: d.Enabled, PermissionPolicy: policyJSON{Type: d.Policy}}
 }
 
-type agentToolset struct {
-	Configs  []toolsetConfig
-	Defaults toolDefaults
+type Toolset struct {
+	Configs  []ToolsetConfig
+	Defaults ToolDefaults
 }
 
-// toolsetConfig is a resolved per-tool override of the agent toolset.
-type toolsetConfig struct {
+// ToolsetConfig is a resolved per-tool override of the agent toolset.
+type ToolsetConfig struct {
 	Name             string
 	Enabled          bool
 	Policy           string
@@ -110,7 +110,7 @@ type webSearchConfigJSON struct {
 	UserLocation   *userLocationJSON `json:"user_location"`
 }
 
-func (c toolsetConfig) view() any {
+func (c ToolsetConfig) view() any {
 	base := toolConfigJSON{Type: c.Name, Name: c.Name, Enabled: c.Enabled, PermissionPolicy: policyJSON{Type: c.Policy}}
 	switch c.Name {
 	case "web_fetch":
@@ -131,13 +131,13 @@ type agentToolsetJSON struct {
 	DefaultConfig toolDefaultsJSON `json:"default_config"`
 }
 
-type mcpToolset struct {
+type MCPToolset struct {
 	ServerName string
-	Configs    []mcpToolConfig
-	Defaults   toolDefaults
+	Configs    []MCPToolConfig
+	Defaults   ToolDefaults
 }
 
-type mcpToolConfig struct {
+type MCPToolConfig struct {
 	Name    string
 	Enabled bool
 	Policy  string
@@ -156,7 +156,7 @@ type mcpToolsetJSON struct {
 	DefaultConfig toolDefaultsJSON    `json:"default_config"`
 }
 
-type customTool struct {
+type CustomTool struct {
 	Name, description string
 	InputSchema       json.RawMessage // compact, as received
 }
@@ -178,7 +178,7 @@ type mcpServerJSON struct {
 	URL  string `json:"url"`
 }
 
-func (t tool) view() any {
+func (t Tool) view() any {
 	switch {
 	case t.Toolset != nil:
 		configs := make([]any, len(t.Toolset.Configs))
@@ -198,7 +198,7 @@ func (t tool) view() any {
 }
 
 // toolsJSON renders the tools list ([] when empty).
-func (a agentTools) toolsJSON() []any {
+func (a Tools) toolsJSON() []any {
 	out := make([]any, len(a.Tools))
 	for i, t := range a.Tools {
 		out[i] = t.view()
@@ -207,7 +207,7 @@ func (a agentTools) toolsJSON() []any {
 }
 
 // mcpServersJSON renders the mcp_servers list ([] when empty).
-func (a agentTools) mcpServersJSON() []mcpServerJSON {
+func (a Tools) mcpServersJSON() []mcpServerJSON {
 	out := make([]mcpServerJSON, len(a.mcpServers))
 	for i, s := range a.mcpServers {
 		out[i] = mcpServerJSON{Type: "url", Name: s.name, URL: s.url}
@@ -215,21 +215,21 @@ func (a agentTools) mcpServersJSON() []mcpServerJSON {
 	return out
 }
 
-// parseAgentTools validates a request's tools and mcp_servers arrays the way
+// ParseTools validates a request's tools and mcp_servers arrays the way
 // an agent create does and returns the resulting pair. field prefixes every
 // error path: "" for agent bodies ("tools[0].name"), "agent" for Update
 // Session ("agent.tools[0].name"). A nil raw message keeps that list of
 // base; the JSON null and [] clear it; an array replaces it. The
 // cross-checks between the two lists apply to the result. Callers whose
 // endpoint forbids null must reject it first.
-func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agentTools) (agentTools, error) {
+func ParseTools(field string, tools, mcpServers json.RawMessage, base Tools) (Tools, error) {
 	out := base
 	if tools != nil {
 		out.Tools = nil
 		if !maIsNull(tools) {
 			parsed, err := parseTools(maJoin(field, "tools"), tools)
 			if err != nil {
-				return agentTools{}, err
+				return Tools{}, err
 			}
 			out.Tools = parsed
 		}
@@ -239,7 +239,7 @@ func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agent
 		if !maIsNull(mcpServers) {
 			parsed, err := parseMCPServers(maJoin(field, "mcp_servers"), mcpServers)
 			if err != nil {
-				return agentTools{}, err
+				return Tools{}, err
 			}
 			out.mcpServers = parsed
 		}
@@ -254,21 +254,21 @@ func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agent
 			continue
 		}
 		if !servers[t.MCP.ServerName] {
-			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
+			return Tools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
 				"no mcp_servers entry named `%s`", t.MCP.ServerName)
 		}
 		used[t.MCP.ServerName] = true
 	}
 	for i, s := range out.mcpServers {
 		if !used[s.name] {
-			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "mcp_servers"), i), "name"),
+			return Tools{}, invalidField(maJoin(maIndex(maJoin(field, "mcp_servers"), i), "name"),
 				"server `%s` is not referenced by any mcp_toolset", s.name)
 		}
 	}
 	return out, nil
 }
 
-func parseTools(path string, raw json.RawMessage) ([]tool, error) {
+func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 	items, err := maArray(path, raw)
 	if err != nil {
 		return nil, err
@@ -276,7 +276,7 @@ func parseTools(path string, raw json.RawMessage) ([]tool, error) {
 	if err := maCount(path, len(items), 0, maMaxTools); err != nil {
 		return nil, err
 	}
-	out := make([]tool, 0, len(items))
+	out := make([]Tool, 0, len(items))
 	toolsets, customs := map[string]bool{}, map[string]bool{}
 	for i, item := range items {
 		p := maIndex(path, i)
@@ -284,7 +284,7 @@ func parseTools(path string, raw json.RawMessage) ([]tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		var t tool
+		var t Tool
 		switch typ {
 		case agentToolsetType:
 			if toolsets[agentToolsetType] {
@@ -326,8 +326,8 @@ type defaultConfigBody struct {
 
 // parseDefaults reads an optional default_config over the toolset's
 // defaults (enabled true and defaultPolicy).
-func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (toolDefaults, error) {
-	d := toolDefaults{Enabled: true, Policy: defaultPolicy}
+func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (ToolDefaults, error) {
+	d := ToolDefaults{Enabled: true, Policy: defaultPolicy}
 	if !o.Present() {
 		return d, nil
 	}

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -14,13 +14,13 @@ var (
 	maSpeeds        = []string{"standard", "fast"}
 )
 
-// maDefaultEffort is the effort of a model config that names none
+// DefaultEffort is the effort of a model config that names none
 // (**choice**: no per-model table).
-const maDefaultEffort = "high"
+const DefaultEffort = "high"
 
-// modelConfig is a resolved model config: every field is set except
+// ModelConfig is a resolved model config: every field is set except
 // inferenceGeo, which is nil when unset.
-type modelConfig struct {
+type ModelConfig struct {
 	ID           string
 	Effort       string
 	InferenceGeo *string
@@ -38,7 +38,7 @@ type modelConfigJSON struct {
 	Speed        string     `json:"speed"`
 }
 
-func (m modelConfig) view() modelConfigJSON {
+func (m ModelConfig) view() modelConfigJSON {
 	return modelConfigJSON{ID: m.ID, Effort: effortJSON{Type: m.Effort}, InferenceGeo: m.InferenceGeo, Speed: m.Speed}
 }
 
@@ -53,13 +53,13 @@ type effortBody struct {
 	Type optional[string] `json:"type"`
 }
 
-// parseModelConfig reads a request model at path: a model id string or a
+// ParseModelConfig reads a request model at path: a model id string or a
 // model config object. base is the stored config on update (nil on
 // create): a field omitted from the object takes its default, except an
 // omitted effort, which keeps base's effort. Session create with overrides
 // can call it too. The result is checked against the model catalogue
 // (checkModelConfig).
-func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (modelConfig, error) {
+func ParseModelConfig(path string, raw json.RawMessage, base *ModelConfig) (ModelConfig, error) {
 	m, explicitEffort, err := readModelConfig(path, raw, base)
 	if err != nil {
 		return m, err
@@ -76,7 +76,7 @@ func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (mode
 // effort kept from the stored config on update is checked like a named one:
 // changing only the model of an agent whose effort the new model excludes
 // is refused, naming model, rather than silently changing the effort.
-func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitEffort bool) error {
+func checkModelConfig(path string, m ModelConfig, raw json.RawMessage, explicitEffort bool) error {
 	idPath := path
 	if maKind(raw) == '{' {
 		idPath = maJoin(path, "id")
@@ -85,7 +85,7 @@ func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitE
 		return err
 	}
 	switch {
-	case m.Effort == maDefaultEffort || messages.ModelSupportsEffort(m.ID, m.Effort):
+	case m.Effort == DefaultEffort || messages.ModelSupportsEffort(m.ID, m.Effort):
 	case explicitEffort:
 		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.Effort, m.ID)
 	default:
@@ -106,8 +106,8 @@ func checkModelID(path, id string) error {
 
 // readModelConfig is parseModelConfig's syntax part. explicitEffort reports
 // whether the request named an effort level (not null).
-func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m modelConfig, explicitEffort bool, err error) {
-	m = modelConfig{Effort: maDefaultEffort, Speed: "standard"}
+func readModelConfig(path string, raw json.RawMessage, base *ModelConfig) (m ModelConfig, explicitEffort bool, err error) {
+	m = ModelConfig{Effort: DefaultEffort, Speed: "standard"}
 	if base != nil {
 		m.Effort = base.Effort
 	}
@@ -135,7 +135,7 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 		return m, false, err
 	}
 	if body.Effort.Set {
-		m.Effort = maDefaultEffort
+		m.Effort = DefaultEffort
 		if body.Effort.Present() {
 			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
 			if err != nil {
