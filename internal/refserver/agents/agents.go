@@ -12,7 +12,7 @@ import (
 )
 
 // Agents (docs/managed-agents-wire.md section 4): versioned definitions.
-// Every write that changes an agent stores a new immutable agentVersion;
+// Every write that changes an agent stores a new immutable Version;
 // all earlier versions stay readable. Archiving is agent-wide.
 
 type agentState struct {
@@ -36,7 +36,7 @@ func (a *Record) latest() *Version { return a.versions[len(a.versions)-1] }
 func (a *Record) position() position { return position{CreatedAt: a.createdAt, ID: a.ID} }
 
 // Version is one immutable version of an agent. Nothing in it changes
-// after it is stored (archived_at belongs to the agentRecord), so sessions
+// after it is stored (archived_at belongs to the Record), so sessions
 // and deployments may keep pointers to it as their snapshot. A caller that
 // needs a modified definition (Update Session replaces tools and
 // mcp_servers) copies the struct and replaces fields of the copy.

@@ -2,7 +2,8 @@ package agents
 
 // White-box tests of the helpers that sessions and deployments build on:
 // resolveAgentRefLocked, agentVersionLocked, the reference, thread and
-// session agent views, modelIDs, parseAgentTools and environmentLocked.
+// session agent views, ModelIDs, ParseTools, environmentLocked and the
+// Service methods the rest of the server calls.
 
 import (
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
@@ -233,6 +235,57 @@ func TestEnvironmentHelpers(t *testing.T) {
 		if ae, ok := err.(*kit.APIError); !ok || ae.Status != 404 || ae.Message != "Environment `"+tc.id+"` not found." {
 			t.Fatalf("%s: %v", tc.id, err)
 		}
+		if info, err := f.s.EnvironmentLocked(tc.ws, tc.id); err == nil || err.Error() != "404 not_found_error: Environment `"+tc.id+"` not found." {
+			t.Fatalf("EnvironmentLocked %s: %+v %v", tc.id, info, err)
+		}
+	}
+
+	// What sessions and deployments see: copies.
+	if info, err := f.s.EnvironmentLocked(f.ws, cloud); err != nil || info != (EnvironmentInfo{ID: cloud, WorkspaceID: f.ws}) {
+		t.Fatalf("EnvironmentLocked cloud: %+v %v", info, err)
+	}
+	want := EnvironmentInfo{ID: self, WorkspaceID: f.ws, Archived: true, SelfHosted: true}
+	if info, err := f.s.EnvironmentLocked(f.ws, self); err != nil || info != want {
+		t.Fatalf("EnvironmentLocked self-hosted: %+v %v", info, err)
+	}
+	if info, ok := f.s.EnvironmentByIDLocked(self); !ok || info != want {
+		t.Fatalf("EnvironmentByIDLocked: %+v %v", info, ok)
+	}
+	if info, ok := f.s.EnvironmentByIDLocked(gone); ok {
+		t.Fatalf("EnvironmentByIDLocked found a deleted environment: %+v", info)
+	}
+}
+
+// TestServiceSurface pins what the rest of the server calls besides the
+// environment lookups: LatestLocked, ResolveRefLocked and the hook that
+// archives an archived agent's deployments.
+func TestServiceSurface(t *testing.T) {
+	f := newMAFixture(t)
+	var archived []string
+	f.s.archiveDeploymentsLocked = func(agentID string, now time.Time) {
+		if now.IsZero() {
+			t.Error("zero time")
+		}
+		archived = append(archived, agentID)
+	}
+	id := f.post(t, "/v1/agents", `{"name":"a","model":"vendor-haiku-5-5"}`)["id"].(string)
+	f.post(t, "/v1/agents/"+id, `{"system":"v2"}`)
+	f.post(t, "/v1/agents/"+id+"/archive", ``)
+	f.post(t, "/v1/agents/"+id+"/archive", ``)
+	if len(archived) != 1 || archived[0] != id {
+		t.Fatalf("deployments archived for %v, want once for %s", archived, id)
+	}
+
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	if v, ok := f.s.LatestLocked(id); !ok || v.Version != 2 || v.Agent.ID != id || *v.System != "v2" {
+		t.Fatalf("LatestLocked: %+v %v", v, ok)
+	}
+	if _, ok := f.s.LatestLocked("agent_01nope"); ok {
+		t.Fatal("LatestLocked found an unknown agent")
+	}
+	if _, err := f.s.ResolveRefLocked(f.ws, "agent", []byte(`"`+id+`"`)); err == nil || err.Error() != "400 invalid_request_error: agent: agent `"+id+"` is archived" {
+		t.Fatalf("ResolveRefLocked of an archived agent: %v", err)
 	}
 }
 

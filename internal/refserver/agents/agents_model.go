@@ -104,7 +104,7 @@ func checkModelID(path, id string) error {
 	return nil
 }
 
-// readModelConfig is parseModelConfig's syntax part. explicitEffort reports
+// readModelConfig is ParseModelConfig's syntax part. explicitEffort reports
 // whether the request named an effort level (not null).
 func readModelConfig(path string, raw json.RawMessage, base *ModelConfig) (m ModelConfig, explicitEffort bool, err error) {
 	m = ModelConfig{Effort: DefaultEffort, Speed: "standard"}

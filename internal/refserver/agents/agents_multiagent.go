@@ -7,7 +7,7 @@ import (
 
 // Multiagent configuration (docs/managed-agents-wire.md 3.7): the variants
 // coordinator and multiagent_20261001, and roster entries resolved at write
-// time. Resolved references are pinned *agentVersion values; since versions
+// time. Resolved references are pinned *Version values; since versions
 // are immutable, a session can later expand them into full definitions.
 
 const (
@@ -25,9 +25,9 @@ const (
 // agent itself (resolved to the version being written when rendered), or
 // a coordinator's advisor model.
 type RosterEntry struct {
-	Kind         string   // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
-	Agent        *Version // rosterKindAgent
-	AdvisorModel string   // rosterKindAdvisor
+	Kind         string   // RosterKindAgent, RosterKindSelf or RosterKindAdvisor
+	Agent        *Version // RosterKindAgent
+	AdvisorModel string   // RosterKindAdvisor
 }
 
 // Delegation is a resolved subagents or workflows setting.

@@ -7,7 +7,7 @@ import (
 
 // Agent references and the views other families need (docs/managed-agents-
 // wire.md 3.8). Sessions and deployments resolve their "agent" field with
-// resolveAgentRefLocked and keep the *agentVersion it returns: versions are
+// Service.ResolveRefLocked and keep the *Version it returns: versions are
 // immutable, so the pointer is a snapshot.
 
 type agentRefBody struct {
@@ -149,12 +149,12 @@ type sessionAgentJSONView struct {
 	Multiagent any `json:"multiagent"`
 }
 
-// SessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's thread agent plus
-// its multiagent (null when unset) with every roster and predefined agent
+// SessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's
+// thread agent plus its multiagent (null when unset) with every roster and predefined agent
 // reference expanded into that version's thread agent ({"type":"self"}
 // expands into v itself); advisor entries stay {type: advisor, model}.
 // For a session whose tools were replaced (Update Session), render a copy
-// of v with the new agentTools.
+// of v with the new Tools.
 func (v *Version) SessionAgentJSON() any {
 	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.Multiagent.view(v, true)}
 }

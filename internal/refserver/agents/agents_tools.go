@@ -30,7 +30,7 @@ var (
 // which are checked against each other (every mcp_toolset names a server,
 // every server is used by a toolset). Agents store it; a session snapshot
 // stores one too, and Update Session (docs/managed-agents-wire.md 6.5)
-// replaces it with parseAgentTools.
+// replaces it with ParseTools.
 type Tools struct {
 	Tools      []Tool
 	mcpServers []mcpServer
