@@ -60,7 +60,7 @@ func (r *deploymentRun) view() deploymentRunJSON {
 		Type:           "deployment_run",
 		ID:             r.id,
 		DeploymentID:   r.deploymentID,
-		Agent:          r.agent.referenceJSON(),
+		Agent:          r.agent.ReferenceJSON(),
 		TriggerContext: manualTriggerJSON{Type: "manual"},
 		SessionID:      r.sessionID,
 		CreatedAt:      timestamp(r.createdAt),

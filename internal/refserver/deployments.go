@@ -151,7 +151,7 @@ func (s *Server) listDeployments(c *call) error {
 	all := slices.SortedFunc(maps.Values(s.deployments.byID), newestFirst((*deployment).position))
 	keep := func(d *deployment) bool {
 		return d.workspaceID == c.WorkspaceID && (includeArchived || !d.archived()) &&
-			(agentID == "" || d.agent.agent.id == agentID) && created.contains(d.createdAt) &&
+			(agentID == "" || d.agent.Agent.ID == agentID) && created.Contains(d.createdAt) &&
 			(!filterStatus || d.status == status)
 	}
 	page := paginateByCursor(all, (*deployment).position, keep, p)
@@ -238,7 +238,7 @@ func (s *Server) archiveDeploymentLocked(d *deployment, now time.Time) {
 // (docs/managed-agents-wire.md 4.6); no run is recorded.
 func (s *Server) archiveAgentDeploymentsLocked(agentID string, now time.Time) {
 	for _, d := range s.deployments.byID {
-		if d.agent.agent.id == agentID && !d.archived() {
+		if d.agent.Agent.ID == agentID && !d.archived() {
 			s.archiveDeploymentLocked(d, now)
 		}
 	}

@@ -70,7 +70,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	if body.Agent.Set {
 		// An id string pins the latest version now
 		// (docs/managed-agents-wire.md 8.2, **choice**).
-		if d.agent, err = s.resolveAgentRefLocked(ws, "agent", body.Agent.Value); err != nil {
+		if d.agent, err = s.agents.ResolveRefLocked(ws, "agent", body.Agent.Value); err != nil {
 			return err
 		}
 	}
@@ -82,8 +82,8 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 		if err != nil {
 			return err
 		}
-		d.environmentID = env.id
-		if env.selfHosted() && len(d.resources) > 0 && !body.Resources.Set {
+		d.environmentID = env.ID
+		if env.SelfHosted && len(d.resources) > 0 && !body.Resources.Set {
 			return invalidField("resources", "self-hosted environments cannot mount resources")
 		}
 	}
@@ -177,8 +177,8 @@ func (s *Server) applyDeploymentResourcesLocked(d *deployment, o optional[json.R
 		}
 		d.resources = params
 	}
-	env, ok := s.environments.byID[d.environmentID]
-	selfHosted := ok && env.selfHosted()
+	env, ok := s.agents.EnvironmentByIDLocked(d.environmentID)
+	selfHosted := ok && env.SelfHosted
 	_, err := s.attachResourcesLocked(d.workspaceID, selfHosted, d.resources, now)
 	return err
 }

@@ -115,12 +115,12 @@ func (s *Server) runDeploymentLocked(d *deployment, at time.Time, scheduled bool
 // nothing does). The agent is not checked: archiving an agent archives its
 // deployments, so no run ever meets an archived agent.
 func (s *Server) runBlockerLocked(d *deployment) (typ, message string) {
-	env, ok := s.environments.byID[d.environmentID]
-	if !ok || env.workspaceID != d.workspaceID {
+	env, ok := s.agents.EnvironmentByIDLocked(d.environmentID)
+	if !ok || env.WorkspaceID != d.workspaceID {
 		return "environment_not_found_error", "environment `" + d.environmentID + "` not found"
 	}
-	if env.archived() {
-		return "environment_archived_error", "environment `" + env.id + "` is archived"
+	if env.Archived {
+		return "environment_archived_error", "environment `" + env.ID + "` is archived"
 	}
 	var missing string
 	for _, p := range d.resources {

@@ -59,7 +59,7 @@ func (d *deployment) view(now time.Time) deploymentJSON {
 		ID:            d.id,
 		Name:          d.name,
 		Description:   d.description,
-		Agent:         d.agent.referenceJSON(),
+		Agent:         d.agent.ReferenceJSON(),
 		EnvironmentID: d.environmentID,
 		InitialEvents: events,
 		Resources:     mapSlice(d.resources, resourceParam.configView),

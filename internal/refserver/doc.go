@@ -137,16 +137,16 @@
 //
 //   - refserver (this package): the façade. New and its options, Start,
 //     Seed and the test hooks, the request pipeline (middleware.go), route
-//     assembly (Server.routes), and the families not moved yet: agents,
-//     environments, sessions with the engine (which runs the scripted
-//     agent's turns; ScriptSession and ScriptAgent queue them) and its
-//     spans (tracing_engine.go), and deployments. identity.go keeps the
-//     identity family's exported names, forwarding to package identity.
+//     assembly (Server.routes), and the families not moved yet: sessions
+//     with the engine (which runs the scripted agent's turns; ScriptSession
+//     and ScriptAgent queue them) and its spans (tracing_engine.go), and
+//     deployments. identity.go keeps the identity family's exported names,
+//     forwarding to package identity.
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
 //     query readers, pagination, ids, the clock, faults, the request log,
-//     idempotency, the version and beta checks, and the event-stream
-//     writer.
+//     idempotency, the version and beta checks, the event-stream
+//     writer, and the managed-agents wire helpers (kit/wire.go).
 //   - spans: the API tracing: the tracer built from WithSpanExporter and
 //     WithContentCapture, every request's SERVER span, content mode, and
 //     the span helpers families share.
@@ -166,8 +166,17 @@
 //     Authenticate, SelectWorkspace and CheckAccess; other families read
 //     workspaces through identity.Service.Workspace (copies). Its state is
 //     guarded by the server's lock (identity.Deps.Lock).
+//   - agents: agents with their versions, model config, tools, skills and
+//     multiagent rosters, and environments. Its state is guarded by the
+//     server's lock (agents.Deps.Lock). Sessions and deployments resolve
+//     agents through agents.Service.ResolveRefLocked, which returns the
+//     immutable *agents.Version the engine reads, and check environments
+//     through agents.Service.EnvironmentLocked (a copy).
 //
 // kitnames.go gives the families still here the names they had before the
 // move (call, apiError, invalidField...); it shrinks as each family moves
-// into its own package.
+// into its own package. manames.go does the same for the managed-agents
+// wire helpers (maJoin, maDecode... now in kit/wire.go) and agentnames.go
+// for what sessions and deployments use of package agents (agentVersion,
+// modelConfig...).
 package refserver

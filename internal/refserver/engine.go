@@ -67,10 +67,10 @@ type turnTrigger struct {
 func (s *Server) newEngine(x *session, selfHosted bool) *engine {
 	e := &engine{s: s, x: x, feed: newFeed(x), selfHosted: selfHosted,
 		threadByID: map[string]*thread{}, callByID: map[string]*toolCall{}}
-	e.primary = &thread{id: s.cfg.ids("sthr_"), name: x.agent.name}
+	e.primary = &thread{id: s.cfg.ids("sthr_"), name: x.agent.Name}
 	e.threads = []*thread{e.primary}
 	e.threadByID[e.primary.id] = e.primary
-	e.script = s.agentScriptLocked(x.agent.agent.id)
+	e.script = s.agentScriptLocked(x.agent.Agent.ID)
 	e.lastIdle = e.idleKey()
 	return e
 }
@@ -307,16 +307,16 @@ func (e *engine) defaultSteps(tr *turnTrigger) []script.Op {
 	}
 	if e.turnsStarted == 0 {
 		if ct := firstCustomTool(e.x.agent); ct != nil {
-			return script.CustomToolTurn(ct.name, ct.inputSchema, tr.text)
+			return script.CustomToolTurn(ct.Name, ct.InputSchema, tr.text)
 		}
 	}
 	return script.ReplyTurn(tr.text)
 }
 
 func firstCustomTool(v *agentVersion) *customTool {
-	for _, t := range v.tools.tools {
-		if t.custom != nil {
-			return t.custom
+	for _, t := range v.Tools.Tools {
+		if t.Custom != nil {
+			return t.Custom
 		}
 	}
 	return nil

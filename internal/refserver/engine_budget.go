@@ -69,7 +69,7 @@ func (e *engine) updated(now time.Time, u sessionUpdate) {
 	e.enter(now)
 	var ev sessionUpdatedJSON
 	if u.agent {
-		ev.Agent = mustJSON(e.x.agent.sessionAgentJSON())
+		ev.Agent = mustJSON(e.x.agent.SessionAgentJSON())
 	}
 	if u.budget {
 		ev.Budget = mustJSON(e.x.budget.view())

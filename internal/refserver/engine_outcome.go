@@ -83,9 +83,9 @@ func (e *engine) evaluate(v *script.Evaluation) string {
 	}
 	start := e.emit("span.outcome_evaluation_start", outcomeSpanJSON{OutcomeID: o.id, Iteration: o.iteration})
 	usage := tokenCount{input: graderInputTokens, output: graderOutputTokens}
-	model := e.x.agent.model // the grader is priced at the session agent's model (docs/session-events-wire.md 11, choice 21)
+	model := e.x.agent.Model // the grader is priced at the session agent's model (docs/session-events-wire.md 11, choice 21)
 	e.emit("span.outcome_evaluation_end", outcomeEndJSON{OutcomeID: o.id, StartID: start.id, Iteration: o.iteration,
-		Result: result, Explanation: explanation, Usage: usage.view(model.speed)})
+		Result: result, Explanation: explanation, Usage: usage.view(model.Speed)})
 	e.charge(model, usage)
 	if result == "needs_revision" {
 		o.iteration++

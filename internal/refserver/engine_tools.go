@@ -118,25 +118,25 @@ func (e *engine) decide(th *thread, st script.Op) permission {
 // toolPolicy resolves whether the step's tool is enabled for th's agent and
 // its policy.
 func (e *engine) toolPolicy(th *thread, st script.Op) (bool, string) {
-	for _, t := range e.agentOf(th).tools.tools {
+	for _, t := range e.agentOf(th).Tools.Tools {
 		switch {
-		case st.Kind == script.KindUseTool && t.toolset != nil:
+		case st.Kind == script.KindUseTool && t.Toolset != nil:
 			if !slices.Contains(maToolsetTools, st.Name) {
 				return false, ""
 			}
-			for _, c := range t.toolset.configs {
-				if c.name == st.Name {
-					return c.enabled, c.policy
+			for _, c := range t.Toolset.Configs {
+				if c.Name == st.Name {
+					return c.Enabled, c.Policy
 				}
 			}
-			return t.toolset.defaults.enabled, t.toolset.defaults.policy
-		case st.Kind == script.KindUseMCPTool && t.mcp != nil && t.mcp.serverName == st.Server:
-			for _, c := range t.mcp.configs {
-				if c.name == st.Name {
-					return c.enabled, c.policy
+			return t.Toolset.Defaults.Enabled, t.Toolset.Defaults.Policy
+		case st.Kind == script.KindUseMCPTool && t.MCP != nil && t.MCP.ServerName == st.Server:
+			for _, c := range t.MCP.Configs {
+				if c.Name == st.Name {
+					return c.Enabled, c.Policy
 				}
 			}
-			return t.mcp.defaults.enabled, t.mcp.defaults.policy
+			return t.MCP.Defaults.Enabled, t.MCP.Defaults.Policy
 		}
 	}
 	return false, ""

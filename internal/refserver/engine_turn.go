@@ -261,7 +261,7 @@ func (e *engine) closeRequest(th *thread) {
 func (e *engine) endSpan(th *thread, r *modelRequest, isError bool, usage tokenCount) {
 	model := e.modelOf(th)
 	e.emitOn(th, "span.model_request_end", spanEndJSON{ModelRequestStartID: r.startID, IsError: isError,
-		ModelUsage: usage.view(model.speed)})
+		ModelUsage: usage.view(model.Speed)})
 	e.charge(model, usage)
 	r.span.end(usage)
 }

@@ -71,7 +71,7 @@ func (s *Server) ScriptSession(sessionID string, turns ...[]Step) error {
 func (s *Server) ScriptAgent(agentID string, turns ...[]Step) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, ok := s.agents.byID[agentID]
+	latest, ok := s.agents.LatestLocked(agentID)
 	if !ok {
 		return fmt.Errorf("%w: agent %q not found", errScript, agentID)
 	}
@@ -79,7 +79,7 @@ func (s *Server) ScriptAgent(agentID string, turns ...[]Step) error {
 	for _, turn := range s.scripts.byAgent[agentID] {
 		spawns += script.CountSpawns(turn)
 	}
-	compiled, err := compileTurns(turns, a.latest(), spawns)
+	compiled, err := compileTurns(turns, latest, spawns)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
@@ -32,11 +33,9 @@ type Server struct {
 
 	// Managed-agent families. Each state type lives in its family's file,
 	// is guarded by mu, and is usable as its zero value.
-	agents       agentState
-	environments environmentState
-	sessions     sessionState
-	deployments  deploymentState
-	scripts      scriptState // the scripted agent's queued turns (script.go)
+	sessions    sessionState
+	deployments deploymentState
+	scripts     scriptState // the scripted agent's queued turns (script.go)
 
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
 
@@ -49,6 +48,9 @@ type Server struct {
 	// exchanges; its state is guarded by mu (its denial log has its own
 	// lock).
 	identity *identity.Service
+	// agents is agents and environments; its state is guarded by mu
+	// (sessions and deployments resolve agents and environments under it).
+	agents *agents.Service
 }
 
 type config struct {
@@ -168,6 +170,7 @@ func New(opts ...Option) *Server {
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
 	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu, Cloud: cfg.cloud}) // seeds the organization
 	s.seed = s.identity.Seed()
+	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: s.archiveAgentDeploymentsLocked})
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.handle(rt)
@@ -195,8 +198,7 @@ func (s *Server) routes() []route {
 	var all []route
 	all = append(all, s.identity.Routes()...) // workspaces, tunnels, token exchanges, API keys
 	all = append(all, s.msgs.Routes()...)     // messages, count_tokens, chat completions, models
-	all = append(all, s.agentRoutes()...)
-	all = append(all, s.environmentRoutes()...)
+	all = append(all, s.agents.Routes()...)   // agents, environments
 	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessionRoutes()...)
 	all = append(all, s.deploymentRoutes()...)

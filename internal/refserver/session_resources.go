@@ -85,7 +85,7 @@ func (s *Server) addSessionResource(c *call) error {
 	if err := x.writable(); err != nil {
 		return err
 	}
-	if env, ok := s.environments.byID[x.environmentID]; ok && env.selfHosted() {
+	if env, ok := s.agents.EnvironmentByIDLocked(x.environmentID); ok && env.SelfHosted {
 		// A property of the session the request acts on, not of the body:
 		// 409, like the other state rules (docs/managed-agents-wire.md 1.3).
 		return stateConflict(errInvalidRequest, "session_id: self-hosted environments cannot mount resources")

@@ -126,7 +126,7 @@ func parseBudgetMin(path string, raw json.RawMessage, least int64) (*budget, err
 // price: a budget could not be enforced on it (docs/managed-agents-wire.md
 // 6.6, 8.2).
 func checkBudgetable(v *agentVersion) error {
-	for _, id := range v.modelIDs() {
+	for _, id := range v.ModelIDs() {
 		if !slices.Contains(pricedModels, id) {
 			return invalidField("budget", "model_not_budgetable: model `%s` has no public list price", id)
 		}

@@ -58,7 +58,7 @@ func (s *Server) createAcceptedSessionLocked(workspaceID string, spec sessionSpe
 	if err != nil {
 		return nil, err
 	}
-	resources, err := s.attachResourcesLocked(workspaceID, env.selfHosted(), spec.resources, now)
+	resources, err := s.attachResourcesLocked(workspaceID, env.SelfHosted, spec.resources, now)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (s *Server) createAcceptedSessionLocked(workspaceID string, spec sessionSpe
 		workspaceID:   workspaceID,
 		agent:         spec.agent,
 		fromOverrides: spec.fromOverrides,
-		environmentID: env.id,
+		environmentID: env.ID,
 		status:        statusIdle,
 		title:         spec.title,
 		metadata:      maps.Clone(spec.metadata),
@@ -94,33 +94,33 @@ func (s *Server) createAcceptedSessionLocked(workspaceID string, spec sessionSpe
 		s.sessions.byID = map[string]*session{}
 	}
 	s.sessions.byID[x.id] = x
-	x.eng = s.newEngine(x, env.selfHosted())
+	x.eng = s.newEngine(x, env.SelfHosted)
 	s.acceptEventsLocked(x, spec.events, now)
 	return x, nil
 }
 
 // usableEnvironmentLocked returns the environment named by a request field:
 // 404 when unknown, 400 "<field>: environment `<id>` is archived".
-func (s *Server) usableEnvironmentLocked(workspaceID, field, id string) (*environment, error) {
-	env, err := s.environmentLocked(workspaceID, id)
+func (s *Server) usableEnvironmentLocked(workspaceID, field, id string) (environment, error) {
+	env, err := s.agents.EnvironmentLocked(workspaceID, id)
 	if err != nil {
-		return nil, err
+		return environment{}, err
 	}
-	if env.archived() {
-		return nil, invalidField(field, "environment `%s` is archived", env.id)
+	if env.Archived {
+		return environment{}, invalidField(field, "environment `%s` is archived", env.ID)
 	}
 	return env, nil
 }
 
 // environmentFieldLocked reads a required environment_id body field (1–128
 // characters) and returns the usable environment it names.
-func (s *Server) environmentFieldLocked(workspaceID string, o optional[string]) (*environment, error) {
+func (s *Server) environmentFieldLocked(workspaceID string, o optional[string]) (environment, error) {
 	const field = "environment_id"
 	if err := maRequired(field, o); err != nil {
-		return nil, err
+		return environment{}, err
 	}
 	if err := checkLength(field, o.Value, 1, 128); err != nil {
-		return nil, err
+		return environment{}, err
 	}
 	return s.usableEnvironmentLocked(workspaceID, field, o.Value)
 }
@@ -159,7 +159,7 @@ func (s *Server) createSession(c *call) error {
 	if err != nil {
 		return err
 	}
-	spec.environmentID = env.id
+	spec.environmentID = env.ID
 	if body.Title.Present() {
 		if err := checkLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
 			return err
@@ -176,7 +176,7 @@ func (s *Server) createSession(c *call) error {
 		if spec.resources, err = parseResourceParams("resources", body.Resources.Value); err != nil {
 			return err
 		}
-		if _, err := s.attachResourcesLocked(c.WorkspaceID, env.selfHosted(), spec.resources, now); err != nil {
+		if _, err := s.attachResourcesLocked(c.WorkspaceID, env.SelfHosted, spec.resources, now); err != nil {
 			return err
 		}
 	}
@@ -264,7 +264,7 @@ func (s *Server) resolveSessionAgentLocked(workspaceID string, raw json.RawMessa
 			return nil, false, maBadType(field, "agent", "agent_with_overrides")
 		}
 	}
-	v, err := s.resolveAgentRefLocked(workspaceID, field, raw)
+	v, err := s.agents.ResolveRefLocked(workspaceID, field, raw)
 	return v, false, err
 }
 
@@ -302,7 +302,7 @@ func (s *Server) resolveAgentOverridesLocked(workspaceID, field string, raw json
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.resolveAgentRefLocked(workspaceID, field, refJSON)
+	v, err := s.agents.ResolveRefLocked(workspaceID, field, refJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -311,11 +311,11 @@ func (s *Server) resolveAgentOverridesLocked(workspaceID, field string, raw json
 		if err := maNotNull(maJoin(field, "model"), body.Model); err != nil {
 			return nil, err
 		}
-		if o.model, err = parseModelConfig(maJoin(field, "model"), body.Model.Value, nil); err != nil {
+		if o.Model, err = parseModelConfig(maJoin(field, "model"), body.Model.Value, nil); err != nil {
 			return nil, err
 		}
 	}
-	if o.system, err = clearableString(maJoin(field, "system"), body.System, o.system, maxSystemPrompt); err != nil {
+	if o.System, err = clearableString(maJoin(field, "system"), body.System, o.System, maxSystemPrompt); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
@@ -326,14 +326,14 @@ func (s *Server) resolveAgentOverridesLocked(workspaceID, field string, raw json
 			return nil, err
 		}
 	}
-	if o.tools, err = parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), v.tools); err != nil {
+	if o.Tools, err = parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), v.Tools); err != nil {
 		return nil, err
 	}
 	if body.Skills.Set {
 		if err := maNotNull(maJoin(field, "skills"), body.Skills); err != nil {
 			return nil, err
 		}
-		if o.skills, err = parseSkills(maJoin(field, "skills"), body.Skills.Value); err != nil {
+		if o.Skills, err = parseSkills(maJoin(field, "skills"), body.Skills.Value); err != nil {
 			return nil, err
 		}
 	}

@@ -176,8 +176,8 @@ func (lq sessionListQuery) keep(workspaceID string, x *session) bool {
 	switch {
 	case x.workspaceID != workspaceID,
 		!lq.includeArchived && x.archived(),
-		lq.agentID != "" && x.agent.agent.id != lq.agentID,
-		lq.agentVersion != 0 && x.agent.version != lq.agentVersion,
+		lq.agentID != "" && x.agent.Agent.ID != lq.agentID,
+		lq.agentVersion != 0 && x.agent.Version != lq.agentVersion,
 		!lq.created.contains(x.createdAt),
 		lq.deploymentID != "" && (x.deploymentID == nil || *x.deploymentID != lq.deploymentID),
 		len(lq.statuses) > 0 && !slices.Contains(lq.statuses, x.status):

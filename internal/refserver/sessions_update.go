@@ -113,13 +113,13 @@ func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion
 	if err := maNotNull(maJoin(field, "mcp_servers"), body.MCPServers); err != nil {
 		return nil, err
 	}
-	tools, err := parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), x.agent.tools)
+	tools, err := parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), x.agent.Tools)
 	if err != nil {
 		return nil, err
 	}
 	updated := *x.agent // versions are immutable: change a copy
-	updated.tools = tools
-	if sameJSON(updated.sessionAgentJSON(), x.agent.sessionAgentJSON()) {
+	updated.Tools = tools
+	if sameJSON(updated.SessionAgentJSON(), x.agent.SessionAgentJSON()) {
 		return x.agent, nil
 	}
 	return &updated, nil

@@ -81,7 +81,7 @@ func (x *session) view() sessionJSON {
 	return sessionJSON{
 		Type:               "session",
 		ID:                 x.id,
-		Agent:              x.agent.sessionAgentJSON(),
+		Agent:              x.agent.SessionAgentJSON(),
 		EnvironmentID:      x.environmentID,
 		Status:             x.status,
 		Title:              x.title,

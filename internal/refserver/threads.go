@@ -51,7 +51,7 @@ func (e *engine) modelOf(th *thread) modelConfig {
 	if th.child {
 		return th.model
 	}
-	return e.x.agent.model
+	return e.x.agent.Model
 }
 
 // threadAgent is what a Spawn name resolves to.
@@ -67,46 +67,46 @@ type threadAgent struct {
 // subagents enabled, any other name is an inline agent running the owner's
 // definition.
 func resolveThreadAgent(owner *agentVersion, agentName string) (threadAgent, bool) {
-	m := owner.multiagent
+	m := owner.Multiagent
 	if m == nil {
 		return threadAgent{}, false
 	}
 	advisor := func(model string) threadAgent {
-		return threadAgent{name: advisorAgentName, model: modelConfig{id: model, effort: maDefaultEffort, speed: "standard"}}
+		return threadAgent{name: advisorAgentName, model: modelConfig{ID: model, Effort: maDefaultEffort, Speed: "standard"}}
 	}
 	find := func(entries []rosterEntry) (threadAgent, bool) {
 		for _, e := range entries {
-			switch e.kind {
+			switch e.Kind {
 			case rosterKindSelf:
-				if owner.name == agentName {
-					return threadAgent{name: owner.name, version: owner, model: owner.model}, true
+				if owner.Name == agentName {
+					return threadAgent{name: owner.Name, version: owner, model: owner.Model}, true
 				}
 			case rosterKindAgent:
-				if e.agent.name == agentName {
-					return threadAgent{name: e.agent.name, version: e.agent, model: e.agent.model}, true
+				if e.Agent.Name == agentName {
+					return threadAgent{name: e.Agent.Name, version: e.Agent, model: e.Agent.Model}, true
 				}
 			case rosterKindAdvisor:
 				if agentName == advisorAgentName {
-					return advisor(e.advisorModel), true
+					return advisor(e.AdvisorModel), true
 				}
 			}
 		}
 		return threadAgent{}, false
 	}
-	if m.typ == multiagentCoord {
-		return find(m.roster)
+	if m.Type == multiagentCoord {
+		return find(m.Roster)
 	}
-	if m.advisorEnabled && agentName == advisorAgentName {
-		return advisor(m.advisorModel), true
+	if m.AdvisorEnabled && agentName == advisorAgentName {
+		return advisor(m.AdvisorModel), true
 	}
-	if !m.subagents.enabled {
+	if !m.Subagents.Enabled {
 		return threadAgent{}, false
 	}
-	if ta, ok := find(m.subagents.predefined); ok {
+	if ta, ok := find(m.Subagents.Predefined); ok {
 		return ta, true
 	}
-	if m.subagents.inline {
-		return threadAgent{name: agentName, version: owner, model: owner.model}, true
+	if m.Subagents.Inline {
+		return threadAgent{name: agentName, version: owner, model: owner.Model}, true
 	}
 	return threadAgent{}, false
 }
@@ -121,11 +121,11 @@ func (e *engine) spawn(parent *thread, st script.Op) {
 	}
 	ta, ok := resolveThreadAgent(e.x.agent, st.Name)
 	if !ok { // the session's agent changed since the script was checked
-		ta = threadAgent{name: st.Name, version: e.x.agent, model: e.x.agent.model}
+		ta = threadAgent{name: st.Name, version: e.x.agent, model: e.x.agent.Model}
 	}
 	child := &thread{id: e.s.cfg.ids("sthr_"), name: ta.name, child: true, version: ta.version, model: ta.model}
 	if child.version == nil {
-		child.version = &agentVersion{agent: e.x.agent.agent, name: ta.name, model: ta.model}
+		child.version = &agentVersion{Agent: e.x.agent.Agent, Name: ta.name, Model: ta.model}
 	}
 	e.threads = append(e.threads, child)
 	e.threadByID[child.id] = child

@@ -60,9 +60,9 @@ func (s *Server) traceSessionCreated(c *call, x *session) func() {
 	if span := recording(c); span != nil {
 		span.SetAttributes(
 			attr.SessionID.String(x.id),
-			attr.GenAIAgentID.String(x.agent.agent.id),
-			attr.GenAIAgentName.String(x.agent.name),
-			attr.GenAIRequestModel.String(x.agent.model.id),
+			attr.GenAIAgentID.String(x.agent.Agent.ID),
+			attr.GenAIAgentName.String(x.agent.Name),
+			attr.GenAIRequestModel.String(x.agent.Model.ID),
 			attr.SessionEnvironmentID.String(x.environmentID),
 		)
 	}

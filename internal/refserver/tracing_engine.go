@@ -75,15 +75,15 @@ func (e *engine) startTurnSpan(th, from *thread) {
 		attr.GenAIProviderName.String(attr.ProviderVendor),
 		attr.GenAIOperationName.String("invoke_agent"),
 		attr.GenAIAgentName.String(th.name),
-		attr.GenAIRequestModel.String(e.modelOf(th).id),
+		attr.GenAIRequestModel.String(e.modelOf(th).ID),
 		attr.SessionID.String(e.x.id),
 		attr.GenAIConversationID.String(th.id),
 	}
 	if !(th.child && th.name == advisorAgentName) { // the advisor is no agent of its own
-		attrs = append(attrs, attr.GenAIAgentID.String(v.agent.id))
+		attrs = append(attrs, attr.GenAIAgentID.String(v.Agent.ID))
 	}
-	if v.description != nil && *v.description != "" {
-		attrs = append(attrs, attr.GenAIAgentDescription.String(*v.description))
+	if v.Description != nil && *v.Description != "" {
+		attrs = append(attrs, attr.GenAIAgentDescription.String(*v.Description))
 	}
 	span.SetAttributes(attrs...)
 }
@@ -152,7 +152,7 @@ func (e *engine) startModelSpan(th *thread) *modelSpan {
 		span.SetAttributes(
 			attr.GenAIProviderName.String(attr.ProviderVendor),
 			attr.GenAIOperationName.String("chat"),
-			attr.GenAIRequestModel.String(e.modelOf(th).id),
+			attr.GenAIRequestModel.String(e.modelOf(th).ID),
 		)
 	}
 	return &modelSpan{span: span}
@@ -251,7 +251,7 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 // server ran.
 func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 	var ca contentAttrs
-	if sys := e.agentOf(th).system; sys != nil && *sys != "" {
+	if sys := e.agentOf(th).System; sys != nil && *sys != "" {
 		ca.Add(attr.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
 	}
 	tr := transcript{out: []any{}}

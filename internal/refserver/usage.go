@@ -43,9 +43,9 @@ func (t *tokenCount) add(u tokenCount) {
 // docs/session-events-wire.md 8.2). Cache writes are all 5-minute entries
 // (same document, section 11, choice 23).
 func (t tokenCount) nano(model modelConfig) int64 {
-	p := priceTable[model.id]
+	p := priceTable[model.ID]
 	n := t.input*p.input + t.output*p.output + t.cacheCreation*p.write5m + t.cacheRead*p.read
-	if model.speed == "fast" {
+	if model.Speed == "fast" {
 		n *= 2
 	}
 	return n

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ type toolsetConfigBody struct {
 	UserLocation     optional[json.RawMessage] `json:"user_location"`
 }
 
-func parseAgentToolset(path string, raw json.RawMessage) (*agentToolset, error) {
+func parseAgentToolset(path string, raw json.RawMessage) (*Toolset, error) {
 	var body agentToolsetBody
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func parseAgentToolset(path string, raw json.RawMessage) (*agentToolset, error) 
 	if err != nil {
 		return nil, err
 	}
-	ts := &agentToolset{defaults: defaults, configs: []toolsetConfig{}}
+	ts := &Toolset{Defaults: defaults, Configs: []ToolsetConfig{}}
 	cpath := maJoin(path, "configs")
 	if err := maNotNull(cpath, body.Configs); err != nil {
 		return nil, err
@@ -46,33 +46,33 @@ func parseAgentToolset(path string, raw json.RawMessage) (*agentToolset, error) 
 		if err != nil {
 			return nil, err
 		}
-		if seen[c.name] {
-			return nil, invalidField(maJoin(maIndex(cpath, i), "name"), "duplicate tool `%s`", c.name)
+		if seen[c.Name] {
+			return nil, invalidField(maJoin(maIndex(cpath, i), "name"), "duplicate tool `%s`", c.Name)
 		}
-		seen[c.name] = true
-		ts.configs = append(ts.configs, c)
+		seen[c.Name] = true
+		ts.Configs = append(ts.Configs, c)
 	}
 	return ts, nil
 }
 
-func parseToolsetConfig(path string, raw json.RawMessage, defaults toolDefaults) (toolsetConfig, error) {
+func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults) (ToolsetConfig, error) {
 	var body toolsetConfigBody
 	if err := maDecode(path, raw, &body); err != nil {
-		return toolsetConfig{}, err
+		return ToolsetConfig{}, err
 	}
 	namePath := maJoin(path, "name")
 	if err := maRequired(namePath, body.Name); err != nil {
-		return toolsetConfig{}, err
+		return ToolsetConfig{}, err
 	}
 	name := body.Name.Value
-	if err := maOneOf(namePath, name, maToolsetTools...); err != nil {
-		return toolsetConfig{}, err
+	if err := maOneOf(namePath, name, ToolsetTools...); err != nil {
+		return ToolsetConfig{}, err
 	}
 	if err := maNotNull(maJoin(path, "type"), body.Type); err != nil {
-		return toolsetConfig{}, err
+		return ToolsetConfig{}, err
 	}
 	if body.Type.Set && body.Type.Value != name {
-		return toolsetConfig{}, invalidField(maJoin(path, "type"), "must be `%s`, the same as name", name)
+		return ToolsetConfig{}, invalidField(maJoin(path, "type"), "must be `%s`, the same as name", name)
 	}
 	// Web-only fields on another tool are unknown fields of that tool.
 	web := name == "web_fetch" || name == "web_search"
@@ -87,19 +87,19 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults toolDefaults)
 		{"user_location", body.UserLocation.Set, name == "web_search"},
 	} {
 		if f.set && !f.applies {
-			return toolsetConfig{}, invalidField(maJoin(path, f.key), "unknown field")
+			return ToolsetConfig{}, invalidField(maJoin(path, f.key), "unknown field")
 		}
 	}
-	c := toolsetConfig{name: name, enabled: defaults.enabled, policy: defaults.policy}
+	c := ToolsetConfig{Name: name, Enabled: defaults.Enabled, Policy: defaults.Policy}
 	if body.Enabled.Present() {
-		c.enabled = body.Enabled.Value
+		c.Enabled = body.Enabled.Value
 	}
 	if body.PermissionPolicy.Present() {
 		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return c, err
 		}
-		c.policy = policy
+		c.Policy = policy
 	}
 	var err error
 	if c.allowedDomains, err = parseDomains(maJoin(path, "allowed_domains"), body.AllowedDomains); err != nil {
@@ -209,7 +209,7 @@ type mcpToolConfigBody struct {
 	PermissionPolicy optional[json.RawMessage] `json:"permission_policy"`
 }
 
-func parseMCPToolset(path string, raw json.RawMessage) (*mcpToolset, error) {
+func parseMCPToolset(path string, raw json.RawMessage) (*MCPToolset, error) {
 	var body mcpToolsetBody
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func parseMCPToolset(path string, raw json.RawMessage) (*mcpToolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := &mcpToolset{serverName: body.MCPServerName.Value, defaults: defaults, configs: []mcpToolConfig{}}
+	ts := &MCPToolset{ServerName: body.MCPServerName.Value, Defaults: defaults, Configs: []MCPToolConfig{}}
 	cpath := maJoin(path, "configs")
 	if err := maNotNull(cpath, body.Configs); err != nil {
 		return nil, err
@@ -247,16 +247,16 @@ func parseMCPToolset(path string, raw json.RawMessage) (*mcpToolset, error) {
 			return nil, invalidField(maJoin(p, "name"), "duplicate tool `%s`", cb.Name.Value)
 		}
 		seen[cb.Name.Value] = true
-		c := mcpToolConfig{name: cb.Name.Value, enabled: defaults.enabled, policy: defaults.policy}
+		c := MCPToolConfig{Name: cb.Name.Value, Enabled: defaults.Enabled, Policy: defaults.Policy}
 		if cb.Enabled.Present() {
-			c.enabled = cb.Enabled.Value
+			c.Enabled = cb.Enabled.Value
 		}
 		if cb.PermissionPolicy.Present() {
-			if c.policy, err = parsePermissionPolicy(maJoin(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
+			if c.Policy, err = parsePermissionPolicy(maJoin(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
 				return nil, err
 			}
 		}
-		ts.configs = append(ts.configs, c)
+		ts.Configs = append(ts.Configs, c)
 	}
 	return ts, nil
 }
@@ -268,7 +268,7 @@ type customToolBody struct {
 	InputSchema optional[json.RawMessage] `json:"input_schema"`
 }
 
-func parseCustomTool(path string, raw json.RawMessage) (*customTool, error) {
+func parseCustomTool(path string, raw json.RawMessage) (*CustomTool, error) {
 	var body customToolBody
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ func parseCustomTool(path string, raw json.RawMessage) (*customTool, error) {
 	if err := checkInputSchema(sp, body.InputSchema.Value); err != nil {
 		return nil, err
 	}
-	return &customTool{name: body.Name.Value, description: body.Description.Value, inputSchema: maCompact(body.InputSchema.Value)}, nil
+	return &CustomTool{Name: body.Name.Value, description: body.Description.Value, InputSchema: maCompact(body.InputSchema.Value)}, nil
 }
 
 // checkInputSchema checks the members docs/managed-agents-wire.md 3.5 names

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -17,39 +17,39 @@ const (
 )
 
 var (
-	maToolTypes    = []string{agentToolsetType, "mcp_toolset", "custom"}
-	maPolicyTypes  = []string{"always_allow", "always_ask", "auto"}
-	maToolsetTools = []string{"bash", "edit", "read", "write", "glob", "grep", "web_fetch", "web_search"}
+	maToolTypes   = []string{agentToolsetType, "mcp_toolset", "custom"}
+	maPolicyTypes = []string{"always_allow", "always_ask", "auto"}
+	ToolsetTools  = []string{"bash", "edit", "read", "write", "glob", "grep", "web_fetch", "web_search"}
 
 	customToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	plainHostname  = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
 	countryCode    = regexp.MustCompile(`^[A-Z]{2}$`)
 )
 
-// agentTools is a validated pair of an agent's tools and mcp_servers lists,
+// Tools is a validated pair of an agent's tools and mcp_servers lists,
 // which are checked against each other (every mcp_toolset names a server,
 // every server is used by a toolset). Agents store it; a session snapshot
 // stores one too, and Update Session (docs/managed-agents-wire.md 6.5)
-// replaces it with parseAgentTools.
-type agentTools struct {
-	tools      []tool
+// replaces it with ParseTools.
+type Tools struct {
+	Tools      []Tool
 	mcpServers []mcpServer
 }
 
-// tool is one resolved entry of tools: exactly one pointer is set.
-type tool struct {
-	toolset *agentToolset
-	mcp     *mcpToolset
-	custom  *customTool
+// Tool is one resolved entry of tools: exactly one pointer is set.
+type Tool struct {
+	Toolset *Toolset
+	MCP     *MCPToolset
+	Custom  *CustomTool
 }
 
 type policyJSON struct {
 	Type string `json:"type"`
 }
 
-type toolDefaults struct {
-	enabled bool
-	policy  string
+type ToolDefaults struct {
+	Enabled bool
+	Policy  string
 }
 
 type toolDefaultsJSON struct {
@@ -57,20 +57,20 @@ type toolDefaultsJSON struct {
 	PermissionPolicy policyJSON `json:"permission_policy"`
 }
 
-func (d toolDefaults) view() toolDefaultsJSON {
-	return toolDefaultsJSON{Enabled: d.enabled, PermissionPolicy: policyJSON{Type: d.policy}}
+func (d ToolDefaults) view() toolDefaultsJSON {
+	return toolDefaultsJSON{Enabled: d.Enabled, PermissionPolicy: policyJSON{Type: d.Policy}}
 }
 
-type agentToolset struct {
-	configs  []toolsetConfig
-	defaults toolDefaults
+type Toolset struct {
+	Configs  []ToolsetConfig
+	Defaults ToolDefaults
 }
 
-// toolsetConfig is a resolved per-tool override of the agent toolset.
-type toolsetConfig struct {
-	name             string
-	enabled          bool
-	policy           string
+// ToolsetConfig is a resolved per-tool override of the agent toolset.
+type ToolsetConfig struct {
+	Name             string
+	Enabled          bool
+	Policy           string
 	allowedDomains   []string // web_fetch, web_search; nil is null
 	blockedDomains   []string
 	maxContentTokens *int64 // web_fetch
@@ -110,9 +110,9 @@ type webSearchConfigJSON struct {
 	UserLocation   *userLocationJSON `json:"user_location"`
 }
 
-func (c toolsetConfig) view() any {
-	base := toolConfigJSON{Type: c.name, Name: c.name, Enabled: c.enabled, PermissionPolicy: policyJSON{Type: c.policy}}
-	switch c.name {
+func (c ToolsetConfig) view() any {
+	base := toolConfigJSON{Type: c.Name, Name: c.Name, Enabled: c.Enabled, PermissionPolicy: policyJSON{Type: c.Policy}}
+	switch c.Name {
 	case "web_fetch":
 		return webFetchConfigJSON{base, c.allowedDomains, c.blockedDomains, c.maxContentTokens}
 	case "web_search":
@@ -131,16 +131,16 @@ type agentToolsetJSON struct {
 	DefaultConfig toolDefaultsJSON `json:"default_config"`
 }
 
-type mcpToolset struct {
-	serverName string
-	configs    []mcpToolConfig
-	defaults   toolDefaults
+type MCPToolset struct {
+	ServerName string
+	Configs    []MCPToolConfig
+	Defaults   ToolDefaults
 }
 
-type mcpToolConfig struct {
-	name    string
-	enabled bool
-	policy  string
+type MCPToolConfig struct {
+	Name    string
+	Enabled bool
+	Policy  string
 }
 
 type mcpToolConfigJSON struct {
@@ -156,9 +156,9 @@ type mcpToolsetJSON struct {
 	DefaultConfig toolDefaultsJSON    `json:"default_config"`
 }
 
-type customTool struct {
-	name, description string
-	inputSchema       json.RawMessage // compact, as received
+type CustomTool struct {
+	Name, description string
+	InputSchema       json.RawMessage // compact, as received
 }
 
 type customToolJSON struct {
@@ -178,36 +178,36 @@ type mcpServerJSON struct {
 	URL  string `json:"url"`
 }
 
-func (t tool) view() any {
+func (t Tool) view() any {
 	switch {
-	case t.toolset != nil:
-		configs := make([]any, len(t.toolset.configs))
-		for i, c := range t.toolset.configs {
+	case t.Toolset != nil:
+		configs := make([]any, len(t.Toolset.Configs))
+		for i, c := range t.Toolset.Configs {
 			configs[i] = c.view()
 		}
-		return agentToolsetJSON{Type: agentToolsetType, Configs: configs, DefaultConfig: t.toolset.defaults.view()}
-	case t.mcp != nil:
-		configs := make([]mcpToolConfigJSON, len(t.mcp.configs))
-		for i, c := range t.mcp.configs {
-			configs[i] = mcpToolConfigJSON{Name: c.name, Enabled: c.enabled, PermissionPolicy: policyJSON{Type: c.policy}}
+		return agentToolsetJSON{Type: agentToolsetType, Configs: configs, DefaultConfig: t.Toolset.Defaults.view()}
+	case t.MCP != nil:
+		configs := make([]mcpToolConfigJSON, len(t.MCP.Configs))
+		for i, c := range t.MCP.Configs {
+			configs[i] = mcpToolConfigJSON{Name: c.Name, Enabled: c.Enabled, PermissionPolicy: policyJSON{Type: c.Policy}}
 		}
-		return mcpToolsetJSON{Type: "mcp_toolset", MCPServerName: t.mcp.serverName, Configs: configs, DefaultConfig: t.mcp.defaults.view()}
+		return mcpToolsetJSON{Type: "mcp_toolset", MCPServerName: t.MCP.ServerName, Configs: configs, DefaultConfig: t.MCP.Defaults.view()}
 	default:
-		return customToolJSON{Type: "custom", Name: t.custom.name, Description: t.custom.description, InputSchema: t.custom.inputSchema}
+		return customToolJSON{Type: "custom", Name: t.Custom.Name, Description: t.Custom.description, InputSchema: t.Custom.InputSchema}
 	}
 }
 
 // toolsJSON renders the tools list ([] when empty).
-func (a agentTools) toolsJSON() []any {
-	out := make([]any, len(a.tools))
-	for i, t := range a.tools {
+func (a Tools) toolsJSON() []any {
+	out := make([]any, len(a.Tools))
+	for i, t := range a.Tools {
 		out[i] = t.view()
 	}
 	return out
 }
 
 // mcpServersJSON renders the mcp_servers list ([] when empty).
-func (a agentTools) mcpServersJSON() []mcpServerJSON {
+func (a Tools) mcpServersJSON() []mcpServerJSON {
 	out := make([]mcpServerJSON, len(a.mcpServers))
 	for i, s := range a.mcpServers {
 		out[i] = mcpServerJSON{Type: "url", Name: s.name, URL: s.url}
@@ -215,23 +215,23 @@ func (a agentTools) mcpServersJSON() []mcpServerJSON {
 	return out
 }
 
-// parseAgentTools validates a request's tools and mcp_servers arrays the way
+// ParseTools validates a request's tools and mcp_servers arrays the way
 // an agent create does and returns the resulting pair. field prefixes every
 // error path: "" for agent bodies ("tools[0].name"), "agent" for Update
 // Session ("agent.tools[0].name"). A nil raw message keeps that list of
 // base; the JSON null and [] clear it; an array replaces it. The
 // cross-checks between the two lists apply to the result. Callers whose
 // endpoint forbids null must reject it first.
-func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agentTools) (agentTools, error) {
+func ParseTools(field string, tools, mcpServers json.RawMessage, base Tools) (Tools, error) {
 	out := base
 	if tools != nil {
-		out.tools = nil
+		out.Tools = nil
 		if !maIsNull(tools) {
 			parsed, err := parseTools(maJoin(field, "tools"), tools)
 			if err != nil {
-				return agentTools{}, err
+				return Tools{}, err
 			}
-			out.tools = parsed
+			out.Tools = parsed
 		}
 	}
 	if mcpServers != nil {
@@ -239,7 +239,7 @@ func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agent
 		if !maIsNull(mcpServers) {
 			parsed, err := parseMCPServers(maJoin(field, "mcp_servers"), mcpServers)
 			if err != nil {
-				return agentTools{}, err
+				return Tools{}, err
 			}
 			out.mcpServers = parsed
 		}
@@ -249,26 +249,26 @@ func parseAgentTools(field string, tools, mcpServers json.RawMessage, base agent
 		servers[s.name] = true
 	}
 	used := map[string]bool{}
-	for i, t := range out.tools {
-		if t.mcp == nil {
+	for i, t := range out.Tools {
+		if t.MCP == nil {
 			continue
 		}
-		if !servers[t.mcp.serverName] {
-			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
-				"no mcp_servers entry named `%s`", t.mcp.serverName)
+		if !servers[t.MCP.ServerName] {
+			return Tools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
+				"no mcp_servers entry named `%s`", t.MCP.ServerName)
 		}
-		used[t.mcp.serverName] = true
+		used[t.MCP.ServerName] = true
 	}
 	for i, s := range out.mcpServers {
 		if !used[s.name] {
-			return agentTools{}, invalidField(maJoin(maIndex(maJoin(field, "mcp_servers"), i), "name"),
+			return Tools{}, invalidField(maJoin(maIndex(maJoin(field, "mcp_servers"), i), "name"),
 				"server `%s` is not referenced by any mcp_toolset", s.name)
 		}
 	}
 	return out, nil
 }
 
-func parseTools(path string, raw json.RawMessage) ([]tool, error) {
+func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 	items, err := maArray(path, raw)
 	if err != nil {
 		return nil, err
@@ -276,7 +276,7 @@ func parseTools(path string, raw json.RawMessage) ([]tool, error) {
 	if err := maCount(path, len(items), 0, maMaxTools); err != nil {
 		return nil, err
 	}
-	out := make([]tool, 0, len(items))
+	out := make([]Tool, 0, len(items))
 	toolsets, customs := map[string]bool{}, map[string]bool{}
 	for i, item := range items {
 		p := maIndex(path, i)
@@ -284,29 +284,29 @@ func parseTools(path string, raw json.RawMessage) ([]tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		var t tool
+		var t Tool
 		switch typ {
 		case agentToolsetType:
 			if toolsets[agentToolsetType] {
 				return nil, invalidField(maJoin(p, "type"), "duplicate toolset `%s`", agentToolsetType)
 			}
 			toolsets[agentToolsetType] = true
-			t.toolset, err = parseAgentToolset(p, item)
+			t.Toolset, err = parseAgentToolset(p, item)
 		case "mcp_toolset":
-			t.mcp, err = parseMCPToolset(p, item)
+			t.MCP, err = parseMCPToolset(p, item)
 			if err == nil {
-				if toolsets["mcp:"+t.mcp.serverName] {
-					return nil, invalidField(maJoin(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.mcp.serverName)
+				if toolsets["mcp:"+t.MCP.ServerName] {
+					return nil, invalidField(maJoin(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.MCP.ServerName)
 				}
-				toolsets["mcp:"+t.mcp.serverName] = true
+				toolsets["mcp:"+t.MCP.ServerName] = true
 			}
 		case "custom":
-			t.custom, err = parseCustomTool(p, item)
+			t.Custom, err = parseCustomTool(p, item)
 			if err == nil {
-				if customs[t.custom.name] {
-					return nil, invalidField(maJoin(p, "name"), "duplicate custom tool `%s`", t.custom.name)
+				if customs[t.Custom.Name] {
+					return nil, invalidField(maJoin(p, "name"), "duplicate custom tool `%s`", t.Custom.Name)
 				}
-				customs[t.custom.name] = true
+				customs[t.Custom.Name] = true
 			}
 		default:
 			return nil, maBadType(p, maToolTypes...)
@@ -326,8 +326,8 @@ type defaultConfigBody struct {
 
 // parseDefaults reads an optional default_config over the toolset's
 // defaults (enabled true and defaultPolicy).
-func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (toolDefaults, error) {
-	d := toolDefaults{enabled: true, policy: defaultPolicy}
+func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (ToolDefaults, error) {
+	d := ToolDefaults{Enabled: true, Policy: defaultPolicy}
 	if !o.Present() {
 		return d, nil
 	}
@@ -336,14 +336,14 @@ func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy strin
 		return d, err
 	}
 	if body.Enabled.Present() {
-		d.enabled = body.Enabled.Value
+		d.Enabled = body.Enabled.Value
 	}
 	if body.PermissionPolicy.Present() {
 		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return d, err
 		}
-		d.policy = policy
+		d.Policy = policy
 	}
 	return d, nil
 }

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 
 // Agent references and the views other families need (docs/managed-agents-
 // wire.md 3.8). Sessions and deployments resolve their "agent" field with
-// resolveAgentRefLocked and keep the *agentVersion it returns: versions are
+// Service.ResolveRefLocked and keep the *Version it returns: versions are
 // immutable, so the pointer is a snapshot.
 
 type agentRefBody struct {
@@ -24,7 +24,7 @@ type agentRefBody struct {
 // version `<n>` not found.`); an archived agent is 400 "<field>: agent
 // `<id>` is archived". Other shapes are 400 naming field. Callers that
 // accept more forms (agent_with_overrides) check the type first.
-func (s *Server) resolveAgentRefLocked(workspaceID, field string, raw json.RawMessage) (*agentVersion, error) {
+func (s *Service) resolveAgentRefLocked(workspaceID, field string, raw json.RawMessage) (*Version, error) {
 	var id string
 	version := 0
 	switch maKind(raw) {
@@ -87,7 +87,7 @@ func (s *Server) resolveAgentRefLocked(workspaceID, field string, raw json.RawMe
 // agentVersionLocked returns one version of an agent of workspaceID: 404
 // `Agent `<id>` not found.` or `Agent `<id>` version `<n>` not found.`.
 // Archived agents are returned too.
-func (s *Server) agentVersionLocked(workspaceID, agentID string, version int) (*agentVersion, error) {
+func (s *Service) agentVersionLocked(workspaceID, agentID string, version int) (*Version, error) {
 	a, err := s.agentInWorkspaceLocked(workspaceID, agentID)
 	if err != nil {
 		return nil, err
@@ -105,9 +105,9 @@ type agentReferenceJSON struct {
 	Version int    `json:"version"`
 }
 
-// referenceJSON is the resolved reference to v: {"type":"agent","id","version"}.
-func (v *agentVersion) referenceJSON() any {
-	return agentReferenceJSON{Type: "agent", ID: v.agent.id, Version: v.version}
+// ReferenceJSON is the resolved reference to v: {"type":"agent","id","version"}.
+func (v *Version) ReferenceJSON() any {
+	return agentReferenceJSON{Type: "agent", ID: v.Agent.ID, Version: v.Version}
 }
 
 // threadAgentJSON is a thread agent (3.8): the resolved definition that runs
@@ -126,18 +126,18 @@ type threadAgentJSON struct {
 	ExecutionIdentity executionIdentityJSON `json:"execution_identity"`
 }
 
-func (v *agentVersion) threadAgentJSON() threadAgentJSON {
+func (v *Version) threadAgentJSON() threadAgentJSON {
 	return threadAgentJSON{
 		Type:              "agent",
-		ID:                v.agent.id,
-		Version:           v.version,
-		Name:              v.name,
-		Description:       v.description,
-		System:            v.system,
-		Model:             v.model.view(),
-		Tools:             v.tools.toolsJSON(),
-		MCPServers:        v.tools.mcpServersJSON(),
-		Skills:            mapSlice(v.skills, skill.view),
+		ID:                v.Agent.ID,
+		Version:           v.Version,
+		Name:              v.Name,
+		Description:       v.Description,
+		System:            v.System,
+		Model:             v.Model.view(),
+		Tools:             v.Tools.toolsJSON(),
+		MCPServers:        v.Tools.mcpServersJSON(),
+		Skills:            mapSlice(v.Skills, Skill.view),
 		ExecutionIdentity: v.executionIdentity.view(),
 	}
 }
@@ -149,23 +149,23 @@ type sessionAgentJSONView struct {
 	Multiagent any `json:"multiagent"`
 }
 
-// sessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's thread agent plus
-// its multiagent (null when unset) with every roster and predefined agent
+// SessionAgentJSON is session.agent (docs/managed-agents-wire.md 3.8): v's
+// thread agent plus its multiagent (null when unset) with every roster and predefined agent
 // reference expanded into that version's thread agent ({"type":"self"}
 // expands into v itself); advisor entries stay {type: advisor, model}.
 // For a session whose tools were replaced (Update Session), render a copy
-// of v with the new agentTools.
-func (v *agentVersion) sessionAgentJSON() any {
-	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.multiagent.view(v, true)}
+// of v with the new Tools.
+func (v *Version) SessionAgentJSON() any {
+	return sessionAgentJSONView{threadAgentJSON: v.threadAgentJSON(), Multiagent: v.Multiagent.view(v, true)}
 }
 
-// modelIDs lists, without repeats and own model first, every model the
+// ModelIDs lists, without repeats and own model first, every model the
 // agent can run: its own, each roster and predefined agent's, and the
 // advisor model. The budget rule (docs/managed-agents-wire.md 3.1) checks
 // each has a price.
-func (v *agentVersion) modelIDs() []string {
-	ids := []string{v.model.id}
-	for _, id := range v.multiagent.modelIDs() {
+func (v *Version) ModelIDs() []string {
+	ids := []string{v.Model.ID}
+	for _, id := range v.Multiagent.modelIDs() {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -9,9 +9,9 @@ import (
 
 const maMaxSkills = 20
 
-// skill is a resolved skill; version is "latest" when none was given
-// (**choice**: no skill catalogue).
-type skill struct {
+// Skill is a resolved Skill; version is "latest" when none was given
+// (**choice**: no Skill catalogue).
+type Skill struct {
 	typ     string // "vendor" or "custom"
 	skillID string
 	version string
@@ -23,7 +23,7 @@ type skillJSON struct {
 	Version string `json:"version"`
 }
 
-func (sk skill) view() skillJSON {
+func (sk Skill) view() skillJSON {
 	return skillJSON{Type: sk.typ, SkillID: sk.skillID, Version: sk.version}
 }
 
@@ -33,9 +33,9 @@ type skillBody struct {
 	Version optional[string] `json:"version"`
 }
 
-// parseSkills reads a skills array at path (at most 20; no duplicate
+// ParseSkills reads a skills array at path (at most 20; no duplicate
 // (type, skill_id)). Session create with overrides can call it too.
-func parseSkills(path string, raw json.RawMessage) ([]skill, error) {
+func ParseSkills(path string, raw json.RawMessage) ([]Skill, error) {
 	items, err := maArray(path, raw)
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func parseSkills(path string, raw json.RawMessage) ([]skill, error) {
 	if err := maCount(path, len(items), 0, maMaxSkills); err != nil {
 		return nil, err
 	}
-	out := make([]skill, 0, len(items))
+	out := make([]Skill, 0, len(items))
 	seen := map[string]bool{}
 	for i, item := range items {
 		p := maIndex(path, i)
@@ -68,7 +68,7 @@ func parseSkills(path string, raw json.RawMessage) ([]skill, error) {
 		if typ == "custom" && !strings.HasPrefix(body.SkillID.Value, "skill_") {
 			return nil, invalidField(idPath, "must be a custom skill id (`skill_…`)")
 		}
-		sk := skill{typ: typ, skillID: body.SkillID.Value, version: "latest"}
+		sk := Skill{typ: typ, skillID: body.SkillID.Value, version: "latest"}
 		if body.Version.Present() {
 			if err := checkLength(maJoin(p, "version"), body.Version.Value, 1, 64); err != nil {
 				return nil, err

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -69,7 +69,7 @@ func (e *environment) view() environmentJSON {
 	}
 }
 
-func (s *Server) environmentRoutes() []route {
+func (s *Service) environmentRoutes() []route {
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/environments", Op: "environments.create", Betas: maBetas, Handle: s.createEnvironment},
 		{Method: http.MethodGet, Path: "/v1/environments", Op: "environments.list", Betas: maBetas, Handle: s.listEnvironments},
@@ -88,7 +88,7 @@ type environmentBody struct {
 	Scope       optional[string]                     `json:"scope"`
 }
 
-func (s *Server) createEnvironment(c *call) error {
+func (s *Service) createEnvironment(c *call) error {
 	var body environmentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -160,7 +160,7 @@ func applyEnvironmentBody(e *environment, body environmentBody, creating bool) e
 // environmentLocked returns an environment of workspaceID: 404
 // `Environment `<id>` not found.` when unknown or deleted. Archived ones
 // are returned; callers check archived().
-func (s *Server) environmentLocked(workspaceID, id string) (*environment, error) {
+func (s *Service) environmentLocked(workspaceID, id string) (*environment, error) {
 	e, ok := s.environments.byID[id]
 	if !ok || e.workspaceID != workspaceID {
 		return nil, notFound("Environment `%s` not found.", id)
@@ -168,7 +168,7 @@ func (s *Server) environmentLocked(workspaceID, id string) (*environment, error)
 	return e, nil
 }
 
-func (s *Server) getEnvironment(c *call) error {
+func (s *Service) getEnvironment(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))
@@ -178,7 +178,7 @@ func (s *Server) getEnvironment(c *call) error {
 	return c.OK(e.view())
 }
 
-func (s *Server) listEnvironments(c *call) error {
+func (s *Service) listEnvironments(c *call) error {
 	q := c.R.URL.Query()
 	includeArchived, err := queryBool(q, "include_archived")
 	if err != nil {
@@ -197,7 +197,7 @@ func (s *Server) listEnvironments(c *call) error {
 	return c.OK(mapCursorPage(paginateByCursor(all, (*environment).position, keep, p), (*environment).view))
 }
 
-func (s *Server) updateEnvironment(c *call) error {
+func (s *Service) updateEnvironment(c *call) error {
 	var body environmentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -229,7 +229,7 @@ func envEqual(a, b *environment) bool {
 	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
-func (s *Server) archiveEnvironment(c *call) error {
+func (s *Service) archiveEnvironment(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func (s *Server) archiveEnvironment(c *call) error {
 	return c.OK(e.view())
 }
 
-func (s *Server) deleteEnvironment(c *call) error {
+func (s *Service) deleteEnvironment(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -7,71 +7,71 @@ import (
 
 // Multiagent configuration (docs/managed-agents-wire.md 3.7): the variants
 // coordinator and multiagent_20261001, and roster entries resolved at write
-// time. Resolved references are pinned *agentVersion values; since versions
+// time. Resolved references are pinned *Version values; since versions
 // are immutable, a session can later expand them into full definitions.
 
 const (
-	maMaxRoster       = 20
-	multiagentV1      = "multiagent_20261001"
-	multiagentCoord   = "coordinator"
-	rosterKindAgent   = "agent"
-	rosterKindSelf    = "self"
-	rosterKindAdvisor = "advisor"
-	toggleEnabled     = "enabled"
-	toggleDisabled    = "disabled"
+	maMaxRoster           = 20
+	multiagentV1          = "multiagent_20261001"
+	MultiagentCoordinator = "coordinator"
+	RosterKindAgent       = "agent"
+	RosterKindSelf        = "self"
+	RosterKindAdvisor     = "advisor"
+	toggleEnabled         = "enabled"
+	toggleDisabled        = "disabled"
 )
 
-// rosterEntry is a resolved roster entry: an agent version, the owning
+// RosterEntry is a resolved roster entry: an agent version, the owning
 // agent itself (resolved to the version being written when rendered), or
 // a coordinator's advisor model.
-type rosterEntry struct {
-	kind         string        // rosterKindAgent, rosterKindSelf or rosterKindAdvisor
-	agent        *agentVersion // rosterKindAgent
-	advisorModel string        // rosterKindAdvisor
+type RosterEntry struct {
+	Kind         string   // RosterKindAgent, RosterKindSelf or RosterKindAdvisor
+	Agent        *Version // RosterKindAgent
+	AdvisorModel string   // RosterKindAdvisor
 }
 
-// delegation is a resolved subagents or workflows setting.
-type delegation struct {
-	enabled    bool
-	inline     bool // inline_agents enabled
-	predefined []rosterEntry
+// Delegation is a resolved subagents or workflows setting.
+type Delegation struct {
+	Enabled    bool
+	Inline     bool // inline_agents enabled
+	Predefined []RosterEntry
 }
 
-func defaultDelegation() delegation {
-	return delegation{enabled: true, inline: true, predefined: []rosterEntry{}}
+func defaultDelegation() Delegation {
+	return Delegation{Enabled: true, Inline: true, Predefined: []RosterEntry{}}
 }
 
-// multiagentConfig is a resolved multiagent value.
-type multiagentConfig struct {
-	typ    string
-	roster []rosterEntry // coordinator
+// Multiagent is a resolved multiagent value.
+type Multiagent struct {
+	Type   string
+	Roster []RosterEntry // coordinator
 
-	advisorEnabled bool   // multiagent_20261001
-	advisorModel   string // when advisorEnabled
-	subagents      delegation
-	workflows      delegation
+	AdvisorEnabled bool   // multiagent_20261001
+	AdvisorModel   string // when advisorEnabled
+	Subagents      Delegation
+	Workflows      Delegation
 }
 
 // rosterView renders an entry on an agent ({type:agent,id,version} or
 // {type:advisor,model}) or, for a session, expands agents into thread agent
 // definitions.
-func (e rosterEntry) view(owner *agentVersion, session bool) any {
-	switch e.kind {
-	case rosterKindAdvisor:
+func (e RosterEntry) view(owner *Version, session bool) any {
+	switch e.Kind {
+	case RosterKindAdvisor:
 		return struct {
 			Type  string `json:"type"`
 			Model string `json:"model"`
-		}{rosterKindAdvisor, e.advisorModel}
-	case rosterKindSelf:
+		}{RosterKindAdvisor, e.AdvisorModel}
+	case RosterKindSelf:
 		if session {
 			return owner.threadAgentJSON()
 		}
-		return owner.referenceJSON()
+		return owner.ReferenceJSON()
 	}
 	if session {
-		return e.agent.threadAgentJSON()
+		return e.Agent.threadAgentJSON()
 	}
-	return e.agent.referenceJSON()
+	return e.Agent.ReferenceJSON()
 }
 
 type toggleJSON struct {
@@ -91,15 +91,15 @@ type delegationJSON struct {
 	PredefinedAgents []any      `json:"predefined_agents"`
 }
 
-func (d delegation) view(owner *agentVersion, session bool) any {
-	if !d.enabled {
+func (d Delegation) view(owner *Version, session bool) any {
+	if !d.Enabled {
 		return toggle(false)
 	}
-	agents := make([]any, len(d.predefined))
-	for i, e := range d.predefined {
+	agents := make([]any, len(d.Predefined))
+	for i, e := range d.Predefined {
 		agents[i] = e.view(owner, session)
 	}
-	return delegationJSON{Type: toggleEnabled, InlineAgents: toggle(d.inline), PredefinedAgents: agents}
+	return delegationJSON{Type: toggleEnabled, InlineAgents: toggle(d.Inline), PredefinedAgents: agents}
 }
 
 type coordinatorJSON struct {
@@ -116,54 +116,54 @@ type multiagentV1JSON struct {
 
 // view renders m for owner; session expands agent references (3.7,
 // "Multiagent on a session"). A nil m renders as null.
-func (m *multiagentConfig) view(owner *agentVersion, session bool) any {
+func (m *Multiagent) view(owner *Version, session bool) any {
 	if m == nil {
 		return nil
 	}
-	if m.typ == multiagentCoord {
-		agents := make([]any, len(m.roster))
-		for i, e := range m.roster {
+	if m.Type == MultiagentCoordinator {
+		agents := make([]any, len(m.Roster))
+		for i, e := range m.Roster {
 			agents[i] = e.view(owner, session)
 		}
-		return coordinatorJSON{Type: multiagentCoord, Agents: agents}
+		return coordinatorJSON{Type: MultiagentCoordinator, Agents: agents}
 	}
 	var advisor any = toggle(false)
-	if m.advisorEnabled {
+	if m.AdvisorEnabled {
 		advisor = struct {
 			Type  string `json:"type"`
 			Model string `json:"model"`
-		}{toggleEnabled, m.advisorModel}
+		}{toggleEnabled, m.AdvisorModel}
 	}
 	return multiagentV1JSON{Type: multiagentV1, Advisor: advisor,
-		Subagents: m.subagents.view(owner, session), Workflows: m.workflows.view(owner, session)}
+		Subagents: m.Subagents.view(owner, session), Workflows: m.Workflows.view(owner, session)}
 }
 
 // modelIDs lists the models m can run besides the owner's own: roster and
 // predefined agents' models and the advisor model. self adds nothing new.
-func (m *multiagentConfig) modelIDs() []string {
+func (m *Multiagent) modelIDs() []string {
 	if m == nil {
 		return nil
 	}
 	var ids []string
-	add := func(entries []rosterEntry) {
+	add := func(entries []RosterEntry) {
 		for _, e := range entries {
-			switch e.kind {
-			case rosterKindAgent:
-				ids = append(ids, e.agent.model.id)
-			case rosterKindAdvisor:
-				ids = append(ids, e.advisorModel)
+			switch e.Kind {
+			case RosterKindAgent:
+				ids = append(ids, e.Agent.Model.ID)
+			case RosterKindAdvisor:
+				ids = append(ids, e.AdvisorModel)
 			}
 		}
 	}
-	add(m.roster)
-	if m.advisorEnabled {
-		ids = append(ids, m.advisorModel)
+	add(m.Roster)
+	if m.AdvisorEnabled {
+		ids = append(ids, m.AdvisorModel)
 	}
-	if m.subagents.enabled {
-		add(m.subagents.predefined)
+	if m.Subagents.Enabled {
+		add(m.Subagents.Predefined)
 	}
-	if m.workflows.enabled {
-		add(m.workflows.predefined)
+	if m.Workflows.Enabled {
+		add(m.Workflows.Predefined)
 	}
 	return ids
 }
@@ -182,23 +182,23 @@ func (o multiagentOwner) key() string { return o.agentID + "@" + strconv.Itoa(o.
 // current value on update (nil on create): a multiagent_20261001 update of
 // a multiagent_20261001 value is merged level by level; anything else
 // replaces.
-func (s *Server) parseMultiagentLocked(path string, raw json.RawMessage, stored *multiagentConfig, owner multiagentOwner) (*multiagentConfig, error) {
+func (s *Service) parseMultiagentLocked(path string, raw json.RawMessage, stored *Multiagent, owner multiagentOwner) (*Multiagent, error) {
 	typ, err := maType(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	switch typ {
-	case multiagentCoord:
+	case MultiagentCoordinator:
 		return s.parseCoordinatorLocked(path, raw, owner)
 	case multiagentV1:
-		base := &multiagentConfig{typ: multiagentV1, subagents: defaultDelegation(), workflows: defaultDelegation()}
-		if stored != nil && stored.typ == multiagentV1 {
+		base := &Multiagent{Type: multiagentV1, Subagents: defaultDelegation(), Workflows: defaultDelegation()}
+		if stored != nil && stored.Type == multiagentV1 {
 			copied := *stored
 			base = &copied
 		}
 		return s.parseMultiagentV1Locked(path, raw, base, owner)
 	}
-	return nil, maBadType(path, multiagentCoord, multiagentV1)
+	return nil, maBadType(path, MultiagentCoordinator, multiagentV1)
 }
 
 type coordinatorBody struct {
@@ -206,7 +206,7 @@ type coordinatorBody struct {
 	Agents optional[[]json.RawMessage] `json:"agents"`
 }
 
-func (s *Server) parseCoordinatorLocked(path string, raw json.RawMessage, owner multiagentOwner) (*multiagentConfig, error) {
+func (s *Service) parseCoordinatorLocked(path string, raw json.RawMessage, owner multiagentOwner) (*Multiagent, error) {
 	var body coordinatorBody
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
@@ -222,13 +222,13 @@ func (s *Server) parseCoordinatorLocked(path string, raw json.RawMessage, owner 
 	if err != nil {
 		return nil, err
 	}
-	return &multiagentConfig{typ: multiagentCoord, roster: roster}, nil
+	return &Multiagent{Type: MultiagentCoordinator, Roster: roster}, nil
 }
 
 // parseRosterLocked resolves roster entries and checks that they are
 // distinct after resolution, with at most one self and one advisor.
-func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAdvisor bool, owner multiagentOwner) ([]rosterEntry, error) {
-	out := make([]rosterEntry, 0, len(items))
+func (s *Service) parseRosterLocked(path string, items []json.RawMessage, allowAdvisor bool, owner multiagentOwner) ([]RosterEntry, error) {
+	out := make([]RosterEntry, 0, len(items))
 	seen := map[string]bool{}
 	for i, item := range items {
 		p := maIndex(path, i)
@@ -237,17 +237,17 @@ func (s *Server) parseRosterLocked(path string, items []json.RawMessage, allowAd
 			return nil, err
 		}
 		var key, shown string
-		switch e.kind {
-		case rosterKindAdvisor:
+		switch e.Kind {
+		case RosterKindAdvisor:
 			key, shown = "advisor", "advisor"
 			if seen[key] {
-				return nil, invalidField(p, "duplicate advisor `%s`", e.advisorModel)
+				return nil, invalidField(p, "duplicate advisor `%s`", e.AdvisorModel)
 			}
-		case rosterKindSelf:
+		case RosterKindSelf:
 			// Only another self can resolve to the version being written.
 			key, shown = owner.key(), "self"
 		default:
-			key, shown = e.agent.agent.id+"@"+strconv.Itoa(e.agent.version), e.agent.agent.id
+			key, shown = e.Agent.Agent.ID+"@"+strconv.Itoa(e.Agent.Version), e.Agent.Agent.ID
 		}
 		if seen[key] {
 			return nil, invalidField(p, "duplicate agent `%s`", shown)
@@ -263,57 +263,57 @@ type rosterAdvisorBody struct {
 	Model optional[string] `json:"model"`
 }
 
-func (s *Server) parseRosterEntryLocked(path string, raw json.RawMessage, allowAdvisor bool, owner multiagentOwner) (rosterEntry, error) {
+func (s *Service) parseRosterEntryLocked(path string, raw json.RawMessage, allowAdvisor bool, owner multiagentOwner) (RosterEntry, error) {
 	if maKind(raw) == '"' || maKind(raw) == '{' {
 		if maKind(raw) == '{' {
 			typ, err := maType(path, raw)
 			if err != nil {
-				return rosterEntry{}, err
+				return RosterEntry{}, err
 			}
 			switch typ {
-			case rosterKindSelf:
+			case RosterKindSelf:
 				var body struct {
 					Type optional[string] `json:"type"`
 				}
-				return rosterEntry{kind: rosterKindSelf}, maDecode(path, raw, &body)
-			case rosterKindAdvisor:
+				return RosterEntry{Kind: RosterKindSelf}, maDecode(path, raw, &body)
+			case RosterKindAdvisor:
 				if !allowAdvisor {
 					break
 				}
 				var body rosterAdvisorBody
 				if err := maDecode(path, raw, &body); err != nil {
-					return rosterEntry{}, err
+					return RosterEntry{}, err
 				}
 				mp := maJoin(path, "model")
 				if err := maRequired(mp, body.Model); err != nil {
-					return rosterEntry{}, err
+					return RosterEntry{}, err
 				}
 				if err := checkLength(mp, body.Model.Value, 1, 256); err != nil {
-					return rosterEntry{}, err
+					return RosterEntry{}, err
 				}
-				return rosterEntry{kind: rosterKindAdvisor, advisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
-			case rosterKindAgent:
+				return RosterEntry{Kind: RosterKindAdvisor, AdvisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
+			case RosterKindAgent:
 			}
-			if typ != rosterKindAgent {
+			if typ != RosterKindAgent {
 				if allowAdvisor {
-					return rosterEntry{}, maBadType(path, rosterKindAgent, rosterKindSelf, rosterKindAdvisor)
+					return RosterEntry{}, maBadType(path, RosterKindAgent, RosterKindSelf, RosterKindAdvisor)
 				}
-				return rosterEntry{}, maBadType(path, rosterKindAgent, rosterKindSelf)
+				return RosterEntry{}, maBadType(path, RosterKindAgent, RosterKindSelf)
 			}
 		}
 		v, err := s.resolveAgentRefLocked(owner.workspaceID, path, raw)
 		if err != nil {
-			return rosterEntry{}, err
+			return RosterEntry{}, err
 		}
-		if v.multiagent != nil {
-			return rosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.agent.id)
+		if v.Multiagent != nil {
+			return RosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.Agent.ID)
 		}
-		return rosterEntry{kind: rosterKindAgent, agent: v}, nil
+		return RosterEntry{Kind: RosterKindAgent, Agent: v}, nil
 	}
 	if maIsNull(raw) {
-		return rosterEntry{}, invalidField(path, "must not be null")
+		return RosterEntry{}, invalidField(path, "must not be null")
 	}
-	return rosterEntry{}, invalidField(path, "must be an agent id string or an object")
+	return RosterEntry{}, invalidField(path, "must be an agent id string or an object")
 }
 
 type multiagentV1Body struct {
@@ -338,17 +338,17 @@ type delegationBody struct {
 // stored value of the same variant, or the defaults): omitted keys keep,
 // null takes the default, an object of another type replaces (its omitted
 // keys take defaults). Validation applies to the merged result.
-func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base *multiagentConfig, owner multiagentOwner) (*multiagentConfig, error) {
+func (s *Service) parseMultiagentV1Locked(path string, raw json.RawMessage, base *Multiagent, owner multiagentOwner) (*Multiagent, error) {
 	var body multiagentV1Body
 	if err := maDecode(path, raw, &body); err != nil {
 		return nil, err
 	}
 	m := base
-	m.roster = nil
+	m.Roster = nil
 	if body.Advisor.Set {
 		ap := maJoin(path, "advisor")
 		if body.Advisor.Null {
-			m.advisorEnabled, m.advisorModel = false, ""
+			m.AdvisorEnabled, m.AdvisorModel = false, ""
 		} else {
 			typ, err := maType(ap, body.Advisor.Value)
 			if err != nil {
@@ -366,12 +366,12 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 				if ab.Model.Set {
 					return nil, invalidField(mp, "unknown field")
 				}
-				m.advisorEnabled, m.advisorModel = false, ""
+				m.AdvisorEnabled, m.AdvisorModel = false, ""
 			} else {
-				if !m.advisorEnabled {
-					m.advisorModel = "" // another type replaces: its omitted model takes no value
+				if !m.AdvisorEnabled {
+					m.AdvisorModel = "" // another type replaces: its omitted model takes no value
 				}
-				m.advisorEnabled = true
+				m.AdvisorEnabled = true
 				if err := maNotNull(mp, ab.Model); err != nil {
 					return nil, err
 				}
@@ -382,25 +382,25 @@ func (s *Server) parseMultiagentV1Locked(path string, raw json.RawMessage, base 
 					if err := checkModelID(mp, ab.Model.Value); err != nil {
 						return nil, err
 					}
-					m.advisorModel = ab.Model.Value
+					m.AdvisorModel = ab.Model.Value
 				}
-				if m.advisorModel == "" {
+				if m.AdvisorModel == "" {
 					return nil, invalidField(mp, "is required")
 				}
 			}
 		}
 	}
 	var err error
-	if m.subagents, err = s.mergeDelegationLocked(maJoin(path, "subagents"), body.Subagents, m.subagents, owner); err != nil {
+	if m.Subagents, err = s.mergeDelegationLocked(maJoin(path, "subagents"), body.Subagents, m.Subagents, owner); err != nil {
 		return nil, err
 	}
-	if m.workflows, err = s.mergeDelegationLocked(maJoin(path, "workflows"), body.Workflows, m.workflows, owner); err != nil {
+	if m.Workflows, err = s.mergeDelegationLocked(maJoin(path, "workflows"), body.Workflows, m.Workflows, owner); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage], cur delegation, owner multiagentOwner) (delegation, error) {
+func (s *Service) mergeDelegationLocked(path string, o optional[json.RawMessage], cur Delegation, owner multiagentOwner) (Delegation, error) {
 	if !o.Set {
 		return cur, nil
 	}
@@ -427,14 +427,14 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 				return cur, invalidField(maJoin(path, f.key), "unknown field")
 			}
 		}
-		return delegation{predefined: []rosterEntry{}}, nil
+		return Delegation{Predefined: []RosterEntry{}}, nil
 	}
 	d := cur
-	if !d.enabled {
+	if !d.Enabled {
 		d = defaultDelegation() // another type replaces: omitted keys take defaults
 	}
 	if body.InlineAgents.Set {
-		d.inline = true
+		d.Inline = true
 		if body.InlineAgents.Present() {
 			ip := maJoin(path, "inline_agents")
 			ityp, err := maType(ip, body.InlineAgents.Value)
@@ -450,22 +450,22 @@ func (s *Server) mergeDelegationLocked(path string, o optional[json.RawMessage],
 			if err := maDecode(ip, body.InlineAgents.Value, &tb); err != nil {
 				return cur, err
 			}
-			d.inline = ityp == toggleEnabled
+			d.Inline = ityp == toggleEnabled
 		}
 	}
 	pp := maJoin(path, "predefined_agents")
 	if body.PredefinedAgents.Set {
-		d.predefined = []rosterEntry{}
+		d.Predefined = []RosterEntry{}
 		if body.PredefinedAgents.Present() {
 			if err := maCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
 				return cur, err
 			}
-			if d.predefined, err = s.parseRosterLocked(pp, body.PredefinedAgents.Value, false, owner); err != nil {
+			if d.Predefined, err = s.parseRosterLocked(pp, body.PredefinedAgents.Value, false, owner); err != nil {
 				return cur, err
 			}
 		}
 	}
-	if !d.inline && len(d.predefined) == 0 {
+	if !d.Inline && len(d.Predefined) == 0 {
 		return cur, invalidField(pp, "must name at least one agent when inline_agents is disabled")
 	}
 	return d, nil

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"encoding/json"
@@ -14,17 +14,17 @@ var (
 	maSpeeds        = []string{"standard", "fast"}
 )
 
-// maDefaultEffort is the effort of a model config that names none
+// DefaultEffort is the effort of a model config that names none
 // (**choice**: no per-model table).
-const maDefaultEffort = "high"
+const DefaultEffort = "high"
 
-// modelConfig is a resolved model config: every field is set except
+// ModelConfig is a resolved model config: every field is set except
 // inferenceGeo, which is nil when unset.
-type modelConfig struct {
-	id           string
-	effort       string
-	inferenceGeo *string
-	speed        string
+type ModelConfig struct {
+	ID           string
+	Effort       string
+	InferenceGeo *string
+	Speed        string
 }
 
 type effortJSON struct {
@@ -38,8 +38,8 @@ type modelConfigJSON struct {
 	Speed        string     `json:"speed"`
 }
 
-func (m modelConfig) view() modelConfigJSON {
-	return modelConfigJSON{ID: m.id, Effort: effortJSON{Type: m.effort}, InferenceGeo: m.inferenceGeo, Speed: m.speed}
+func (m ModelConfig) view() modelConfigJSON {
+	return modelConfigJSON{ID: m.ID, Effort: effortJSON{Type: m.Effort}, InferenceGeo: m.InferenceGeo, Speed: m.Speed}
 }
 
 type modelConfigBody struct {
@@ -53,13 +53,13 @@ type effortBody struct {
 	Type optional[string] `json:"type"`
 }
 
-// parseModelConfig reads a request model at path: a model id string or a
+// ParseModelConfig reads a request model at path: a model id string or a
 // model config object. base is the stored config on update (nil on
 // create): a field omitted from the object takes its default, except an
 // omitted effort, which keeps base's effort. Session create with overrides
 // can call it too. The result is checked against the model catalogue
 // (checkModelConfig).
-func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (modelConfig, error) {
+func ParseModelConfig(path string, raw json.RawMessage, base *ModelConfig) (ModelConfig, error) {
 	m, explicitEffort, err := readModelConfig(path, raw, base)
 	if err != nil {
 		return m, err
@@ -76,21 +76,21 @@ func parseModelConfig(path string, raw json.RawMessage, base *modelConfig) (mode
 // effort kept from the stored config on update is checked like a named one:
 // changing only the model of an agent whose effort the new model excludes
 // is refused, naming model, rather than silently changing the effort.
-func checkModelConfig(path string, m modelConfig, raw json.RawMessage, explicitEffort bool) error {
+func checkModelConfig(path string, m ModelConfig, raw json.RawMessage, explicitEffort bool) error {
 	idPath := path
 	if maKind(raw) == '{' {
 		idPath = maJoin(path, "id")
 	}
-	if err := checkModelID(idPath, m.id); err != nil {
+	if err := checkModelID(idPath, m.ID); err != nil {
 		return err
 	}
 	switch {
-	case m.effort == maDefaultEffort || messages.ModelSupportsEffort(m.id, m.effort):
+	case m.Effort == DefaultEffort || messages.ModelSupportsEffort(m.ID, m.Effort):
 	case explicitEffort:
-		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.effort, m.id)
+		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.Effort, m.ID)
 	default:
 		return invalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
-			m.effort, m.id, maJoin(path, "effort"))
+			m.Effort, m.ID, maJoin(path, "effort"))
 	}
 	return nil
 }
@@ -104,19 +104,19 @@ func checkModelID(path, id string) error {
 	return nil
 }
 
-// readModelConfig is parseModelConfig's syntax part. explicitEffort reports
+// readModelConfig is ParseModelConfig's syntax part. explicitEffort reports
 // whether the request named an effort level (not null).
-func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m modelConfig, explicitEffort bool, err error) {
-	m = modelConfig{effort: maDefaultEffort, speed: "standard"}
+func readModelConfig(path string, raw json.RawMessage, base *ModelConfig) (m ModelConfig, explicitEffort bool, err error) {
+	m = ModelConfig{Effort: DefaultEffort, Speed: "standard"}
 	if base != nil {
-		m.effort = base.effort
+		m.Effort = base.Effort
 	}
 	switch maKind(raw) {
 	case '"':
-		if err := json.Unmarshal(raw, &m.id); err != nil {
+		if err := json.Unmarshal(raw, &m.ID); err != nil {
 			return m, false, invalidField(path, "must be a string")
 		}
-		return m, false, checkLength(path, m.id, 1, 256)
+		return m, false, checkLength(path, m.ID, 1, 256)
 	case '{':
 	case 'n':
 		return m, false, invalidField(path, "must not be null")
@@ -130,18 +130,18 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 	if err := maRequired(maJoin(path, "id"), body.ID); err != nil {
 		return m, false, err
 	}
-	m.id = body.ID.Value
-	if err := checkLength(maJoin(path, "id"), m.id, 1, 256); err != nil {
+	m.ID = body.ID.Value
+	if err := checkLength(maJoin(path, "id"), m.ID, 1, 256); err != nil {
 		return m, false, err
 	}
 	if body.Effort.Set {
-		m.effort = maDefaultEffort
+		m.Effort = DefaultEffort
 		if body.Effort.Present() {
 			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
 			if err != nil {
 				return m, false, err
 			}
-			m.effort, explicitEffort = e, true
+			m.Effort, explicitEffort = e, true
 		}
 	}
 	if body.InferenceGeo.Present() {
@@ -149,13 +149,13 @@ func readModelConfig(path string, raw json.RawMessage, base *modelConfig) (m mod
 		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
 			return m, false, err
 		}
-		m.inferenceGeo = maStringPtr(body.InferenceGeo.Value)
+		m.InferenceGeo = maStringPtr(body.InferenceGeo.Value)
 	}
 	if body.Speed.Present() {
 		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
 			return m, false, err
 		}
-		m.speed = body.Speed.Value
+		m.Speed = body.Speed.Value
 	}
 	return m, explicitEffort, nil
 }

@@ -1,4 +1,4 @@
-package refserver
+package agents
 
 import (
 	"bytes"
@@ -12,53 +12,53 @@ import (
 )
 
 // Agents (docs/managed-agents-wire.md section 4): versioned definitions.
-// Every write that changes an agent stores a new immutable agentVersion;
+// Every write that changes an agent stores a new immutable Version;
 // all earlier versions stay readable. Archiving is agent-wide.
 
 type agentState struct {
-	byID map[string]*agentRecord // nil until the first agent is created
+	byID map[string]*Record // nil until the first agent is created
 }
 
-// agentRecord is one agent: the state that is not versioned (archived_at)
+// Record is one agent: the state that is not versioned (archived_at)
 // and every version, versions[i] being version i+1.
-type agentRecord struct {
-	id          string
+type Record struct {
+	ID          string
 	workspaceID string
 	createdAt   time.Time
 	archivedAt  time.Time // zero while active
-	versions    []*agentVersion
+	versions    []*Version
 }
 
-func (a *agentRecord) archived() bool { return !a.archivedAt.IsZero() }
+func (a *Record) archived() bool { return !a.archivedAt.IsZero() }
 
-func (a *agentRecord) latest() *agentVersion { return a.versions[len(a.versions)-1] }
+func (a *Record) latest() *Version { return a.versions[len(a.versions)-1] }
 
-func (a *agentRecord) position() position { return position{CreatedAt: a.createdAt, ID: a.id} }
+func (a *Record) position() position { return position{CreatedAt: a.createdAt, ID: a.ID} }
 
-// agentVersion is one immutable version of an agent. Nothing in it changes
-// after it is stored (archived_at belongs to the agentRecord), so sessions
+// Version is one immutable version of an agent. Nothing in it changes
+// after it is stored (archived_at belongs to the Record), so sessions
 // and deployments may keep pointers to it as their snapshot. A caller that
 // needs a modified definition (Update Session replaces tools and
 // mcp_servers) copies the struct and replaces fields of the copy.
-type agentVersion struct {
-	agent             *agentRecord
-	version           int
-	name              string
-	description       *string // nil is null
-	system            *string // nil is null
-	model             modelConfig
-	tools             agentTools
-	skills            []skill
-	multiagent        *multiagentConfig // nil is null
+type Version struct {
+	Agent             *Record
+	Version           int
+	Name              string
+	Description       *string // nil is null
+	System            *string // nil is null
+	Model             ModelConfig
+	Tools             Tools
+	Skills            []Skill
+	Multiagent        *Multiagent // nil is null
 	executionIdentity executionIdentity
 	metadata          map[string]string
 	updatedAt         time.Time // when this version was written
 }
 
-func (v *agentVersion) position() position {
+func (v *Version) position() position {
 	// Versions list highest first: a zero-padded version number as the id
 	// part makes the newest-first cursor order the version order.
-	return position{CreatedAt: v.agent.createdAt, ID: fmt.Sprintf("%010d", v.version)}
+	return position{CreatedAt: v.Agent.createdAt, ID: fmt.Sprintf("%010d", v.Version)}
 }
 
 type agentJSON struct {
@@ -80,40 +80,40 @@ type agentJSON struct {
 	UpdatedAt         timestamp             `json:"updated_at"`
 }
 
-func (v *agentVersion) view() agentJSON {
+func (v *Version) view() agentJSON {
 	return agentJSON{
 		Type:              "agent",
-		ID:                v.agent.id,
-		Version:           v.version,
-		Name:              v.name,
-		Description:       v.description,
-		System:            v.system,
-		Model:             v.model.view(),
-		Tools:             v.tools.toolsJSON(),
-		MCPServers:        v.tools.mcpServersJSON(),
-		Skills:            mapSlice(v.skills, skill.view),
-		Multiagent:        v.multiagent.view(v, false),
+		ID:                v.Agent.ID,
+		Version:           v.Version,
+		Name:              v.Name,
+		Description:       v.Description,
+		System:            v.System,
+		Model:             v.Model.view(),
+		Tools:             v.Tools.toolsJSON(),
+		MCPServers:        v.Tools.mcpServersJSON(),
+		Skills:            mapSlice(v.Skills, Skill.view),
+		Multiagent:        v.Multiagent.view(v, false),
 		ExecutionIdentity: v.executionIdentity.view(),
 		Metadata:          v.metadata,
-		ArchivedAt:        optionalTimestamp(v.agent.archivedAt),
-		CreatedAt:         timestamp(v.agent.createdAt),
+		ArchivedAt:        optionalTimestamp(v.Agent.archivedAt),
+		CreatedAt:         timestamp(v.Agent.createdAt),
 		UpdatedAt:         timestamp(v.updatedAt),
 	}
 }
 
 // sameDefinition reports whether a and b define the same agent, ignoring
 // version and timestamps: an update that changes nothing writes no version.
-func (v *agentVersion) sameDefinition(w *agentVersion) bool {
+func (v *Version) sameDefinition(w *Version) bool {
 	// Render v as if it were w's version, so that {"type":"self"} roster
 	// entries (which render the owner's version) compare equal.
 	tmp := *v
-	tmp.version, tmp.updatedAt = w.version, w.updatedAt
+	tmp.Version, tmp.updatedAt = w.Version, w.updatedAt
 	ja, errA := json.Marshal(tmp.view())
 	jb, errB := json.Marshal(w.view())
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
-func (s *Server) agentRoutes() []route {
+func (s *Service) agentRoutes() []route {
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/agents", Op: "agents.create", Betas: maBetas, Handle: s.createAgent},
 		{Method: http.MethodGet, Path: "/v1/agents", Op: "agents.list", Betas: maBetas, Handle: s.listAgents},
@@ -140,7 +140,7 @@ type agentBody struct {
 	Metadata          optional[map[string]json.RawMessage] `json:"metadata"`
 }
 
-func (s *Server) createAgent(c *call) error {
+func (s *Service) createAgent(c *call) error {
 	var body agentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -160,25 +160,25 @@ func (s *Server) createAgent(c *call) error {
 	now := c.Now()
 	// The id is assigned once the body is valid, so that a refused request
 	// consumes none; {"type":"self"} entries read it when rendered.
-	rec := &agentRecord{workspaceID: c.WorkspaceID, createdAt: now}
-	draft := &agentVersion{agent: rec, version: 1, updatedAt: now,
-		executionIdentity: serviceAccountIdentity, metadata: map[string]string{}, skills: []skill{}}
+	rec := &Record{workspaceID: c.WorkspaceID, createdAt: now}
+	draft := &Version{Agent: rec, Version: 1, updatedAt: now,
+		executionIdentity: serviceAccountIdentity, metadata: map[string]string{}, Skills: []Skill{}}
 	if err := s.applyAgentBodyLocked(draft, nil, body); err != nil {
 		return err
 	}
-	rec.id = s.cfg.ids("agent_")
-	rec.versions = []*agentVersion{draft}
+	rec.ID = s.cfg.ids("agent_")
+	rec.versions = []*Version{draft}
 	if s.agents.byID == nil {
-		s.agents.byID = map[string]*agentRecord{}
+		s.agents.byID = map[string]*Record{}
 	}
-	s.agents.byID[rec.id] = rec
+	s.agents.byID[rec.ID] = rec
 	return c.OK(draft.view())
 }
 
 // applyAgentBodyLocked applies body to draft, the version being written.
 // prev is the current version on update (nil on create); omitted fields
 // keep draft's values, which start as prev's.
-func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody) error {
+func (s *Service) applyAgentBodyLocked(draft, prev *Version, body agentBody) error {
 	if body.Name.Set {
 		if err := maNotNull("name", body.Name); err != nil {
 			return err
@@ -186,28 +186,28 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 		if err := checkLength("name", body.Name.Value, 1, 256); err != nil {
 			return err
 		}
-		draft.name = body.Name.Value
+		draft.Name = body.Name.Value
 	}
 	if body.Model.Set {
-		var base *modelConfig
+		var base *ModelConfig
 		if prev != nil {
-			base = &prev.model
+			base = &prev.Model
 		}
 		raw := body.Model.Value
 		if body.Model.Null {
 			raw = json.RawMessage("null")
 		}
-		m, err := parseModelConfig("model", raw, base)
+		m, err := ParseModelConfig("model", raw, base)
 		if err != nil {
 			return err
 		}
-		draft.model = m
+		draft.Model = m
 	}
 	var err error
-	if draft.description, err = clearableString("description", body.Description, draft.description, 2048); err != nil {
+	if draft.Description, err = clearableString("description", body.Description, draft.Description, 2048); err != nil {
 		return err
 	}
-	if draft.system, err = clearableString("system", body.System, draft.system, 100000); err != nil {
+	if draft.System, err = clearableString("system", body.System, draft.System, 100000); err != nil {
 		return err
 	}
 	if prev == nil { // on create the lists may be omitted but not null
@@ -220,7 +220,7 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 			}
 		}
 	}
-	if draft.tools, err = parseAgentTools("", rawOrNil(body.Tools), rawOrNil(body.MCPServers), draft.tools); err != nil {
+	if draft.Tools, err = ParseTools("", rawOrNil(body.Tools), rawOrNil(body.MCPServers), draft.Tools); err != nil {
 		return err
 	}
 	if prev == nil {
@@ -229,22 +229,22 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 		}
 	}
 	if body.Skills.Set {
-		draft.skills = []skill{}
+		draft.Skills = []Skill{}
 		if body.Skills.Present() {
-			if draft.skills, err = parseSkills("skills", body.Skills.Value); err != nil {
+			if draft.Skills, err = ParseSkills("skills", body.Skills.Value); err != nil {
 				return err
 			}
 		}
 	}
 	if body.Multiagent.Set {
-		draft.multiagent = nil
+		draft.Multiagent = nil
 		if body.Multiagent.Present() {
-			owner := multiagentOwner{workspaceID: draft.agent.workspaceID, agentID: draft.agent.id, version: draft.version}
-			var stored *multiagentConfig
+			owner := multiagentOwner{workspaceID: draft.Agent.workspaceID, agentID: draft.Agent.ID, version: draft.Version}
+			var stored *Multiagent
 			if prev != nil {
-				stored = prev.multiagent
+				stored = prev.Multiagent
 			}
-			if draft.multiagent, err = s.parseMultiagentLocked("multiagent", body.Multiagent.Value, stored, owner); err != nil {
+			if draft.Multiagent, err = s.parseMultiagentLocked("multiagent", body.Multiagent.Value, stored, owner); err != nil {
 				return err
 			}
 		}
@@ -265,35 +265,8 @@ func (s *Server) applyAgentBodyLocked(draft, prev *agentVersion, body agentBody)
 	return err
 }
 
-// clearableString applies an optional nullable string with a maximum
-// length: omitted keeps cur; null and "" clear it (stored as null).
-func clearableString(path string, o optional[string], cur *string, maxLen int) (*string, error) {
-	if !o.Set {
-		return cur, nil
-	}
-	if o.Null || o.Value == "" {
-		return nil, nil
-	}
-	if err := checkLength(path, o.Value, 0, maxLen); err != nil {
-		return nil, err
-	}
-	return maStringPtr(o.Value), nil
-}
-
-// rawOrNil turns an optional raw member into parseAgentTools' convention:
-// nil when omitted, the JSON null when null.
-func rawOrNil(o optional[json.RawMessage]) json.RawMessage {
-	switch {
-	case !o.Set:
-		return nil
-	case o.Null:
-		return json.RawMessage("null")
-	}
-	return o.Value
-}
-
 // agentInWorkspaceLocked finds an agent of workspaceID by path id.
-func (s *Server) agentInWorkspaceLocked(workspaceID, id string) (*agentRecord, error) {
+func (s *Service) agentInWorkspaceLocked(workspaceID, id string) (*Record, error) {
 	a, ok := s.agents.byID[id]
 	if !ok || a.workspaceID != workspaceID {
 		return nil, notFound("Agent `%s` not found.", id)
@@ -301,7 +274,7 @@ func (s *Server) agentInWorkspaceLocked(workspaceID, id string) (*agentRecord, e
 	return a, nil
 }
 
-func (s *Server) getAgent(c *call) error {
+func (s *Service) getAgent(c *call) error {
 	id := c.R.PathValue("agent_id")
 	version := 0
 	if raw, ok := queryValue(c.R.URL.Query(), "version"); ok {
@@ -340,7 +313,7 @@ func parseVersionQuery(raw string) (int, error) {
 	return int(n), nil
 }
 
-func (s *Server) listAgents(c *call) error {
+func (s *Service) listAgents(c *call) error {
 	q := c.R.URL.Query()
 	created, err := maParseCreatedRange(q)
 	if err != nil {
@@ -356,15 +329,15 @@ func (s *Server) listAgents(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.agents.byID), newestFirst((*agentRecord).position))
-	keep := func(a *agentRecord) bool {
-		return a.workspaceID == c.WorkspaceID && (includeArchived || !a.archived()) && created.contains(a.createdAt)
+	all := slices.SortedFunc(maps.Values(s.agents.byID), newestFirst((*Record).position))
+	keep := func(a *Record) bool {
+		return a.workspaceID == c.WorkspaceID && (includeArchived || !a.archived()) && created.Contains(a.createdAt)
 	}
-	page := paginateByCursor(all, (*agentRecord).position, keep, p)
-	return c.OK(mapCursorPage(page, func(a *agentRecord) agentJSON { return a.latest().view() }))
+	page := paginateByCursor(all, (*Record).position, keep, p)
+	return c.OK(mapCursorPage(page, func(a *Record) agentJSON { return a.latest().view() }))
 }
 
-func (s *Server) listAgentVersions(c *call) error {
+func (s *Service) listAgentVersions(c *call) error {
 	p, err := parseCursorPageParams(c.R.URL.Query(), 100)
 	if err != nil {
 		return err
@@ -377,11 +350,11 @@ func (s *Server) listAgentVersions(c *call) error {
 	}
 	all := slices.Clone(a.versions)
 	slices.Reverse(all)
-	page := paginateByCursor(all, (*agentVersion).position, func(*agentVersion) bool { return true }, p)
-	return c.OK(mapCursorPage(page, (*agentVersion).view))
+	page := paginateByCursor(all, (*Version).position, func(*Version) bool { return true }, p)
+	return c.OK(mapCursorPage(page, (*Version).view))
 }
 
-func (s *Server) updateAgent(c *call) error {
+func (s *Service) updateAgent(c *call) error {
 	var body agentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -401,14 +374,14 @@ func (s *Server) updateAgent(c *call) error {
 		return err
 	}
 	if a.archived() {
-		return stateConflict(errInvalidRequest, "agent_id: agent `%s` is archived", a.id)
+		return stateConflict(errInvalidRequest, "agent_id: agent `%s` is archived", a.ID)
 	}
 	prev := a.latest()
-	if body.Version.Set && int(body.Version.Value) != prev.version {
-		return stateConflict(errInvalidRequest, "version: does not match the current version `%d`", prev.version)
+	if body.Version.Set && int(body.Version.Value) != prev.Version {
+		return stateConflict(errInvalidRequest, "version: does not match the current version `%d`", prev.Version)
 	}
 	draft := *prev
-	draft.version = prev.version + 1
+	draft.Version = prev.Version + 1
 	draft.updatedAt = c.Now()
 	if err := s.applyAgentBodyLocked(&draft, prev, body); err != nil {
 		return err
@@ -420,7 +393,7 @@ func (s *Server) updateAgent(c *call) error {
 	return c.OK(draft.view())
 }
 
-func (s *Server) archiveAgent(c *call) error {
+func (s *Service) archiveAgent(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -432,7 +405,7 @@ func (s *Server) archiveAgent(c *call) error {
 	}
 	if !a.archived() {
 		a.archivedAt = c.Now()
-		s.archiveDeploymentsOfAgentLocked(a.id)
+		s.archiveDeploymentsOfAgentLocked(a.ID)
 	}
 	return c.OK(a.latest().view())
 }
@@ -440,6 +413,8 @@ func (s *Server) archiveAgent(c *call) error {
 // archiveDeploymentsOfAgentLocked archives, in the same operation as the
 // agent, every non-archived deployment whose agent is agentID
 // (docs/managed-agents-wire.md 4.6; no deployment run is recorded).
-func (s *Server) archiveDeploymentsOfAgentLocked(agentID string) {
-	s.archiveAgentDeploymentsLocked(agentID, s.now())
+func (s *Service) archiveDeploymentsOfAgentLocked(agentID string) {
+	if s.archiveDeploymentsLocked != nil {
+		s.archiveDeploymentsLocked(agentID, s.now())
+	}
 }
