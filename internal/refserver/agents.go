@@ -358,7 +358,7 @@ func (s *Server) listAgents(c *call) error {
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.agents.byID), newestFirst((*agentRecord).position))
 	keep := func(a *agentRecord) bool {
-		return a.workspaceID == c.WorkspaceID && (includeArchived || !a.archived()) && created.contains(a.createdAt)
+		return a.workspaceID == c.WorkspaceID && (includeArchived || !a.archived()) && created.Contains(a.createdAt)
 	}
 	page := paginateByCursor(all, (*agentRecord).position, keep, p)
 	return c.OK(mapCursorPage(page, func(a *agentRecord) agentJSON { return a.latest().view() }))

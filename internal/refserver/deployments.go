@@ -151,7 +151,7 @@ func (s *Server) listDeployments(c *call) error {
 	all := slices.SortedFunc(maps.Values(s.deployments.byID), newestFirst((*deployment).position))
 	keep := func(d *deployment) bool {
 		return d.workspaceID == c.WorkspaceID && (includeArchived || !d.archived()) &&
-			(agentID == "" || d.agent.agent.id == agentID) && created.contains(d.createdAt) &&
+			(agentID == "" || d.agent.agent.id == agentID) && created.Contains(d.createdAt) &&
 			(!filterStatus || d.status == status)
 	}
 	page := paginateByCursor(all, (*deployment).position, keep, p)

@@ -23,6 +23,13 @@
 // id (ParseIDPageParams, PaginateByID) or by opaque cursor
 // (ParseCursorPageParams, PaginateByCursor) over newest-first Positions.
 //
+// The managed-agents families (agents, environments, sessions,
+// deployments) decode nested objects and unions at a path (DecodeAt,
+// TypeAt, ArrayAt, StringsAt: "tools[0].configs[2].name"), check enums and
+// counts with the same messages (OneOf, BadType, CheckCount, Required,
+// NotNull), and share metadata maps (MetadataCreate, MetadataPatch) and
+// created_at windows (ParseCreatedRange); see kit/wire.go.
+//
 // # Streams
 //
 // StreamWriter writes server-sent events (Frame) to a call's connection and
