@@ -114,7 +114,7 @@ func (s *Server) listDeploymentRuns(c *call) error {
 	all := slices.SortedFunc(maps.Values(s.deployments.runs), newestFirst((*deploymentRun).position))
 	keep := func(r *deploymentRun) bool {
 		return r.workspaceID == c.WorkspaceID && (deploymentID == "" || r.deploymentID == deploymentID) &&
-			created.contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
+			created.Contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
 			(!filterTrigger || r.trigger == trigger)
 	}
 	page := paginateByCursor(all, (*deploymentRun).position, keep, p)
