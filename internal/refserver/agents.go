@@ -441,5 +441,5 @@ func (s *Server) archiveAgent(c *call) error {
 // agent, every non-archived deployment whose agent is agentID
 // (docs/managed-agents-wire.md 4.6; no deployment run is recorded).
 func (s *Server) archiveDeploymentsOfAgentLocked(agentID string) {
-	s.archiveAgentDeploymentsLocked(agentID, s.now())
+	s.deployments.ArchiveAgentLocked(agentID, s.now())
 }

@@ -8,6 +8,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/deployments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
@@ -41,7 +42,6 @@ type Server struct {
 	agents       agentState
 	environments environmentState
 	sessions     sessionState
-	deployments  deploymentState
 	scripts      scriptState      // the scripted agent's queued turns (script.go)
 	tokens       tokenState       // access tokens (oauth_tokens.go)
 	federation   federationState  // issuers, rules, used jti values (federation.go)
@@ -56,6 +56,9 @@ type Server struct {
 	// memory is the memory stores; its state is guarded by mu (sessions
 	// and deployments read stores under it).
 	memory *memory.Service
+	// deployments is deployments and their runs; guarded by mu as well
+	// (a run creates a session under it).
+	deployments *deployments.Service
 }
 
 type config struct {
@@ -190,6 +193,7 @@ func New(opts ...Option) *Server {
 	s.trace = newServerTracing(cfg)
 	s.msgs = s.newMessages()
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
+	s.deployments = s.newDeployments()
 	s.seedOrganization()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -236,7 +240,7 @@ func (s *Server) routes() []route {
 	all = append(all, s.environmentRoutes()...)
 	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessionRoutes()...)
-	all = append(all, s.deploymentRoutes()...)
+	all = append(all, s.deployments.Routes()...)
 	all = append(all, s.oauthRoutes()...)
 	all = append(all, s.apiKeyRoutes()...)
 	return all

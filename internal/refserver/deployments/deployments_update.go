@@ -1,11 +1,11 @@
-package refserver
+package deployments
 
 // Update Deployment (docs/managed-agents-wire.md 8.4): keys that cannot be cleared may be
 // omitted but not null; lists are replaced whole; metadata is a patch.
 // Neither status nor paused_reason changes. A new schedule starts counting
 // from now: earlier occurrences of it are not fired.
 
-func (s *Server) updateDeployment(c *call) error {
+func (s *Service) updateDeployment(c *call) error {
 	var body deploymentBody
 	if err := c.Decode(&body); err != nil {
 		return err
