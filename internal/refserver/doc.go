@@ -137,11 +137,11 @@
 //
 //   - refserver (this package): the façade. New and its options, Start,
 //     Seed and the test hooks, the request pipeline (middleware.go), route
-//     assembly (Server.routes), and the families not moved yet: sessions
+//     assembly (Server.routes), and the family not moved yet: sessions
 //     with the engine (which runs the scripted agent's turns; ScriptSession
-//     and ScriptAgent queue them) and its spans (tracing_engine.go), and
-//     deployments. identity.go keeps the identity family's exported names,
-//     forwarding to package identity.
+//     and ScriptAgent queue them) and its spans (tracing_engine.go).
+//     identity.go keeps the identity family's exported names, forwarding to
+//     package identity.
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
 //     query readers, pagination, ids, the clock, faults, the request log,
@@ -155,6 +155,11 @@
 //   - memory: memory stores, memories and memory versions. Its state is
 //     guarded by the server's lock (memory.Deps.Lock); sessions and
 //     deployments check stores through memory.Service.StoreLocked.
+//   - deployments: deployments and deployment runs, with scheduled
+//     firing (Service.FireDueLocked, called from the server's tick). Its
+//     state is guarded by the server's lock; agents, environments, memory
+//     stores, the session parameters it stores and the session of a run
+//     come through deployments.Deps (filled in deployments_deps.go).
 //   - script: the scripted agent's step language: Step, its options and
 //     constructors (re-exported here as Step, Say...), the checks that
 //     compile queued turns into the Ops the engine runs, and the default

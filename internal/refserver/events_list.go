@@ -92,7 +92,7 @@ func parseEventListQuery(q url.Values) (eventListQuery, error) {
 	// A cursor replayed with another order, types or window would skip or
 	// repeat events: it is bound to them (choice, as for List Sessions in
 	// docs/managed-agents-wire.md 6.4).
-	sum := sha256.Sum256([]byte(order + "\x00" + strings.Join(lq.types, "\x00") + "\x00" + lq.window.key()))
+	sum := sha256.Sum256([]byte(order + "\x00" + strings.Join(lq.types, "\x00") + "\x00" + lq.window.Key()))
 	lq.binding = hex.EncodeToString(sum[:8])
 	if raw, ok := queryValue(q, "page"); ok {
 		ec, ok := decodeEventCursor(raw)
@@ -113,7 +113,7 @@ func (lq eventListQuery) keep(ev *sessionEvent) bool {
 			return false
 		}
 	}
-	return lq.window.contains(ev.processedAt)
+	return lq.window.Contains(ev.processedAt)
 }
 
 type eventPageJSON struct {

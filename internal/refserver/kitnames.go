@@ -126,3 +126,8 @@ var (
 	genaiTree           = messages.GenaiTree
 	orEmpty             = messages.OrEmpty
 )
+
+// Of package kit, used by the session and event lists.
+type createdWindow = kit.CreatedWindow
+
+var parseCreatedWindow = kit.ParseCreatedWindow

@@ -9,6 +9,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/deployments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
@@ -33,9 +34,8 @@ type Server struct {
 
 	// Managed-agent families. Each state type lives in its family's file,
 	// is guarded by mu, and is usable as its zero value.
-	sessions    sessionState
-	deployments deploymentState
-	scripts     scriptState // the scripted agent's queued turns (script.go)
+	sessions sessionState
+	scripts  scriptState // the scripted agent's queued turns (script.go)
 
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
 
@@ -51,6 +51,9 @@ type Server struct {
 	// agents is agents and environments; its state is guarded by mu
 	// (sessions and deployments resolve agents and environments under it).
 	agents *agents.Service
+	// deployments is deployments and their runs; guarded by mu as well
+	// (a run creates a session under it).
+	deployments *deployments.Service
 }
 
 type config struct {
@@ -170,7 +173,10 @@ func New(opts ...Option) *Server {
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
 	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu, Cloud: cfg.cloud}) // seeds the organization
 	s.seed = s.identity.Seed()
-	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: s.archiveAgentDeploymentsLocked})
+	// Archiving an agent archives its deployments, in the same operation.
+	archiveDeployments := func(agentID string, now time.Time) { s.deployments.ArchiveAgentLocked(agentID, now) }
+	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: archiveDeployments})
+	s.deployments = s.newDeployments()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.handle(rt)
@@ -201,6 +207,6 @@ func (s *Server) routes() []route {
 	all = append(all, s.agents.Routes()...)   // agents, environments
 	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessionRoutes()...)
-	all = append(all, s.deploymentRoutes()...)
+	all = append(all, s.deployments.Routes()...)
 	return all
 }

@@ -17,45 +17,6 @@ import (
 
 const sessionListMax = 100
 
-// createdWindow is the created_at[gt|gte|lt|lte] filter; zero bounds are
-// open. Deployment runs use it too.
-type createdWindow struct{ gt, gte, lt, lte time.Time }
-
-func parseCreatedWindow(q url.Values) (createdWindow, error) {
-	var w createdWindow
-	for _, p := range []struct {
-		name string
-		dst  *time.Time
-	}{{"created_at[gt]", &w.gt}, {"created_at[gte]", &w.gte}, {"created_at[lt]", &w.lt}, {"created_at[lte]", &w.lte}} {
-		raw, ok := queryValue(q, p.name)
-		if !ok {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, raw)
-		if err != nil {
-			return w, invalidField(p.name, "must be an RFC 3339 timestamp")
-		}
-		*p.dst = t
-	}
-	return w, nil
-}
-
-func (w createdWindow) contains(t time.Time) bool {
-	return (w.gt.IsZero() || t.After(w.gt)) && (w.gte.IsZero() || !t.Before(w.gte)) &&
-		(w.lt.IsZero() || t.Before(w.lt)) && (w.lte.IsZero() || !t.After(w.lte))
-}
-
-// key identifies the window in a cursor.
-func (w createdWindow) key() string {
-	parts := make([]string, 4)
-	for i, t := range []time.Time{w.gt, w.gte, w.lt, w.lte} {
-		if !t.IsZero() {
-			parts[i] = strconv.FormatInt(t.UnixNano(), 10)
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
 // sessionCursor is a position in a session list, the direction to read
 // from it, and the query (order and created_at window) it was issued for:
 // replaying it with another order or window would silently skip or repeat
@@ -158,7 +119,7 @@ func parseSessionListQuery(q url.Values) (sessionListQuery, error) {
 	if lq.limit, err = queryInt(q, "limit", 20, 1, sessionListMax); err != nil {
 		return lq, err
 	}
-	lq.binding = order + "," + lq.created.key()
+	lq.binding = order + "," + lq.created.Key()
 	if raw, ok := queryValue(q, "page"); ok {
 		sc, ok := decodeSessionCursor(raw)
 		if !ok {
@@ -178,7 +139,7 @@ func (lq sessionListQuery) keep(workspaceID string, x *session) bool {
 		!lq.includeArchived && x.archived(),
 		lq.agentID != "" && x.agent.Agent.ID != lq.agentID,
 		lq.agentVersion != 0 && x.agent.Version != lq.agentVersion,
-		!lq.created.contains(x.createdAt),
+		!lq.created.Contains(x.createdAt),
 		lq.deploymentID != "" && (x.deploymentID == nil || *x.deploymentID != lq.deploymentID),
 		len(lq.statuses) > 0 && !slices.Contains(lq.statuses, x.status):
 		return false

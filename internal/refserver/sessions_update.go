@@ -1,9 +1,10 @@
 package refserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Update Session (docs/managed-agents-wire.md 6.5, 6.6).
@@ -119,7 +120,7 @@ func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion
 	}
 	updated := *x.agent // versions are immutable: change a copy
 	updated.Tools = tools
-	if sameJSON(updated.SessionAgentJSON(), x.agent.SessionAgentJSON()) {
+	if kit.SameJSON(updated.SessionAgentJSON(), x.agent.SessionAgentJSON()) {
 		return x.agent, nil
 	}
 	return &updated, nil
@@ -177,11 +178,4 @@ func sameString(a, b *string) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-// sameJSON compares two wire forms.
-func sameJSON(a, b any) bool {
-	ja, errA := json.Marshal(a)
-	jb, errB := json.Marshal(b)
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }

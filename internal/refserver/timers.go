@@ -10,7 +10,7 @@ import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 func (s *Server) tick() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.fireDueDeploymentsLocked(s.now())
+	s.deployments.FireDueLocked(s.now())
 }
 
 // tickEverySecond runs tick in the background until the returned stop

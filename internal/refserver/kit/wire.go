@@ -361,3 +361,11 @@ func RawOrNil(o Optional[json.RawMessage]) json.RawMessage {
 	}
 	return o.Value
 }
+
+// SameJSON reports whether a and b have the same wire form: how an update
+// tells that it changes nothing.
+func SameJSON(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}

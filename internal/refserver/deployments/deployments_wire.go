@@ -1,4 +1,4 @@
-package refserver
+package deployments
 
 import (
 	"encoding/json"
@@ -39,7 +39,7 @@ type deploymentJSON struct {
 	InitialEvents []json.RawMessage `json:"initial_events"`
 	Resources     []any             `json:"resources"`
 	VaultIDs      []string          `json:"vault_ids"`
-	Budget        *budgetJSON       `json:"budget"`
+	Budget        any               `json:"budget"`
 	Schedule      *scheduleJSON     `json:"schedule"`
 	Status        string            `json:"status"`
 	PausedReason  *pausedReasonJSON `json:"paused_reason"`
@@ -50,21 +50,25 @@ type deploymentJSON struct {
 }
 
 func (d *deployment) view(now time.Time) deploymentJSON {
-	events := make([]json.RawMessage, len(d.initialEvents))
-	for i, ev := range d.initialEvents {
-		events[i] = ev.stored
+	events := make([]json.RawMessage, len(d.initialEvents.Stored))
+	copy(events, d.initialEvents.Stored)
+	resources := make([]any, len(d.resources.Configs))
+	copy(resources, d.resources.Configs)
+	var budget any
+	if d.budget != nil {
+		budget = d.budget.View
 	}
 	return deploymentJSON{
 		Type:          "deployment",
 		ID:            d.id,
 		Name:          d.name,
 		Description:   d.description,
-		Agent:         d.agent.ReferenceJSON(),
+		Agent:         d.agent.Reference,
 		EnvironmentID: d.environmentID,
 		InitialEvents: events,
-		Resources:     mapSlice(d.resources, resourceParam.configView),
+		Resources:     resources,
 		VaultIDs:      d.vaultIDs,
-		Budget:        d.budget.view(),
+		Budget:        budget,
 		Schedule:      d.scheduleView(now),
 		Status:        d.status,
 		PausedReason:  d.pausedReason.view(),

@@ -1,4 +1,4 @@
-package refserver
+package deployments
 
 import (
 	"cmp"
@@ -9,13 +9,13 @@ import (
 
 // Running deployments: Run Now (D8) and scheduled fires
 // (docs/managed-agents-wire.md 8.5, 8.7). Both go through runDeploymentLocked, which creates the session
-// with createSessionLocked or records why it could not; they differ in the
+// with Deps.CreateSessionLocked or records why it could not; they differ in the
 // trigger, in the time the run is dated, and in that a failed scheduled
 // fire pauses the deployment.
 
 // runDeploymentNow is D8: allowed while active or paused. A failed run is
 // still a 200 whose run carries the error, and it pauses nothing.
-func (s *Server) runDeploymentNow(c *call) error {
+func (s *Service) runDeploymentNow(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func (s *Server) runDeploymentNow(c *call) error {
 	if err != nil {
 		return err
 	}
-	defer s.parentTurns(c)()
+	defer s.deps.ParentTurns(c)()
 	return c.OK(s.runDeploymentLocked(d, c.Now(), false).view())
 }
 
@@ -35,9 +35,9 @@ func (s *Server) runDeploymentNow(c *call) error {
 // server behaves as if it had fired on time, whenever the clock is looked
 // at. A failed fire pauses its deployment, so its later occurrences in the
 // same window are skipped, and are not fired on unpause either. It runs
-// before every request (timers.go): while now is before the earliest next
+// before every request (the server's tick, FireDueLocked): while now is before the earliest next
 // fire time it costs one comparison.
-func (s *Server) fireDueDeploymentsLocked(now time.Time) {
+func (s *Service) fireDueDeploymentsLocked(now time.Time) {
 	if earliest := s.deployments.earliest; earliest.IsZero() || now.Before(earliest) {
 		return
 	}
@@ -85,7 +85,7 @@ func (s *Server) fireDueDeploymentsLocked(now time.Time) {
 // a fire (trigger schedule, scheduled_at = at) from Run Now (manual).
 // last_run_at moves with every run, failed ones included (**choice**: a
 // failed run is still a run of the deployment).
-func (s *Server) runDeploymentLocked(d *deployment, at time.Time, scheduled bool) *deploymentRun {
+func (s *Service) runDeploymentLocked(d *deployment, at time.Time, scheduled bool) *deploymentRun {
 	run := &deploymentRun{id: s.cfg.ids("drun_"), workspaceID: d.workspaceID, deploymentID: d.id,
 		agent: d.agent, trigger: "manual", createdAt: at}
 	if scheduled {
@@ -93,13 +93,13 @@ func (s *Server) runDeploymentLocked(d *deployment, at time.Time, scheduled bool
 	}
 	if typ, message := s.runBlockerLocked(d); typ != "" {
 		run.errType, run.errMessage = typ, message
-	} else if x, err := s.createSessionLocked(d.workspaceID, d.sessionSpec(), at); err != nil {
+	} else if id, err := s.deps.CreateSessionLocked(d.workspaceID, d.sessionSpec(), at); err != nil {
 		// Nothing in 8.7 predicts this (two memory stores renamed to one
 		// mount path since the deployment was written, for example): the
 		// platform's catch-all type, with the rule that failed.
 		run.errType, run.errMessage = "session_creation_rejected_error", errorMessageOf(err)
 	} else {
-		run.sessionID = &x.id
+		run.sessionID = &id
 	}
 	if s.deployments.runs == nil {
 		s.deployments.runs = map[string]*deploymentRun{}
@@ -114,8 +114,8 @@ func (s *Server) runDeploymentLocked(d *deployment, at time.Time, scheduled bool
 // run of d fail, and returns the run error's type and message ("" when
 // nothing does). The agent is not checked: archiving an agent archives its
 // deployments, so no run ever meets an archived agent.
-func (s *Server) runBlockerLocked(d *deployment) (typ, message string) {
-	env, ok := s.agents.EnvironmentByIDLocked(d.environmentID)
+func (s *Service) runBlockerLocked(d *deployment) (typ, message string) {
+	env, ok := s.deps.EnvironmentLocked(d.environmentID)
 	if !ok || env.WorkspaceID != d.workspaceID {
 		return "environment_not_found_error", "environment `" + d.environmentID + "` not found"
 	}
@@ -123,14 +123,11 @@ func (s *Server) runBlockerLocked(d *deployment) (typ, message string) {
 		return "environment_archived_error", "environment `" + env.ID + "` is archived"
 	}
 	var missing string
-	for _, p := range d.resources {
-		if p.typ != "memory_store" {
-			continue
-		}
-		st, err := s.memory.StoreLocked(d.workspaceID, p.memoryStoreID)
+	for _, id := range d.resources.MemoryStoreIDs {
+		st, err := s.deps.StoreLocked(d.workspaceID, id)
 		switch {
 		case err != nil && missing == "":
-			missing = p.memoryStoreID
+			missing = id
 		case err == nil && st.Archived:
 			return "memory_store_archived_error", "memory store `" + st.ID + "` is archived"
 		}
@@ -144,18 +141,17 @@ func (s *Server) runBlockerLocked(d *deployment) (typ, message string) {
 // sessionSpec is what d hands to each session it creates
 // (docs/managed-agents-wire.md 8.5):
 // its pinned agent, environment, resources, vaults, budget, initial events
-// and its own id; no title and empty metadata (**choice**).
-func (d *deployment) sessionSpec() sessionSpec {
-	id := d.id
-	return sessionSpec{
-		agent:         d.agent,
-		environmentID: d.environmentID,
-		metadata:      map[string]string{},
-		resources:     d.resources,
-		vaultIDs:      d.vaultIDs,
-		budget:        d.budget,
-		events:        d.initialEvents,
-		deploymentID:  &id,
+// and its own id. The server gives the session no title and empty
+// metadata (**choice**).
+func (d *deployment) sessionSpec() SessionSpec {
+	return SessionSpec{
+		Agent:         d.agent,
+		EnvironmentID: d.environmentID,
+		Resources:     d.resources,
+		VaultIDs:      d.vaultIDs,
+		Budget:        d.budget,
+		Events:        d.initialEvents,
+		DeploymentID:  d.id,
 	}
 }
 

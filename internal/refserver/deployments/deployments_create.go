@@ -1,8 +1,10 @@
-package refserver
+package deployments
 
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Create Deployment (docs/managed-agents-wire.md 8.2; limits in section 11)
@@ -26,7 +28,7 @@ type deploymentBody struct {
 	VaultIDs      optional[json.RawMessage]            `json:"vault_ids"`
 }
 
-func (s *Server) createDeployment(c *call) error {
+func (s *Service) createDeployment(c *call) error {
 	var body deploymentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -61,7 +63,7 @@ func presence[T any](path string, o optional[T], creating bool) error {
 // order (docs/managed-agents-wire.md 1.4), lookups included; rules between fields (the
 // budget needs priced models, resources need a non-self-hosted
 // environment) are checked on the result whenever either side changes.
-func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, creating bool, now time.Time) error {
+func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, creating bool, now time.Time) error {
 	ws := d.workspaceID
 	var err error
 	if err := presence("agent", body.Agent, creating); err != nil {
@@ -70,7 +72,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	if body.Agent.Set {
 		// An id string pins the latest version now
 		// (docs/managed-agents-wire.md 8.2, **choice**).
-		if d.agent, err = s.agents.ResolveRefLocked(ws, "agent", body.Agent.Value); err != nil {
+		if d.agent, err = s.deps.ResolveAgentLocked(ws, "agent", body.Agent.Value); err != nil {
 			return err
 		}
 	}
@@ -78,12 +80,12 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 		return err
 	}
 	if body.EnvironmentID.Set {
-		env, err := s.environmentFieldLocked(ws, body.EnvironmentID)
+		env, err := s.deps.EnvironmentFieldLocked(ws, body.EnvironmentID)
 		if err != nil {
 			return err
 		}
 		d.environmentID = env.ID
-		if env.SelfHosted && len(d.resources) > 0 && !body.Resources.Set {
+		if env.SelfHosted && len(d.resources.Configs) > 0 && !body.Resources.Set {
 			return invalidField("resources", "self-hosted environments cannot mount resources")
 		}
 	}
@@ -91,7 +93,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 		return err
 	}
 	if body.InitialEvents.Set {
-		if d.initialEvents, err = parseEventParams("initial_events", body.InitialEvents.Value, 1, maxInitialEvents); err != nil {
+		if d.initialEvents, err = s.deps.ParseInitialEvents("initial_events", body.InitialEvents.Value, 1); err != nil {
 			return err
 		}
 	}
@@ -107,17 +109,17 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	if body.Budget.Set {
 		d.budget = nil
 		if body.Budget.Present() {
-			if d.budget, err = parseBudget("budget", body.Budget.Value); err != nil {
+			if d.budget, err = s.deps.ParseBudget("budget", body.Budget.Value); err != nil {
 				return err
 			}
 		}
 	}
 	if d.budget != nil && (body.Budget.Present() || body.Agent.Set) {
-		if err := checkBudgetable(d.agent); err != nil {
+		if err := s.deps.CheckBudgetable(d.agent); err != nil {
 			return err
 		}
 	}
-	if d.description, err = clearableString("description", body.Description, d.description, maxDeploymentDescription); err != nil {
+	if d.description, err = kit.ClearableString("description", body.Description, d.description, maxDeploymentDescription); err != nil {
 		return err
 	}
 	if creating {
@@ -147,7 +149,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 	if body.VaultIDs.Set {
 		d.vaultIDs = []string{}
 		if body.VaultIDs.Present() {
-			if d.vaultIDs, err = parseVaultIDs("vault_ids", body.VaultIDs.Value); err != nil {
+			if d.vaultIDs, err = s.deps.ParseVaultIDs("vault_ids", body.VaultIDs.Value); err != nil {
 				return err
 			}
 		}
@@ -160,7 +162,7 @@ func (s *Server) applyDeploymentBodyLocked(d *deployment, body deploymentBody, c
 // environment: memory stores must exist and not be archived, mount paths
 // must not clash. The snapshot this makes is thrown away: each session
 // takes its own when it is created.
-func (s *Server) applyDeploymentResourcesLocked(d *deployment, o optional[json.RawMessage], creating bool, now time.Time) error {
+func (s *Service) applyDeploymentResourcesLocked(d *deployment, o optional[json.RawMessage], creating bool, now time.Time) error {
 	if creating {
 		if err := maNotNull("resources", o); err != nil {
 			return err
@@ -169,16 +171,15 @@ func (s *Server) applyDeploymentResourcesLocked(d *deployment, o optional[json.R
 	if !o.Set {
 		return nil
 	}
-	d.resources = nil
+	d.resources = Resources{}
 	if o.Present() {
-		params, err := parseResourceParams("resources", o.Value)
+		params, err := s.deps.ParseResources("resources", o.Value)
 		if err != nil {
 			return err
 		}
 		d.resources = params
 	}
-	env, ok := s.agents.EnvironmentByIDLocked(d.environmentID)
+	env, ok := s.deps.EnvironmentLocked(d.environmentID)
 	selfHosted := ok && env.SelfHosted
-	_, err := s.attachResourcesLocked(d.workspaceID, selfHosted, d.resources, now)
-	return err
+	return s.deps.CheckResourcesLocked(d.workspaceID, selfHosted, d.resources, now)
 }

@@ -1,4 +1,4 @@
-package refserver
+package deployments
 
 import (
 	"maps"
@@ -17,7 +17,7 @@ type deploymentRun struct {
 	id           string
 	workspaceID  string
 	deploymentID string
-	agent        *agentVersion
+	agent        Agent
 	trigger      string    // "schedule" or "manual"
 	scheduledAt  time.Time // schedule only
 	sessionID    *string   // exactly one of sessionID and errType is set
@@ -60,7 +60,7 @@ func (r *deploymentRun) view() deploymentRunJSON {
 		Type:           "deployment_run",
 		ID:             r.id,
 		DeploymentID:   r.deploymentID,
-		Agent:          r.agent.ReferenceJSON(),
+		Agent:          r.agent.Reference,
 		TriggerContext: manualTriggerJSON{Type: "manual"},
 		SessionID:      r.sessionID,
 		CreatedAt:      timestamp(r.createdAt),
@@ -74,7 +74,7 @@ func (r *deploymentRun) view() deploymentRunJSON {
 	return out
 }
 
-func (s *Server) getDeploymentRun(c *call) error {
+func (s *Service) getDeploymentRun(c *call) error {
 	id := c.R.PathValue("deployment_run_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -87,7 +87,7 @@ func (s *Server) getDeploymentRun(c *call) error {
 
 // listDeploymentRuns is DR2: newest first. An unknown deployment_id simply
 // matches nothing (docs/managed-agents-wire.md 9.3).
-func (s *Server) listDeploymentRuns(c *call) error {
+func (s *Service) listDeploymentRuns(c *call) error {
 	q := c.R.URL.Query()
 	deploymentID, _ := queryValue(q, "deployment_id")
 	created, err := parseCreatedWindow(q)
@@ -114,7 +114,7 @@ func (s *Server) listDeploymentRuns(c *call) error {
 	all := slices.SortedFunc(maps.Values(s.deployments.runs), newestFirst((*deploymentRun).position))
 	keep := func(r *deploymentRun) bool {
 		return r.workspaceID == c.WorkspaceID && (deploymentID == "" || r.deploymentID == deploymentID) &&
-			created.contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
+			created.Contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
 			(!filterTrigger || r.trigger == trigger)
 	}
 	page := paginateByCursor(all, (*deploymentRun).position, keep, p)

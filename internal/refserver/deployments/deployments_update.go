@@ -1,11 +1,13 @@
-package refserver
+package deployments
+
+import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 
 // Update Deployment (docs/managed-agents-wire.md 8.4): keys that cannot be cleared may be
 // omitted but not null; lists are replaced whole; metadata is a patch.
 // Neither status nor paused_reason changes. A new schedule starts counting
 // from now: earlier occurrences of it are not fired.
 
-func (s *Server) updateDeployment(c *call) error {
+func (s *Service) updateDeployment(c *call) error {
 	var body deploymentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -21,7 +23,7 @@ func (s *Server) updateDeployment(c *call) error {
 	if err := s.applyDeploymentBodyLocked(&draft, body, false, now); err != nil {
 		return err
 	}
-	if !sameJSON(draft.view(now), d.view(now)) {
+	if !kit.SameJSON(draft.view(now), d.view(now)) {
 		draft.updatedAt = now
 	}
 	*d = draft

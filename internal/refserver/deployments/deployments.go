@@ -1,4 +1,4 @@
-package refserver
+package deployments
 
 import (
 	"maps"
@@ -19,7 +19,7 @@ import (
 // deployments_fire.go, runs in deployment_runs.go.
 
 // deploymentState is every deployment and run of every workspace. It is
-// guarded by Server.mu and usable as its zero value.
+// guarded by Service.mu and usable as its zero value.
 type deploymentState struct {
 	byID map[string]*deployment    // nil until the first deployment is created
 	runs map[string]*deploymentRun // append-only
@@ -39,12 +39,12 @@ type deployment struct {
 	workspaceID   string
 	name          string
 	description   *string
-	agent         *agentVersion // pinned
+	agent         Agent // pinned
 	environmentID string
-	initialEvents []eventParam
-	resources     []resourceParam
+	initialEvents Events
+	resources     Resources
 	vaultIDs      []string
-	budget        *budget
+	budget        *Budget
 	schedule      *schedule.Schedule // nil: manual runs only
 	status        string             // deploymentActive or deploymentPaused
 	pausedReason  *pausedReason      // non-nil exactly when paused
@@ -71,7 +71,7 @@ func (d *deployment) archived() bool { return !d.archivedAt.IsZero() }
 
 func (d *deployment) position() position { return position{CreatedAt: d.createdAt, ID: d.id} }
 
-func (s *Server) deploymentRoutes() []route {
+func (s *Service) deploymentRoutes() []route {
 	const one = "/v1/deployments/{deployment_id}"
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/deployments", Op: "deployments.create", Betas: maBetas, Handle: s.createDeployment},
@@ -90,7 +90,7 @@ func (s *Server) deploymentRoutes() []route {
 
 // deploymentLocked returns a deployment of workspaceID: 404 `Deployment
 // `<id>` not found.` when unknown or another workspace's.
-func (s *Server) deploymentLocked(workspaceID, id string) (*deployment, error) {
+func (s *Service) deploymentLocked(workspaceID, id string) (*deployment, error) {
 	d, ok := s.deployments.byID[id]
 	if !ok || d.workspaceID != workspaceID {
 		return nil, notFound("Deployment `%s` not found.", id)
@@ -100,7 +100,7 @@ func (s *Server) deploymentLocked(workspaceID, id string) (*deployment, error) {
 
 // writableDeploymentLocked is the path deployment of a write: archived
 // deployments are final (409, docs/managed-agents-wire.md 8.6).
-func (s *Server) writableDeploymentLocked(c *call) (*deployment, error) {
+func (s *Service) writableDeploymentLocked(c *call) (*deployment, error) {
 	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (s *Server) writableDeploymentLocked(c *call) (*deployment, error) {
 	return d, nil
 }
 
-func (s *Server) getDeployment(c *call) error {
+func (s *Service) getDeployment(c *call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
@@ -121,7 +121,7 @@ func (s *Server) getDeployment(c *call) error {
 	return c.OK(d.view(c.Now()))
 }
 
-func (s *Server) listDeployments(c *call) error {
+func (s *Service) listDeployments(c *call) error {
 	q := c.R.URL.Query()
 	agentID, _ := queryValue(q, "agent_id")
 	created, err := maParseCreatedRange(q)
@@ -151,7 +151,7 @@ func (s *Server) listDeployments(c *call) error {
 	all := slices.SortedFunc(maps.Values(s.deployments.byID), newestFirst((*deployment).position))
 	keep := func(d *deployment) bool {
 		return d.workspaceID == c.WorkspaceID && (includeArchived || !d.archived()) &&
-			(agentID == "" || d.agent.Agent.ID == agentID) && created.Contains(d.createdAt) &&
+			(agentID == "" || d.agent.ID == agentID) && created.Contains(d.createdAt) &&
 			(!filterStatus || d.status == status)
 	}
 	page := paginateByCursor(all, (*deployment).position, keep, p)
@@ -160,7 +160,7 @@ func (s *Server) listDeployments(c *call) error {
 
 // pauseDeployment is D5: scheduled fires stop; an already paused
 // deployment keeps its reason (idempotent, **choice**).
-func (s *Server) pauseDeployment(c *call) error {
+func (s *Service) pauseDeployment(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (s *Server) pauseDeployment(c *call) error {
 // unpauseDeployment is D6: the schedule resumes at its next occurrence
 // after now; what was missed while paused is not fired
 // (docs/managed-agents-wire.md 8.5).
-func (s *Server) unpauseDeployment(c *call) error {
+func (s *Service) unpauseDeployment(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -200,13 +200,13 @@ func (s *Server) unpauseDeployment(c *call) error {
 
 // pauseDeploymentLocked pauses d at `at`: by hand (D5) or after a failed
 // scheduled fire.
-func (s *Server) pauseDeploymentLocked(d *deployment, reason pausedReason, at time.Time) {
+func (s *Service) pauseDeploymentLocked(d *deployment, reason pausedReason, at time.Time) {
 	d.status, d.pausedReason, d.updatedAt = deploymentPaused, &reason, at
 	s.rearmLocked(d, at)
 }
 
 // archiveDeployment is D7: final and idempotent.
-func (s *Server) archiveDeployment(c *call) error {
+func (s *Service) archiveDeployment(c *call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) archiveDeployment(c *call) error {
 // platform reports an archived deployment as active with no paused reason
 // (docs/managed-agents-wire.md 8.5). updated_at is not touched, as for
 // every archive.
-func (s *Server) archiveDeploymentLocked(d *deployment, now time.Time) {
+func (s *Service) archiveDeploymentLocked(d *deployment, now time.Time) {
 	d.archivedAt = now
 	d.status, d.pausedReason = deploymentActive, nil
 	s.rearmLocked(d, now)
@@ -236,9 +236,9 @@ func (s *Server) archiveDeploymentLocked(d *deployment, now time.Time) {
 // archiveAgentDeploymentsLocked archives every non-archived deployment of
 // agentID, in the same operation as the agent itself
 // (docs/managed-agents-wire.md 4.6); no run is recorded.
-func (s *Server) archiveAgentDeploymentsLocked(agentID string, now time.Time) {
+func (s *Service) archiveAgentDeploymentsLocked(agentID string, now time.Time) {
 	for _, d := range s.deployments.byID {
-		if d.agent.Agent.ID == agentID && !d.archived() {
+		if d.agent.ID == agentID && !d.archived() {
 			s.archiveDeploymentLocked(d, now)
 		}
 	}

@@ -1,4 +1,4 @@
-package refserver
+package deployments
 
 import (
 	"encoding/json"
@@ -101,7 +101,7 @@ func (d *deployment) canFire() bool {
 // Every change to a deployment's schedule, status or archived state calls
 // it, so occurrences before that change are never fired afterwards: a
 // paused deployment does not backfill on unpause.
-func (s *Server) rearmLocked(d *deployment, from time.Time) {
+func (s *Service) rearmLocked(d *deployment, from time.Time) {
 	d.checkedUntil, d.nextFireAt = from, time.Time{}
 	if d.canFire() {
 		d.nextFireAt = d.schedule.Next(from) // zero if it never fires again
@@ -110,7 +110,7 @@ func (s *Server) rearmLocked(d *deployment, from time.Time) {
 }
 
 // refreshEarliestLocked recomputes the soonest next fire time.
-func (s *Server) refreshEarliestLocked() {
+func (s *Service) refreshEarliestLocked() {
 	var earliest time.Time
 	for _, d := range s.deployments.byID {
 		if !d.nextFireAt.IsZero() && (earliest.IsZero() || d.nextFireAt.Before(earliest)) {
