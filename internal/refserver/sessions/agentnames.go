@@ -2,10 +2,10 @@ package sessions
 
 import "github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 
-// Transitional: the names sessions, deployments and the engine used for
-// what now lives in package agents. They keep those files unchanged (and
-// merges with edits made meanwhile easy); they go away as the files move
-// into their own packages.
+// Transitional: the names the sessions and engine files used for what
+// lives in package agents. They kept the move mechanical (and merges with
+// edits made meanwhile easy); they go away as the files use package agents
+// directly.
 
 type (
 	agentVersion = agents.Version

@@ -13,11 +13,11 @@ import (
 // accepted events into turns of the scripted agent and emits what that
 // document specifies, in its order.
 //
-// It is synchronous and deterministic. Every entry point runs under
-// Server.mu, inside the request (or test call) that causes it: a turn runs
-// until it ends or must wait — for a client's answer to a tool call, a
-// Hold, or a budget stop — and the request that supplies what it waits for
-// continues it. Nothing runs in the background, so the same requests and
+// It is synchronous and deterministic. Every entry point runs under the
+// server's lock (Deps.Lock), inside the request (or test call) that causes
+// it: a turn runs until it ends or must wait — for a client's answer to a
+// tool call, a Hold, or a budget stop — and the request that supplies what
+// it waits for continues it. Nothing runs in the background, so the same requests and
 // script always produce the same events.
 //
 // Entry points: accept and finish (Send Events, Create Session, deployment

@@ -15,7 +15,7 @@ import (
 // sessions_wire.go.
 
 // sessionState is every session of every workspace. It is guarded by
-// Server.mu and usable as its zero value.
+// Deps.Lock and usable as its zero value.
 type sessionState struct {
 	byID map[string]*session // nil until the first session is created
 }

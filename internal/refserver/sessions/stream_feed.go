@@ -5,10 +5,10 @@ import "sync"
 // A session's feed: its event log as the streams see it, the streams
 // subscribed to it, and the notification that wakes them.
 //
-// Why a lock of its own: the engine writes under Server.mu, and holds it for
-// a whole turn (a Firehose can be long). Streams read under feed.mu only, so
+// Why a lock of its own: the engine writes under the server's lock
+// (Deps.Lock), and holds it for a whole turn (a Firehose can be long). Streams read under feed.mu only, so
 // they deliver events while the turn is still running and never compete for
-// Server.mu with other requests. Writers take Server.mu then feed.mu; the
+// that lock with other requests. Writers take Deps.Lock then feed.mu; the
 // session's log (session.events) is appended under both, so it may be read
 // under either.
 //
@@ -21,7 +21,7 @@ import "sync"
 // Why memory stays bounded: previews exist only for subscribers connected
 // when they are produced, and at most maxPendingPreviewBytes of them wait
 // per subscriber. The producer never waits for a subscriber: it runs under
-// Server.mu, so a wait for one client that stopped reading would stall every
+// Deps.Lock, so a wait for one client that stopped reading would stall every
 // other request. A subscriber whose queue has no room is marked lagging: its
 // new previews are shed until it has taken all it holds (best effort, as
 // docs/session-events-wire.md section 5 allows: what is delivered of an

@@ -10,7 +10,8 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/genai"
 )
 
-// The engine's spans (docs/tracing.md), all INTERNAL, all built under Server.mu:
+// The engine's spans (docs/tracing.md), all INTERNAL, all built under
+// Deps.Lock:
 //
 //   - vendor.session.turn: one per stay of a thread in running (a Hold
 //     stays in running). It ends when the thread leaves running, with that
