@@ -4,16 +4,18 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/deployments"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/sessions"
 )
 
 // What the deployments family needs from the rest of the server
 // (deployments.Deps): agent versions and environments, memory stores, the
-// session parameters it stores (parsed by the sessions code), and the
+// session parameters it stores (parsed by package sessions), and the
 // session a run creates. The family keeps the session-side values opaque
 // and hands them back in a deployments.SessionSpec, which sessionSpecOf
-// turns into the sessions code's own spec.
+// turns into a sessions.Spec.
 
 func (s *Server) newDeployments() *deployments.Service {
 	return deployments.New(deployments.Deps{
@@ -26,9 +28,9 @@ func (s *Server) newDeployments() *deployments.Service {
 			}
 			return deploymentAgent(v), nil
 		},
-		CheckBudgetable: func(a deployments.Agent) error { return checkBudgetable(a.Version.(*agentVersion)) },
+		CheckBudgetable: func(a deployments.Agent) error { return sessions.CheckBudgetable(a.Version.(*agents.Version)) },
 		EnvironmentFieldLocked: func(workspaceID string, o kit.Optional[string]) (deployments.Environment, error) {
-			env, err := s.environmentFieldLocked(workspaceID, o)
+			env, err := s.sessions.EnvironmentFieldLocked(workspaceID, o)
 			if err != nil {
 				return deployments.Environment{}, err
 			}
@@ -43,79 +45,62 @@ func (s *Server) newDeployments() *deployments.Service {
 		},
 		StoreLocked: s.memory.StoreLocked,
 		ParseInitialEvents: func(path string, raw json.RawMessage, minN int) (deployments.Events, error) {
-			events, err := parseEventParams(path, raw, minN, maxInitialEvents)
+			events, err := sessions.ParseInitialEvents(path, raw, minN)
 			if err != nil {
 				return deployments.Events{}, err
 			}
-			stored := make([]json.RawMessage, len(events))
-			for i, ev := range events {
-				stored[i] = ev.stored
-			}
-			return deployments.Events{Stored: stored, Value: events}, nil
+			return deployments.Events{Stored: events.Stored(), Value: events}, nil
 		},
 		ParseBudget: func(path string, raw json.RawMessage) (*deployments.Budget, error) {
-			b, err := parseBudget(path, raw)
+			b, err := sessions.ParseBudget(path, raw)
 			if err != nil || b == nil {
 				return nil, err
 			}
-			return &deployments.Budget{View: b.view(), Value: b}, nil
+			return &deployments.Budget{View: b.View(), Value: b}, nil
 		},
 		ParseResources: func(path string, raw json.RawMessage) (deployments.Resources, error) {
-			params, err := parseResourceParams(path, raw)
+			r, err := sessions.ParseResources(path, raw)
 			if err != nil {
 				return deployments.Resources{}, err
 			}
-			r := deployments.Resources{Configs: mapSlice(params, resourceParam.configView), Value: params}
-			for _, p := range params {
-				if p.typ == "memory_store" {
-					r.MemoryStoreIDs = append(r.MemoryStoreIDs, p.memoryStoreID)
-				}
-			}
-			return r, nil
+			return deployments.Resources{Configs: r.Configs(), MemoryStoreIDs: r.MemoryStoreIDs(), Value: r}, nil
 		},
-		ParseVaultIDs: parseVaultIDs,
+		ParseVaultIDs: sessions.ParseVaultIDs,
 		CheckResourcesLocked: func(workspaceID string, selfHosted bool, r deployments.Resources, now time.Time) error {
-			params, _ := r.Value.([]resourceParam)
-			_, err := s.attachResourcesLocked(workspaceID, selfHosted, params, now)
-			return err
+			resources, _ := r.Value.(sessions.Resources)
+			return s.sessions.CheckResourcesLocked(workspaceID, selfHosted, resources, now)
 		},
 		CreateSessionLocked: func(workspaceID string, spec deployments.SessionSpec, at time.Time) (string, error) {
-			x, err := s.createSessionLocked(workspaceID, sessionSpecOf(spec), at)
-			if err != nil {
-				return "", err
-			}
-			return x.id, nil
+			return s.sessions.CreateSessionLocked(workspaceID, sessionSpecOf(spec), at)
 		},
-		ParentTurns: s.parentTurns,
+		ParentTurns: s.sessions.ParentTurns,
 	})
 }
 
-func deploymentAgent(v *agentVersion) deployments.Agent {
+func deploymentAgent(v *agents.Version) deployments.Agent {
 	return deployments.Agent{ID: v.Agent.ID, Reference: v.ReferenceJSON(), Version: v}
 }
 
-func deploymentEnvironment(env environment) deployments.Environment {
+func deploymentEnvironment(env agents.EnvironmentInfo) deployments.Environment {
 	return deployments.Environment{ID: env.ID, WorkspaceID: env.WorkspaceID, SelfHosted: env.SelfHosted, Archived: env.Archived}
 }
 
 // sessionSpecOf is the session a deployment's run creates: what the
-// deployment hands over, no title and empty metadata (**choice**).
-func sessionSpecOf(spec deployments.SessionSpec) sessionSpec {
-	resources, _ := spec.Resources.Value.([]resourceParam)
-	events, _ := spec.Events.Value.([]eventParam)
-	var b *budget
+// deployment hands over.
+func sessionSpecOf(spec deployments.SessionSpec) sessions.Spec {
+	resources, _ := spec.Resources.Value.(sessions.Resources)
+	events, _ := spec.Events.Value.(sessions.Events)
+	var b *sessions.Budget
 	if spec.Budget != nil {
-		b = spec.Budget.Value.(*budget)
+		b = spec.Budget.Value.(*sessions.Budget)
 	}
-	id := spec.DeploymentID
-	return sessionSpec{
-		agent:         spec.Agent.Version.(*agentVersion),
-		environmentID: spec.EnvironmentID,
-		metadata:      map[string]string{},
-		resources:     resources,
-		vaultIDs:      spec.VaultIDs,
-		budget:        b,
-		events:        events,
-		deploymentID:  &id,
+	return sessions.Spec{
+		Agent:         spec.Agent.Version.(*agents.Version),
+		EnvironmentID: spec.EnvironmentID,
+		Resources:     resources,
+		VaultIDs:      spec.VaultIDs,
+		Budget:        b,
+		Events:        events,
+		DeploymentID:  spec.DeploymentID,
 	}
 }

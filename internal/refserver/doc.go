@@ -61,7 +61,7 @@
 // # Spans
 //
 // WithSpanExporter makes the server emit the API spans
-// (tracing*.go, package spans, and messages for its own): a SERVER span
+// (tracing.go, package spans, and messages and sessions for their own): a SERVER span
 // vendor.<operation> per request to a route
 // that names an operation (docs/tracing.md), parented by the request's
 // traceparent; vendor.model_request and tool spans under
@@ -117,7 +117,7 @@
 // included). The statuses rescheduling and terminated come only from these
 // steps (rescheduling lasts no time: the retry starts in the same request).
 //
-// Streams are woken by their session's feed (stream_feed.go), ping after
+// Streams are woken by their session's feed (package sessions), ping after
 // WithPingInterval of silence, and end with the session (deleted, archived,
 // or right after session.status_terminated; a new stream of an archived or
 // terminated session ends at once). Fault.StreamCutAfter cuts a stream
@@ -137,11 +137,10 @@
 //
 //   - refserver (this package): the façade. New and its options, Start,
 //     Seed and the test hooks, the request pipeline (middleware.go), route
-//     assembly (Server.routes), and the family not moved yet: sessions
-//     with the engine (which runs the scripted agent's turns; ScriptSession
-//     and ScriptAgent queue them) and its spans (tracing_engine.go).
-//     identity.go keeps the identity family's exported names, forwarding to
-//     package identity.
+//     assembly (Server.routes), the tick (timers.go), and the wiring of
+//     the families' Deps. identity.go keeps the identity family's exported
+//     names and script.go the scripted agent's, forwarding to packages
+//     identity, script and sessions.
 //   - kit: what every family shares: the call (kit.Call) and route
 //     (kit.Route), API errors and their constructors, strict decoding,
 //     query readers, pagination, ids, the clock, faults, the request log,
@@ -177,11 +176,17 @@
 //     agents through agents.Service.ResolveRefLocked, which returns the
 //     immutable *agents.Version the engine reads, and check environments
 //     through agents.Service.EnvironmentLocked (a copy).
+//   - sessions: sessions, session resources, session events (send, list,
+//     stream), the engine that runs the scripted agent's turns
+//     (ScriptSession, ScriptAgent and ReleaseSession forward to it), the
+//     streams' feeds and the engine's spans. Its state is guarded by the
+//     server's lock (sessions.Deps.Lock); agents, environments and memory
+//     stores come through sessions.Deps, and deployments create a run's
+//     session through sessions.Service.CreateSessionLocked
+//     (deployments_deps.go).
 //
-// kitnames.go gives the families still here the names they had before the
-// move (call, apiError, invalidField...); it shrinks as each family moves
-// into its own package. manames.go does the same for the managed-agents
-// wire helpers (maJoin, maDecode... now in kit/wire.go) and agentnames.go
-// for what sessions and deployments use of package agents (agentVersion,
-// modelConfig...).
+// kitnames.go gives the pipeline and the server's own tests the names they
+// had before the split (call, route, writeError...); the sessions package
+// has its own such files (kitnames.go, manames.go, agentnames.go) for the
+// names its files kept.
 package refserver

@@ -1,11 +1,6 @@
 package refserver
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
-)
+import "github.com/agentplatform/agentplatform-go/internal/refserver/script"
 
 // The scripted agent: its step language (the steps, their options, the
 // checks and the default turns) is package script, which documents what
@@ -41,90 +36,18 @@ var (
 	Outcome    = script.Outcome
 )
 
-// errScript prefixes every scripting error.
-var errScript = errors.New("refserver: script")
-
 // ScriptSession queues turns for a session: each turn-starting event
 // (user.message, user.define_outcome) takes the next one.
 func (s *Server) ScriptSession(sessionID string, turns ...[]Step) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	x, ok := s.sessions.byID[sessionID]
-	if !ok {
-		return fmt.Errorf("%w: session %q not found", errScript, sessionID)
-	}
-	spawns := len(x.eng.threads) - 1
-	for _, turn := range x.eng.script {
-		spawns += script.CountSpawns(turn)
-	}
-	compiled, err := compileTurns(turns, x.agent, spawns)
-	if err != nil {
-		return err
-	}
-	x.eng.script = append(x.eng.script, compiled...)
-	return nil
+	return s.sessions.ScriptSession(sessionID, turns...)
 }
 
 // ScriptAgent queues turns for every session of the agent created from now
 // on (by Create Session or a deployment), in addition to the turns already
 // queued for it.
 func (s *Server) ScriptAgent(agentID string, turns ...[]Step) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	latest, ok := s.agents.LatestLocked(agentID)
-	if !ok {
-		return fmt.Errorf("%w: agent %q not found", errScript, agentID)
-	}
-	spawns := 0
-	for _, turn := range s.scripts.byAgent[agentID] {
-		spawns += script.CountSpawns(turn)
-	}
-	compiled, err := compileTurns(turns, latest, spawns)
-	if err != nil {
-		return err
-	}
-	if s.scripts.byAgent == nil {
-		s.scripts.byAgent = map[string][][]script.Op{}
-	}
-	s.scripts.byAgent[agentID] = append(s.scripts.byAgent[agentID], compiled...)
-	return nil
-}
-
-// compileTurns checks turns for agent (Spawn names are looked up in its
-// roster); spawns counts the child threads already made or queued.
-func compileTurns(turns [][]Step, agent *agentVersion, spawns int) ([][]script.Op, error) {
-	inRoster := func(name string) bool {
-		_, ok := resolveThreadAgent(agent, name)
-		return ok
-	}
-	compiled, err := script.Compile(turns, inRoster, spawns)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errScript, err)
-	}
-	return compiled, nil
+	return s.sessions.ScriptAgent(agentID, turns...)
 }
 
 // ReleaseSession continues every held turn of the session.
-func (s *Server) ReleaseSession(sessionID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	x, ok := s.sessions.byID[sessionID]
-	if !ok {
-		return fmt.Errorf("refserver: session %q not found", sessionID)
-	}
-	if !x.eng.release(s.now()) {
-		return fmt.Errorf("refserver: session %q has no held turn", sessionID)
-	}
-	return nil
-}
-
-// scriptState is the turns ScriptAgent queued, copied into each new session
-// of the agent. Guarded by Server.mu.
-type scriptState struct {
-	byAgent map[string][][]script.Op
-}
-
-func (s *Server) agentScriptLocked(agentID string) [][]script.Op {
-	turns := s.scripts.byAgent[agentID]
-	return append([][]script.Op(nil), turns...)
-}
+func (s *Server) ReleaseSession(sessionID string) error { return s.sessions.ReleaseSession(sessionID) }

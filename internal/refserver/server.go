@@ -14,6 +14,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/sessions"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -32,11 +33,6 @@ type Server struct {
 	// delays) or while writing to a client.
 	mu sync.Mutex
 
-	// Managed-agent families. Each state type lives in its family's file,
-	// is guarded by mu, and is usable as its zero value.
-	sessions sessionState
-	scripts  scriptState // the scripted agent's queued turns (script.go)
-
 	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
 
 	// Families in their own packages. Each has its own state and lock.
@@ -54,6 +50,10 @@ type Server struct {
 	// deployments is deployments and their runs; guarded by mu as well
 	// (a run creates a session under it).
 	deployments *deployments.Service
+	// sessions is sessions, their events, engine and streams, and the
+	// scripted agent's queued turns; guarded by mu (a turn reads agents
+	// and memory stores, a deployment run creates a session, under it).
+	sessions *sessions.Service
 }
 
 type config struct {
@@ -146,6 +146,22 @@ func (s *Server) newMessages() *messages.Service {
 	return messages.New(d)
 }
 
+// newSessions builds the sessions family over the server's lock, tracing,
+// agents, environments and memory stores.
+func (s *Server) newSessions() *sessions.Service {
+	return sessions.New(sessions.Deps{
+		Deps:                  s.deps,
+		Lock:                  &s.mu,
+		PingInterval:          s.cfg.pingInterval,
+		Tracing:               s.trace,
+		ResolveAgentLocked:    s.agents.ResolveRefLocked,
+		LatestAgentLocked:     s.agents.LatestLocked,
+		EnvironmentLocked:     s.agents.EnvironmentLocked,
+		EnvironmentByIDLocked: s.agents.EnvironmentByIDLocked,
+		StoreLocked:           s.memory.StoreLocked,
+	})
+}
+
 // residency is a workspace's default inference geo and allowed geos (nil:
 // any), for the Messages family.
 func (s *Server) residency(workspaceID string) (defaultGeo string, allowed []string, ok bool) {
@@ -160,7 +176,7 @@ type Seed = identity.Seed
 
 // New returns a seeded server.
 func New(opts ...Option) *Server {
-	cfg := config{clock: kit.SystemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: defaultPingInterval}
+	cfg := config{clock: kit.SystemClock{}, ids: RandomIDs(), logger: slog.New(slog.DiscardHandler), pingInterval: sessions.DefaultPingInterval}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -176,6 +192,7 @@ func New(opts ...Option) *Server {
 	// Archiving an agent archives its deployments, in the same operation.
 	archiveDeployments := func(agentID string, now time.Time) { s.deployments.ArchiveAgentLocked(agentID, now) }
 	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: archiveDeployments})
+	s.sessions = s.newSessions()
 	s.deployments = s.newDeployments()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -206,7 +223,7 @@ func (s *Server) routes() []route {
 	all = append(all, s.msgs.Routes()...)     // messages, count_tokens, chat completions, models
 	all = append(all, s.agents.Routes()...)   // agents, environments
 	all = append(all, s.memory.Routes()...)
-	all = append(all, s.sessionRoutes()...)
+	all = append(all, s.sessions.Routes()...)
 	all = append(all, s.deployments.Routes()...)
 	return all
 }

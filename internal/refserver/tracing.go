@@ -3,7 +3,6 @@ package refserver
 import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
@@ -12,8 +11,7 @@ import (
 // request's traceparent, and content mode (package spans);
 // vendor.messages.create's model attempts and tool uses (package
 // messages); turns, their model requests and tool runs
-// (tracing_engine.go). This file has the options and what sessions add to
-// their request spans.
+// (package sessions). This file has the options.
 //
 // Without WithSpanExporter nothing here runs: Server.trace is nil, and
 // every hook returns after one nil check.
@@ -44,61 +42,4 @@ func (s *Server) SpanExporter() sdktrace.SpanExporter { return s.cfg.spanExporte
 func newServerTracing(cfg config) *serverTracing {
 	return spans.New(spans.Config{Exporter: cfg.spanExporter, Content: cfg.content, Cloud: cfg.cloud,
 		AuthenticatedOps: []string{opMessagesCreate}})
-}
-
-// parentTurns makes the request's span the parent of the turns started
-// until the returned function runs (events.send, update, and create with
-// initial events parent the turns they start). Call it with
-// Server.mu held and run the result before unlocking:
-//
-//	defer s.parentTurns(c)()
-func (s *Server) parentTurns(c *call) func() { return s.trace.ParentTurns(c) }
-
-// traceSessionCreated adds what vendor.sessions.create knows once the
-// session exists, and parents the turn its initial events start.
-func (s *Server) traceSessionCreated(c *call, x *session) func() {
-	if span := recording(c); span != nil {
-		span.SetAttributes(
-			attr.SessionID.String(x.id),
-			attr.GenAIAgentID.String(x.agent.Agent.ID),
-			attr.GenAIAgentName.String(x.agent.Name),
-			attr.GenAIRequestModel.String(x.agent.Model.ID),
-			attr.SessionEnvironmentID.String(x.environmentID),
-		)
-	}
-	return s.parentTurns(c)
-}
-
-// traceSessionEvents adds gen_ai.conversation.id when the events name a
-// thread (docs/tracing.md: an interrupt of one thread, an answer to a
-// child thread's call; the first one named), and parents the turns the
-// events start.
-func (s *Server) traceSessionEvents(c *call, x *session, params []eventParam) func() {
-	if span := recording(c); span != nil {
-		if id := namedThread(x.eng, params); id != "" {
-			span.SetAttributes(attr.GenAIConversationID.String(id))
-		}
-	}
-	return s.parentTurns(c)
-}
-
-func namedThread(e *engine, params []eventParam) string {
-	for _, p := range params {
-		f := fieldsOf(p)
-		switch p.typ {
-		case eventInterrupt:
-			if f.SessionThreadID != nil && *f.SessionThreadID != "" {
-				return *f.SessionThreadID
-			}
-		case eventConfirmation, eventToolResult, eventCustomResult:
-			id := f.ToolUseID
-			if p.typ == eventCustomResult {
-				id = f.CustomToolUseID
-			}
-			if call := e.callByID[id]; call != nil && call.thread.child {
-				return call.thread.id
-			}
-		}
-	}
-	return ""
 }

@@ -1,0 +1,189 @@
+package sessions
+
+import "github.com/agentplatform/agentplatform-go/internal/refserver/script"
+
+// Session threads (docs/session-events-wire.md section 7). Every session has
+// a primary thread; a coordinator's Spawn step creates child threads that
+// run their own steps, with their own agent and model. The session stream
+// shows the primary-thread view (7.3): a child's lifecycle events, its tool
+// calls that wait on the client, and the coordinator's thread messages. A
+// child's other events are kept in the thread's own log, which the thread
+// endpoints will serve once they are specified (docs/session-events-wire.md
+// 2.4).
+
+// advisorAgentName is the agent_name of advisor threads
+// (docs/session-events-wire.md 7.1).
+const advisorAgentName = "vendor.advisor"
+
+type thread struct {
+	id      string
+	name    string // agent_name
+	child   bool
+	version *agentVersion // a child's agent; nil for the primary (the session's agent) and the advisor
+	model   modelConfig   // a child's model
+	log     []*sessionEvent
+	turn    *turn
+	// lastStop is the reason of its last idle; the zero value is end_turn.
+	lastStop stopReason
+	// lastText is the text of its last agent.message: a child's report.
+	lastText string
+	// span is the vendor.session.turn span of its current stay in
+	// running, nil while it is idle or waits; inputFrom is where the
+	// session log holds its next stay's input (tracing_engine.go).
+	span      *turnSpan
+	inputFrom int
+}
+
+// running reports whether the thread is in a turn that is not waiting on
+// the client or the budget (a Hold is running).
+func (th *thread) running() bool {
+	return th.turn != nil && (th.turn.wait == waitNone || th.turn.wait == waitHold)
+}
+
+func (e *engine) agentOf(th *thread) *agentVersion {
+	if th.child {
+		return th.version
+	}
+	return e.x.agent
+}
+
+func (e *engine) modelOf(th *thread) modelConfig {
+	if th.child {
+		return th.model
+	}
+	return e.x.agent.Model
+}
+
+// threadAgent is what a Spawn name resolves to.
+type threadAgent struct {
+	name    string
+	version *agentVersion // nil for the advisor
+	model   modelConfig
+}
+
+// resolveThreadAgent finds agentName in the roster of owner's multiagent
+// configuration: a coordinator's agents (self included) and advisor, or a
+// multiagent_20261001's predefined subagents and advisor; with inline
+// subagents enabled, any other name is an inline agent running the owner's
+// definition.
+func resolveThreadAgent(owner *agentVersion, agentName string) (threadAgent, bool) {
+	m := owner.Multiagent
+	if m == nil {
+		return threadAgent{}, false
+	}
+	advisor := func(model string) threadAgent {
+		return threadAgent{name: advisorAgentName, model: modelConfig{ID: model, Effort: maDefaultEffort, Speed: "standard"}}
+	}
+	find := func(entries []rosterEntry) (threadAgent, bool) {
+		for _, e := range entries {
+			switch e.Kind {
+			case rosterKindSelf:
+				if owner.Name == agentName {
+					return threadAgent{name: owner.Name, version: owner, model: owner.Model}, true
+				}
+			case rosterKindAgent:
+				if e.Agent.Name == agentName {
+					return threadAgent{name: e.Agent.Name, version: e.Agent, model: e.Agent.Model}, true
+				}
+			case rosterKindAdvisor:
+				if agentName == advisorAgentName {
+					return advisor(e.AdvisorModel), true
+				}
+			}
+		}
+		return threadAgent{}, false
+	}
+	if m.Type == multiagentCoord {
+		return find(m.Roster)
+	}
+	if m.AdvisorEnabled && agentName == advisorAgentName {
+		return advisor(m.AdvisorModel), true
+	}
+	if !m.Subagents.Enabled {
+		return threadAgent{}, false
+	}
+	if ta, ok := find(m.Subagents.Predefined); ok {
+		return ta, true
+	}
+	if m.Subagents.Inline {
+		return threadAgent{name: agentName, version: owner, model: owner.Model}, true
+	}
+	return threadAgent{}, false
+}
+
+// spawn carries out a Spawn step of parent (the primary): a new child
+// thread, announced on the session stream (docs/session-events-wire.md
+// 7.2), which runs at
+// once until it ends or waits; then the coordinator continues.
+func (e *engine) spawn(parent *thread, st script.Op) {
+	if len(e.threads)-1 >= script.MaxChildThreads {
+		return // compileTurns prevents it; a later agent version could not
+	}
+	ta, ok := resolveThreadAgent(e.x.agent, st.Name)
+	if !ok { // the session's agent changed since the script was checked
+		ta = threadAgent{name: st.Name, version: e.x.agent, model: e.x.agent.Model}
+	}
+	child := &thread{id: e.s.cfg.ids("sthr_"), name: ta.name, child: true, version: ta.version, model: ta.model}
+	if child.version == nil {
+		child.version = &agentVersion{Agent: e.x.agent.Agent, Name: ta.name, Model: ta.model}
+	}
+	e.threads = append(e.threads, child)
+	e.threadByID[child.id] = child
+	task := parent.turn.task
+	if task == "" {
+		task = "Begin the task."
+	}
+	e.emit("session.thread_created", threadCreatedJSON{SessionThreadID: child.id, AgentName: child.name})
+	e.emit("agent.thread_message_sent", threadMessageSentJSON{ToSessionThreadID: child.id, ToAgentName: &child.name,
+		Content: textContent(task)})
+	child.turn = &turn{steps: st.Steps, task: task}
+	e.startTurnSpan(child, parent)
+	e.markRunning(child)
+	e.advance(child)
+}
+
+// childFinished sends a child's report to the coordinator
+// (docs/session-events-wire.md 7.2):
+// the primary takes it in its next model request, or starts a turn for it
+// when idle.
+func (e *engine) childFinished(th *thread) {
+	report := th.lastText
+	if report == "" {
+		report = "Done."
+	}
+	e.emit("agent.thread_message_received", threadMessageReceivedJSON{FromSessionThreadID: th.id, FromAgentName: &th.name,
+		Content: textContent(report)})
+	if e.primary.turn == nil && e.trigger == nil {
+		e.trigger = &turnTrigger{preset: script.ReportTurn(th.name, report)}
+	}
+}
+
+type threadCreatedJSON struct {
+	SessionThreadID string  `json:"session_thread_id"`
+	AgentName       string  `json:"agent_name"`
+	WorkflowRunID   *string `json:"workflow_run_id"`
+}
+
+type threadStatusJSON struct {
+	SessionThreadID string `json:"session_thread_id"`
+	AgentName       string `json:"agent_name"`
+}
+
+type threadIdleJSON struct {
+	SessionThreadID string `json:"session_thread_id"`
+	AgentName       string `json:"agent_name"`
+	StopReason      any    `json:"stop_reason"`
+	StopDetails     any    `json:"stop_details"`
+}
+
+type threadMessageSentJSON struct {
+	ToSessionThreadID string      `json:"to_session_thread_id"`
+	ToAgentName       *string     `json:"to_agent_name"`
+	Content           []textBlock `json:"content"`
+}
+
+type threadMessageReceivedJSON struct {
+	FromSessionThreadID string      `json:"from_session_thread_id"`
+	FromAgentName       *string     `json:"from_agent_name"`
+	Content             []textBlock `json:"content"`
+}
