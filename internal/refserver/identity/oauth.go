@@ -140,8 +140,8 @@ func readJSONObject(body []byte) (*jsonFields, error) {
 	return f, nil
 }
 
-// describeBodyError is describeDecodeError for a body read token by token,
-// where a body that stops early ends in io.EOF rather than
+// describeBodyError is [kit.DescribeDecodeError] for a body read token
+// by token, where a body that stops early ends in io.EOF rather than
 // io.ErrUnexpectedEOF: past the opening brace, any end is unexpected.
 func describeBodyError(err error) error {
 	if errors.Is(err, io.EOF) {
