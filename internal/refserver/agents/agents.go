@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Agents (docs/managed-agents-wire.md section 4): versioned definitions.
@@ -33,7 +35,7 @@ func (a *Record) archived() bool { return !a.archivedAt.IsZero() }
 
 func (a *Record) latest() *Version { return a.versions[len(a.versions)-1] }
 
-func (a *Record) position() position { return position{CreatedAt: a.createdAt, ID: a.ID} }
+func (a *Record) position() kit.Position { return kit.Position{CreatedAt: a.createdAt, ID: a.ID} }
 
 // Version is one immutable version of an agent. Nothing in it changes
 // after it is stored (archived_at belongs to the Record), so sessions
@@ -55,10 +57,10 @@ type Version struct {
 	updatedAt         time.Time // when this version was written
 }
 
-func (v *Version) position() position {
+func (v *Version) position() kit.Position {
 	// Versions list highest first: a zero-padded version number as the id
 	// part makes the newest-first cursor order the version order.
-	return position{CreatedAt: v.Agent.createdAt, ID: fmt.Sprintf("%010d", v.Version)}
+	return kit.Position{CreatedAt: v.Agent.createdAt, ID: fmt.Sprintf("%010d", v.Version)}
 }
 
 type agentJSON struct {
@@ -75,9 +77,9 @@ type agentJSON struct {
 	Multiagent        any                   `json:"multiagent"`
 	ExecutionIdentity executionIdentityJSON `json:"execution_identity"`
 	Metadata          map[string]string     `json:"metadata"`
-	ArchivedAt        *timestamp            `json:"archived_at"`
-	CreatedAt         timestamp             `json:"created_at"`
-	UpdatedAt         timestamp             `json:"updated_at"`
+	ArchivedAt        *kit.Timestamp        `json:"archived_at"`
+	CreatedAt         kit.Timestamp         `json:"created_at"`
+	UpdatedAt         kit.Timestamp         `json:"updated_at"`
 }
 
 func (v *Version) view() agentJSON {
@@ -91,13 +93,13 @@ func (v *Version) view() agentJSON {
 		Model:             v.Model.view(),
 		Tools:             v.Tools.toolsJSON(),
 		MCPServers:        v.Tools.mcpServersJSON(),
-		Skills:            mapSlice(v.Skills, Skill.view),
+		Skills:            kit.MapSlice(v.Skills, Skill.view),
 		Multiagent:        v.Multiagent.view(v, false),
 		ExecutionIdentity: v.executionIdentity.view(),
 		Metadata:          v.metadata,
-		ArchivedAt:        optionalTimestamp(v.Agent.archivedAt),
-		CreatedAt:         timestamp(v.Agent.createdAt),
-		UpdatedAt:         timestamp(v.updatedAt),
+		ArchivedAt:        kit.OptionalTimestamp(v.Agent.archivedAt),
+		CreatedAt:         kit.Timestamp(v.Agent.createdAt),
+		UpdatedAt:         kit.Timestamp(v.updatedAt),
 	}
 }
 
@@ -113,46 +115,46 @@ func (v *Version) sameDefinition(w *Version) bool {
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
-func (s *Service) agentRoutes() []route {
-	return []route{
-		{Method: http.MethodPost, Path: "/v1/agents", Op: "agents.create", Betas: maBetas, Handle: s.createAgent},
-		{Method: http.MethodGet, Path: "/v1/agents", Op: "agents.list", Betas: maBetas, Handle: s.listAgents},
-		{Method: http.MethodGet, Path: "/v1/agents/{agent_id}", Op: "agents.retrieve", Betas: maBetas, Handle: s.getAgent},
-		{Method: http.MethodPost, Path: "/v1/agents/{agent_id}", Op: "agents.update", Betas: maBetas, Handle: s.updateAgent},
-		{Method: http.MethodPost, Path: "/v1/agents/{agent_id}/archive", Op: "agents.archive", Betas: maBetas, Handle: s.archiveAgent},
-		{Method: http.MethodGet, Path: "/v1/agents/{agent_id}/versions", Op: "agents.versions.list", Betas: maBetas, Handle: s.listAgentVersions},
+func (s *Service) agentRoutes() []kit.Route {
+	return []kit.Route{
+		{Method: http.MethodPost, Path: "/v1/agents", Op: "agents.create", Betas: kit.ManagedAgentsBetas, Handle: s.createAgent},
+		{Method: http.MethodGet, Path: "/v1/agents", Op: "agents.list", Betas: kit.ManagedAgentsBetas, Handle: s.listAgents},
+		{Method: http.MethodGet, Path: "/v1/agents/{agent_id}", Op: "agents.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getAgent},
+		{Method: http.MethodPost, Path: "/v1/agents/{agent_id}", Op: "agents.update", Betas: kit.ManagedAgentsBetas, Handle: s.updateAgent},
+		{Method: http.MethodPost, Path: "/v1/agents/{agent_id}/archive", Op: "agents.archive", Betas: kit.ManagedAgentsBetas, Handle: s.archiveAgent},
+		{Method: http.MethodGet, Path: "/v1/agents/{agent_id}/versions", Op: "agents.versions.list", Betas: kit.ManagedAgentsBetas, Handle: s.listAgentVersions},
 	}
 }
 
 // agentBody is the body of create and update (their rules differ, see
 // applyAgentBodyLocked).
 type agentBody struct {
-	Version           optional[int64]                      `json:"version"` // update only
-	Name              optional[string]                     `json:"name"`
-	Model             optional[json.RawMessage]            `json:"model"`
-	Description       optional[string]                     `json:"description"`
-	System            optional[string]                     `json:"system"`
-	Tools             optional[json.RawMessage]            `json:"tools"`
-	MCPServers        optional[json.RawMessage]            `json:"mcp_servers"`
-	Skills            optional[json.RawMessage]            `json:"skills"`
-	Multiagent        optional[json.RawMessage]            `json:"multiagent"`
-	ExecutionIdentity optional[json.RawMessage]            `json:"execution_identity"`
-	Metadata          optional[map[string]json.RawMessage] `json:"metadata"`
+	Version           kit.Optional[int64]                      `json:"version"` // update only
+	Name              kit.Optional[string]                     `json:"name"`
+	Model             kit.Optional[json.RawMessage]            `json:"model"`
+	Description       kit.Optional[string]                     `json:"description"`
+	System            kit.Optional[string]                     `json:"system"`
+	Tools             kit.Optional[json.RawMessage]            `json:"tools"`
+	MCPServers        kit.Optional[json.RawMessage]            `json:"mcp_servers"`
+	Skills            kit.Optional[json.RawMessage]            `json:"skills"`
+	Multiagent        kit.Optional[json.RawMessage]            `json:"multiagent"`
+	ExecutionIdentity kit.Optional[json.RawMessage]            `json:"execution_identity"`
+	Metadata          kit.Optional[map[string]json.RawMessage] `json:"metadata"`
 }
 
-func (s *Service) createAgent(c *call) error {
+func (s *Service) createAgent(c *kit.Call) error {
 	var body agentBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if body.Version.Set {
-		return invalidField("version", "unknown field")
+		return kit.InvalidField("version", "unknown field")
 	}
 	// Create-only rules: required keys and keys that may not be null.
-	if err := maRequired("name", body.Name); err != nil {
+	if err := kit.Required("name", body.Name); err != nil {
 		return err
 	}
-	if err := maRequired("model", body.Model); err != nil {
+	if err := kit.Required("model", body.Model); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -180,10 +182,10 @@ func (s *Service) createAgent(c *call) error {
 // keep draft's values, which start as prev's.
 func (s *Service) applyAgentBodyLocked(draft, prev *Version, body agentBody) error {
 	if body.Name.Set {
-		if err := maNotNull("name", body.Name); err != nil {
+		if err := kit.NotNull("name", body.Name); err != nil {
 			return err
 		}
-		if err := checkLength("name", body.Name.Value, 1, 256); err != nil {
+		if err := kit.CheckLength("name", body.Name.Value, 1, 256); err != nil {
 			return err
 		}
 		draft.Name = body.Name.Value
@@ -204,27 +206,27 @@ func (s *Service) applyAgentBodyLocked(draft, prev *Version, body agentBody) err
 		draft.Model = m
 	}
 	var err error
-	if draft.Description, err = clearableString("description", body.Description, draft.Description, 2048); err != nil {
+	if draft.Description, err = kit.ClearableString("description", body.Description, draft.Description, 2048); err != nil {
 		return err
 	}
-	if draft.System, err = clearableString("system", body.System, draft.System, 100000); err != nil {
+	if draft.System, err = kit.ClearableString("system", body.System, draft.System, 100000); err != nil {
 		return err
 	}
 	if prev == nil { // on create the lists may be omitted but not null
 		for _, f := range []struct {
 			path string
-			o    optional[json.RawMessage]
+			o    kit.Optional[json.RawMessage]
 		}{{"tools", body.Tools}, {"mcp_servers", body.MCPServers}} {
-			if err := maNotNull(f.path, f.o); err != nil {
+			if err := kit.NotNull(f.path, f.o); err != nil {
 				return err
 			}
 		}
 	}
-	if draft.Tools, err = ParseTools("", rawOrNil(body.Tools), rawOrNil(body.MCPServers), draft.Tools); err != nil {
+	if draft.Tools, err = ParseTools("", kit.RawOrNil(body.Tools), kit.RawOrNil(body.MCPServers), draft.Tools); err != nil {
 		return err
 	}
 	if prev == nil {
-		if err := maNotNull("skills", body.Skills); err != nil {
+		if err := kit.NotNull("skills", body.Skills); err != nil {
 			return err
 		}
 	}
@@ -258,9 +260,9 @@ func (s *Service) applyAgentBodyLocked(draft, prev *Version, body agentBody) err
 		}
 	}
 	if prev == nil {
-		draft.metadata, err = maMetadataCreate(body.Metadata)
+		draft.metadata, err = kit.MetadataCreate(body.Metadata)
 	} else {
-		draft.metadata, err = maMetadataPatch(draft.metadata, body.Metadata, false)
+		draft.metadata, err = kit.MetadataPatch(draft.metadata, body.Metadata, false)
 	}
 	return err
 }
@@ -269,15 +271,15 @@ func (s *Service) applyAgentBodyLocked(draft, prev *Version, body agentBody) err
 func (s *Service) agentInWorkspaceLocked(workspaceID, id string) (*Record, error) {
 	a, ok := s.agents.byID[id]
 	if !ok || a.workspaceID != workspaceID {
-		return nil, notFound("Agent `%s` not found.", id)
+		return nil, kit.NotFound("Agent `%s` not found.", id)
 	}
 	return a, nil
 }
 
-func (s *Service) getAgent(c *call) error {
+func (s *Service) getAgent(c *kit.Call) error {
 	id := c.R.PathValue("agent_id")
 	version := 0
-	if raw, ok := queryValue(c.R.URL.Query(), "version"); ok {
+	if raw, ok := kit.QueryValue(c.R.URL.Query(), "version"); ok {
 		n, err := parseVersionQuery(raw)
 		if err != nil {
 			return err
@@ -305,40 +307,40 @@ func (s *Service) getAgent(c *call) error {
 func parseVersionQuery(raw string) (int, error) {
 	n, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
-		return 0, invalidField("version", "must be an integer")
+		return 0, kit.InvalidField("version", "must be an integer")
 	}
-	if err := maInt32Min("version", n, 1); err != nil {
+	if err := kit.Int32Min("version", n, 1); err != nil {
 		return 0, err
 	}
 	return int(n), nil
 }
 
-func (s *Service) listAgents(c *call) error {
+func (s *Service) listAgents(c *kit.Call) error {
 	q := c.R.URL.Query()
-	created, err := maParseCreatedRange(q)
+	created, err := kit.ParseCreatedRange(q)
 	if err != nil {
 		return err
 	}
-	includeArchived, err := queryBool(q, "include_archived")
+	includeArchived, err := kit.QueryBool(q, "include_archived")
 	if err != nil {
 		return err
 	}
-	p, err := parseCursorPageParams(q, 100)
+	p, err := kit.ParseCursorPageParams(q, 100)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.agents.byID), newestFirst((*Record).position))
+	all := slices.SortedFunc(maps.Values(s.agents.byID), kit.NewestFirst((*Record).position))
 	keep := func(a *Record) bool {
 		return a.workspaceID == c.WorkspaceID && (includeArchived || !a.archived()) && created.Contains(a.createdAt)
 	}
-	page := paginateByCursor(all, (*Record).position, keep, p)
-	return c.OK(mapCursorPage(page, func(a *Record) agentJSON { return a.latest().view() }))
+	page := kit.PaginateByCursor(all, (*Record).position, keep, p)
+	return c.OK(kit.MapCursorPage(page, func(a *Record) agentJSON { return a.latest().view() }))
 }
 
-func (s *Service) listAgentVersions(c *call) error {
-	p, err := parseCursorPageParams(c.R.URL.Query(), 100)
+func (s *Service) listAgentVersions(c *kit.Call) error {
+	p, err := kit.ParseCursorPageParams(c.R.URL.Query(), 100)
 	if err != nil {
 		return err
 	}
@@ -350,20 +352,20 @@ func (s *Service) listAgentVersions(c *call) error {
 	}
 	all := slices.Clone(a.versions)
 	slices.Reverse(all)
-	page := paginateByCursor(all, (*Version).position, func(*Version) bool { return true }, p)
-	return c.OK(mapCursorPage(page, (*Version).view))
+	page := kit.PaginateByCursor(all, (*Version).position, func(*Version) bool { return true }, p)
+	return c.OK(kit.MapCursorPage(page, (*Version).view))
 }
 
-func (s *Service) updateAgent(c *call) error {
+func (s *Service) updateAgent(c *kit.Call) error {
 	var body agentBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if err := maNotNull("version", body.Version); err != nil {
+	if err := kit.NotNull("version", body.Version); err != nil {
 		return err
 	}
 	if body.Version.Set {
-		if err := maInt32Min("version", body.Version.Value, 1); err != nil {
+		if err := kit.Int32Min("version", body.Version.Value, 1); err != nil {
 			return err
 		}
 	}
@@ -374,11 +376,11 @@ func (s *Service) updateAgent(c *call) error {
 		return err
 	}
 	if a.archived() {
-		return stateConflict(errInvalidRequest, "agent_id: agent `%s` is archived", a.ID)
+		return kit.StateConflict(kit.ErrInvalidRequest, "agent_id: agent `%s` is archived", a.ID)
 	}
 	prev := a.latest()
 	if body.Version.Set && int(body.Version.Value) != prev.Version {
-		return stateConflict(errInvalidRequest, "version: does not match the current version `%d`", prev.Version)
+		return kit.StateConflict(kit.ErrInvalidRequest, "version: does not match the current version `%d`", prev.Version)
 	}
 	draft := *prev
 	draft.Version = prev.Version + 1
@@ -393,7 +395,7 @@ func (s *Service) updateAgent(c *call) error {
 	return c.OK(draft.view())
 }
 
-func (s *Service) archiveAgent(c *call) error {
+func (s *Service) archiveAgent(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}

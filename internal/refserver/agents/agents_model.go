@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/json"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
@@ -43,14 +44,14 @@ func (m ModelConfig) view() modelConfigJSON {
 }
 
 type modelConfigBody struct {
-	ID           optional[string]          `json:"id"`
-	Effort       optional[json.RawMessage] `json:"effort"`
-	InferenceGeo optional[string]          `json:"inference_geo"`
-	Speed        optional[string]          `json:"speed"`
+	ID           kit.Optional[string]          `json:"id"`
+	Effort       kit.Optional[json.RawMessage] `json:"effort"`
+	InferenceGeo kit.Optional[string]          `json:"inference_geo"`
+	Speed        kit.Optional[string]          `json:"speed"`
 }
 
 type effortBody struct {
-	Type optional[string] `json:"type"`
+	Type kit.Optional[string] `json:"type"`
 }
 
 // ParseModelConfig reads a request model at path: a model id string or a
@@ -78,8 +79,8 @@ func ParseModelConfig(path string, raw json.RawMessage, base *ModelConfig) (Mode
 // is refused, naming model, rather than silently changing the effort.
 func checkModelConfig(path string, m ModelConfig, raw json.RawMessage, explicitEffort bool) error {
 	idPath := path
-	if maKind(raw) == '{' {
-		idPath = maJoin(path, "id")
+	if kit.JSONKind(raw) == '{' {
+		idPath = kit.JoinPath(path, "id")
 	}
 	if err := checkModelID(idPath, m.ID); err != nil {
 		return err
@@ -87,10 +88,10 @@ func checkModelConfig(path string, m ModelConfig, raw json.RawMessage, explicitE
 	switch {
 	case m.Effort == DefaultEffort || messages.ModelSupportsEffort(m.ID, m.Effort):
 	case explicitEffort:
-		return invalidField(maJoin(path, "effort"), "%s is not supported by %s", m.Effort, m.ID)
+		return kit.InvalidField(kit.JoinPath(path, "effort"), "%s is not supported by %s", m.Effort, m.ID)
 	default:
-		return invalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
-			m.Effort, m.ID, maJoin(path, "effort"))
+		return kit.InvalidField(path, "the agent's effort %s is not supported by %s; send %s to change it",
+			m.Effort, m.ID, kit.JoinPath(path, "effort"))
 	}
 	return nil
 }
@@ -99,7 +100,7 @@ func checkModelConfig(path string, m ModelConfig, raw json.RawMessage, explicitE
 // request names a model (an agent's model, an advisor's).
 func checkModelID(path, id string) error {
 	if !messages.KnownModel(id) {
-		return invalidField(path, "unknown model `%s`; the models are listed by GET /v1/models", id)
+		return kit.InvalidField(path, "unknown model `%s`; the models are listed by GET /v1/models", id)
 	}
 	return nil
 }
@@ -111,33 +112,33 @@ func readModelConfig(path string, raw json.RawMessage, base *ModelConfig) (m Mod
 	if base != nil {
 		m.Effort = base.Effort
 	}
-	switch maKind(raw) {
+	switch kit.JSONKind(raw) {
 	case '"':
 		if err := json.Unmarshal(raw, &m.ID); err != nil {
-			return m, false, invalidField(path, "must be a string")
+			return m, false, kit.InvalidField(path, "must be a string")
 		}
-		return m, false, checkLength(path, m.ID, 1, 256)
+		return m, false, kit.CheckLength(path, m.ID, 1, 256)
 	case '{':
 	case 'n':
-		return m, false, invalidField(path, "must not be null")
+		return m, false, kit.InvalidField(path, "must not be null")
 	default:
-		return m, false, invalidField(path, "must be a model id string or a model config object")
+		return m, false, kit.InvalidField(path, "must be a model id string or a model config object")
 	}
 	var body modelConfigBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return m, false, err
 	}
-	if err := maRequired(maJoin(path, "id"), body.ID); err != nil {
+	if err := kit.Required(kit.JoinPath(path, "id"), body.ID); err != nil {
 		return m, false, err
 	}
 	m.ID = body.ID.Value
-	if err := checkLength(maJoin(path, "id"), m.ID, 1, 256); err != nil {
+	if err := kit.CheckLength(kit.JoinPath(path, "id"), m.ID, 1, 256); err != nil {
 		return m, false, err
 	}
 	if body.Effort.Set {
 		m.Effort = DefaultEffort
 		if body.Effort.Present() {
-			e, err := parseEffort(maJoin(path, "effort"), body.Effort.Value)
+			e, err := parseEffort(kit.JoinPath(path, "effort"), body.Effort.Value)
 			if err != nil {
 				return m, false, err
 			}
@@ -145,14 +146,14 @@ func readModelConfig(path string, raw json.RawMessage, base *ModelConfig) (m Mod
 		}
 	}
 	if body.InferenceGeo.Present() {
-		p := maJoin(path, "inference_geo")
-		if err := maOneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
+		p := kit.JoinPath(path, "inference_geo")
+		if err := kit.OneOf(p, body.InferenceGeo.Value, maInferenceGeos...); err != nil {
 			return m, false, err
 		}
-		m.InferenceGeo = maStringPtr(body.InferenceGeo.Value)
+		m.InferenceGeo = kit.StringPtr(body.InferenceGeo.Value)
 	}
 	if body.Speed.Present() {
-		if err := maOneOf(maJoin(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
+		if err := kit.OneOf(kit.JoinPath(path, "speed"), body.Speed.Value, maSpeeds...); err != nil {
 			return m, false, err
 		}
 		m.Speed = body.Speed.Value
@@ -163,21 +164,21 @@ func readModelConfig(path string, raw json.RawMessage, base *ModelConfig) (m Mod
 // parseEffort reads an effort: the bare string "high" or {"type":"high"}.
 func parseEffort(path string, raw json.RawMessage) (string, error) {
 	var v string
-	switch maKind(raw) {
+	switch kit.JSONKind(raw) {
 	case '"':
 		if err := json.Unmarshal(raw, &v); err != nil {
-			return "", invalidField(path, "must be a string")
+			return "", kit.InvalidField(path, "must be a string")
 		}
-		return v, maOneOf(path, v, maEfforts...)
+		return v, kit.OneOf(path, v, maEfforts...)
 	case '{':
 		var body effortBody
-		if err := maDecode(path, raw, &body); err != nil {
+		if err := kit.DecodeAt(path, raw, &body); err != nil {
 			return "", err
 		}
-		if err := maRequired(maJoin(path, "type"), body.Type); err != nil {
+		if err := kit.Required(kit.JoinPath(path, "type"), body.Type); err != nil {
 			return "", err
 		}
-		return body.Type.Value, maOneOf(maJoin(path, "type"), body.Type.Value, maEfforts...)
+		return body.Type.Value, kit.OneOf(kit.JoinPath(path, "type"), body.Type.Value, maEfforts...)
 	}
-	return "", invalidField(path, "must be an effort string or an object")
+	return "", kit.InvalidField(path, "must be an effort string or an object")
 }

@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Multiagent configuration (docs/managed-agents-wire.md 3.7): the variants
@@ -183,7 +185,7 @@ func (o multiagentOwner) key() string { return o.agentID + "@" + strconv.Itoa(o.
 // a multiagent_20261001 value is merged level by level; anything else
 // replaces.
 func (s *Service) parseMultiagentLocked(path string, raw json.RawMessage, stored *Multiagent, owner multiagentOwner) (*Multiagent, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -198,24 +200,24 @@ func (s *Service) parseMultiagentLocked(path string, raw json.RawMessage, stored
 		}
 		return s.parseMultiagentV1Locked(path, raw, base, owner)
 	}
-	return nil, maBadType(path, MultiagentCoordinator, multiagentV1)
+	return nil, kit.BadType(path, MultiagentCoordinator, multiagentV1)
 }
 
 type coordinatorBody struct {
-	Type   optional[string]            `json:"type"`
-	Agents optional[[]json.RawMessage] `json:"agents"`
+	Type   kit.Optional[string]            `json:"type"`
+	Agents kit.Optional[[]json.RawMessage] `json:"agents"`
 }
 
 func (s *Service) parseCoordinatorLocked(path string, raw json.RawMessage, owner multiagentOwner) (*Multiagent, error) {
 	var body coordinatorBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	ap := maJoin(path, "agents")
-	if err := maRequired(ap, body.Agents); err != nil {
+	ap := kit.JoinPath(path, "agents")
+	if err := kit.Required(ap, body.Agents); err != nil {
 		return nil, err
 	}
-	if err := maCount(ap, len(body.Agents.Value), 1, maMaxRoster); err != nil {
+	if err := kit.CheckCount(ap, len(body.Agents.Value), 1, maMaxRoster); err != nil {
 		return nil, err
 	}
 	roster, err := s.parseRosterLocked(ap, body.Agents.Value, true, owner)
@@ -231,7 +233,7 @@ func (s *Service) parseRosterLocked(path string, items []json.RawMessage, allowA
 	out := make([]RosterEntry, 0, len(items))
 	seen := map[string]bool{}
 	for i, item := range items {
-		p := maIndex(path, i)
+		p := kit.IndexPath(path, i)
 		e, err := s.parseRosterEntryLocked(p, item, allowAdvisor, owner)
 		if err != nil {
 			return nil, err
@@ -241,7 +243,7 @@ func (s *Service) parseRosterLocked(path string, items []json.RawMessage, allowA
 		case RosterKindAdvisor:
 			key, shown = "advisor", "advisor"
 			if seen[key] {
-				return nil, invalidField(p, "duplicate advisor `%s`", e.AdvisorModel)
+				return nil, kit.InvalidField(p, "duplicate advisor `%s`", e.AdvisorModel)
 			}
 		case RosterKindSelf:
 			// Only another self can resolve to the version being written.
@@ -250,7 +252,7 @@ func (s *Service) parseRosterLocked(path string, items []json.RawMessage, allowA
 			key, shown = e.Agent.Agent.ID+"@"+strconv.Itoa(e.Agent.Version), e.Agent.Agent.ID
 		}
 		if seen[key] {
-			return nil, invalidField(p, "duplicate agent `%s`", shown)
+			return nil, kit.InvalidField(p, "duplicate agent `%s`", shown)
 		}
 		seen[key] = true
 		out = append(out, e)
@@ -259,36 +261,36 @@ func (s *Service) parseRosterLocked(path string, items []json.RawMessage, allowA
 }
 
 type rosterAdvisorBody struct {
-	Type  optional[string] `json:"type"`
-	Model optional[string] `json:"model"`
+	Type  kit.Optional[string] `json:"type"`
+	Model kit.Optional[string] `json:"model"`
 }
 
 func (s *Service) parseRosterEntryLocked(path string, raw json.RawMessage, allowAdvisor bool, owner multiagentOwner) (RosterEntry, error) {
-	if maKind(raw) == '"' || maKind(raw) == '{' {
-		if maKind(raw) == '{' {
-			typ, err := maType(path, raw)
+	if kit.JSONKind(raw) == '"' || kit.JSONKind(raw) == '{' {
+		if kit.JSONKind(raw) == '{' {
+			typ, err := kit.TypeAt(path, raw)
 			if err != nil {
 				return RosterEntry{}, err
 			}
 			switch typ {
 			case RosterKindSelf:
 				var body struct {
-					Type optional[string] `json:"type"`
+					Type kit.Optional[string] `json:"type"`
 				}
-				return RosterEntry{Kind: RosterKindSelf}, maDecode(path, raw, &body)
+				return RosterEntry{Kind: RosterKindSelf}, kit.DecodeAt(path, raw, &body)
 			case RosterKindAdvisor:
 				if !allowAdvisor {
 					break
 				}
 				var body rosterAdvisorBody
-				if err := maDecode(path, raw, &body); err != nil {
+				if err := kit.DecodeAt(path, raw, &body); err != nil {
 					return RosterEntry{}, err
 				}
-				mp := maJoin(path, "model")
-				if err := maRequired(mp, body.Model); err != nil {
+				mp := kit.JoinPath(path, "model")
+				if err := kit.Required(mp, body.Model); err != nil {
 					return RosterEntry{}, err
 				}
-				if err := checkLength(mp, body.Model.Value, 1, 256); err != nil {
+				if err := kit.CheckLength(mp, body.Model.Value, 1, 256); err != nil {
 					return RosterEntry{}, err
 				}
 				return RosterEntry{Kind: RosterKindAdvisor, AdvisorModel: body.Model.Value}, checkModelID(mp, body.Model.Value)
@@ -296,9 +298,9 @@ func (s *Service) parseRosterEntryLocked(path string, raw json.RawMessage, allow
 			}
 			if typ != RosterKindAgent {
 				if allowAdvisor {
-					return RosterEntry{}, maBadType(path, RosterKindAgent, RosterKindSelf, RosterKindAdvisor)
+					return RosterEntry{}, kit.BadType(path, RosterKindAgent, RosterKindSelf, RosterKindAdvisor)
 				}
-				return RosterEntry{}, maBadType(path, RosterKindAgent, RosterKindSelf)
+				return RosterEntry{}, kit.BadType(path, RosterKindAgent, RosterKindSelf)
 			}
 		}
 		v, err := s.resolveAgentRefLocked(owner.workspaceID, path, raw)
@@ -306,32 +308,32 @@ func (s *Service) parseRosterEntryLocked(path string, raw json.RawMessage, allow
 			return RosterEntry{}, err
 		}
 		if v.Multiagent != nil {
-			return RosterEntry{}, invalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.Agent.ID)
+			return RosterEntry{}, kit.InvalidField(path, "agent `%s` has multiagent set; nesting is not allowed", v.Agent.ID)
 		}
 		return RosterEntry{Kind: RosterKindAgent, Agent: v}, nil
 	}
-	if maIsNull(raw) {
-		return RosterEntry{}, invalidField(path, "must not be null")
+	if kit.IsNull(raw) {
+		return RosterEntry{}, kit.InvalidField(path, "must not be null")
 	}
-	return RosterEntry{}, invalidField(path, "must be an agent id string or an object")
+	return RosterEntry{}, kit.InvalidField(path, "must be an agent id string or an object")
 }
 
 type multiagentV1Body struct {
-	Type      optional[string]          `json:"type"`
-	Advisor   optional[json.RawMessage] `json:"advisor"`
-	Subagents optional[json.RawMessage] `json:"subagents"`
-	Workflows optional[json.RawMessage] `json:"workflows"`
+	Type      kit.Optional[string]          `json:"type"`
+	Advisor   kit.Optional[json.RawMessage] `json:"advisor"`
+	Subagents kit.Optional[json.RawMessage] `json:"subagents"`
+	Workflows kit.Optional[json.RawMessage] `json:"workflows"`
 }
 
 type advisorBody struct {
-	Type  optional[string] `json:"type"`
-	Model optional[string] `json:"model"`
+	Type  kit.Optional[string] `json:"type"`
+	Model kit.Optional[string] `json:"model"`
 }
 
 type delegationBody struct {
-	Type             optional[string]            `json:"type"`
-	InlineAgents     optional[json.RawMessage]   `json:"inline_agents"`
-	PredefinedAgents optional[[]json.RawMessage] `json:"predefined_agents"`
+	Type             kit.Optional[string]            `json:"type"`
+	InlineAgents     kit.Optional[json.RawMessage]   `json:"inline_agents"`
+	PredefinedAgents kit.Optional[[]json.RawMessage] `json:"predefined_agents"`
 }
 
 // parseMultiagentV1Locked merges a multiagent_20261001 body onto base (the
@@ -340,31 +342,31 @@ type delegationBody struct {
 // keys take defaults). Validation applies to the merged result.
 func (s *Service) parseMultiagentV1Locked(path string, raw json.RawMessage, base *Multiagent, owner multiagentOwner) (*Multiagent, error) {
 	var body multiagentV1Body
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
 	m := base
 	m.Roster = nil
 	if body.Advisor.Set {
-		ap := maJoin(path, "advisor")
+		ap := kit.JoinPath(path, "advisor")
 		if body.Advisor.Null {
 			m.AdvisorEnabled, m.AdvisorModel = false, ""
 		} else {
-			typ, err := maType(ap, body.Advisor.Value)
+			typ, err := kit.TypeAt(ap, body.Advisor.Value)
 			if err != nil {
 				return nil, err
 			}
 			if typ != toggleEnabled && typ != toggleDisabled {
-				return nil, maBadType(ap, toggleEnabled, toggleDisabled)
+				return nil, kit.BadType(ap, toggleEnabled, toggleDisabled)
 			}
 			var ab advisorBody
-			if err := maDecode(ap, body.Advisor.Value, &ab); err != nil {
+			if err := kit.DecodeAt(ap, body.Advisor.Value, &ab); err != nil {
 				return nil, err
 			}
-			mp := maJoin(ap, "model")
+			mp := kit.JoinPath(ap, "model")
 			if typ == toggleDisabled {
 				if ab.Model.Set {
-					return nil, invalidField(mp, "unknown field")
+					return nil, kit.InvalidField(mp, "unknown field")
 				}
 				m.AdvisorEnabled, m.AdvisorModel = false, ""
 			} else {
@@ -372,11 +374,11 @@ func (s *Service) parseMultiagentV1Locked(path string, raw json.RawMessage, base
 					m.AdvisorModel = "" // another type replaces: its omitted model takes no value
 				}
 				m.AdvisorEnabled = true
-				if err := maNotNull(mp, ab.Model); err != nil {
+				if err := kit.NotNull(mp, ab.Model); err != nil {
 					return nil, err
 				}
 				if ab.Model.Set {
-					if err := checkLength(mp, ab.Model.Value, 1, 256); err != nil {
+					if err := kit.CheckLength(mp, ab.Model.Value, 1, 256); err != nil {
 						return nil, err
 					}
 					if err := checkModelID(mp, ab.Model.Value); err != nil {
@@ -385,37 +387,37 @@ func (s *Service) parseMultiagentV1Locked(path string, raw json.RawMessage, base
 					m.AdvisorModel = ab.Model.Value
 				}
 				if m.AdvisorModel == "" {
-					return nil, invalidField(mp, "is required")
+					return nil, kit.InvalidField(mp, "is required")
 				}
 			}
 		}
 	}
 	var err error
-	if m.Subagents, err = s.mergeDelegationLocked(maJoin(path, "subagents"), body.Subagents, m.Subagents, owner); err != nil {
+	if m.Subagents, err = s.mergeDelegationLocked(kit.JoinPath(path, "subagents"), body.Subagents, m.Subagents, owner); err != nil {
 		return nil, err
 	}
-	if m.Workflows, err = s.mergeDelegationLocked(maJoin(path, "workflows"), body.Workflows, m.Workflows, owner); err != nil {
+	if m.Workflows, err = s.mergeDelegationLocked(kit.JoinPath(path, "workflows"), body.Workflows, m.Workflows, owner); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func (s *Service) mergeDelegationLocked(path string, o optional[json.RawMessage], cur Delegation, owner multiagentOwner) (Delegation, error) {
+func (s *Service) mergeDelegationLocked(path string, o kit.Optional[json.RawMessage], cur Delegation, owner multiagentOwner) (Delegation, error) {
 	if !o.Set {
 		return cur, nil
 	}
 	if o.Null {
 		return defaultDelegation(), nil
 	}
-	typ, err := maType(path, o.Value)
+	typ, err := kit.TypeAt(path, o.Value)
 	if err != nil {
 		return cur, err
 	}
 	if typ != toggleEnabled && typ != toggleDisabled {
-		return cur, maBadType(path, toggleEnabled, toggleDisabled)
+		return cur, kit.BadType(path, toggleEnabled, toggleDisabled)
 	}
 	var body delegationBody
-	if err := maDecode(path, o.Value, &body); err != nil {
+	if err := kit.DecodeAt(path, o.Value, &body); err != nil {
 		return cur, err
 	}
 	if typ == toggleDisabled {
@@ -424,7 +426,7 @@ func (s *Service) mergeDelegationLocked(path string, o optional[json.RawMessage]
 			set bool
 		}{{"inline_agents", body.InlineAgents.Set}, {"predefined_agents", body.PredefinedAgents.Set}} {
 			if f.set {
-				return cur, invalidField(maJoin(path, f.key), "unknown field")
+				return cur, kit.InvalidField(kit.JoinPath(path, f.key), "unknown field")
 			}
 		}
 		return Delegation{Predefined: []RosterEntry{}}, nil
@@ -436,28 +438,28 @@ func (s *Service) mergeDelegationLocked(path string, o optional[json.RawMessage]
 	if body.InlineAgents.Set {
 		d.Inline = true
 		if body.InlineAgents.Present() {
-			ip := maJoin(path, "inline_agents")
-			ityp, err := maType(ip, body.InlineAgents.Value)
+			ip := kit.JoinPath(path, "inline_agents")
+			ityp, err := kit.TypeAt(ip, body.InlineAgents.Value)
 			if err != nil {
 				return cur, err
 			}
 			if ityp != toggleEnabled && ityp != toggleDisabled {
-				return cur, maBadType(ip, toggleEnabled, toggleDisabled)
+				return cur, kit.BadType(ip, toggleEnabled, toggleDisabled)
 			}
 			var tb struct {
-				Type optional[string] `json:"type"`
+				Type kit.Optional[string] `json:"type"`
 			}
-			if err := maDecode(ip, body.InlineAgents.Value, &tb); err != nil {
+			if err := kit.DecodeAt(ip, body.InlineAgents.Value, &tb); err != nil {
 				return cur, err
 			}
 			d.Inline = ityp == toggleEnabled
 		}
 	}
-	pp := maJoin(path, "predefined_agents")
+	pp := kit.JoinPath(path, "predefined_agents")
 	if body.PredefinedAgents.Set {
 		d.Predefined = []RosterEntry{}
 		if body.PredefinedAgents.Present() {
-			if err := maCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
+			if err := kit.CheckCount(pp, len(body.PredefinedAgents.Value), 0, maMaxRoster); err != nil {
 				return cur, err
 			}
 			if d.Predefined, err = s.parseRosterLocked(pp, body.PredefinedAgents.Value, false, owner); err != nil {
@@ -466,7 +468,7 @@ func (s *Service) mergeDelegationLocked(path string, o optional[json.RawMessage]
 		}
 	}
 	if !d.Inline && len(d.Predefined) == 0 {
-		return cur, invalidField(pp, "must name at least one agent when inline_agents is disabled")
+		return cur, kit.InvalidField(pp, "must name at least one agent when inline_agents is disabled")
 	}
 	return d, nil
 }

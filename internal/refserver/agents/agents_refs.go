@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Agent references and the views other families need (docs/managed-agents-
@@ -11,9 +13,9 @@ import (
 // immutable, so the pointer is a snapshot.
 
 type agentRefBody struct {
-	Type    optional[string] `json:"type"`
-	ID      optional[string] `json:"id"`
-	Version optional[int64]  `json:"version"`
+	Type    kit.Optional[string] `json:"type"`
+	ID      kit.Optional[string] `json:"id"`
+	Version kit.Optional[int64]  `json:"version"`
 }
 
 // resolveAgentRefLocked resolves a request-side agent reference found at
@@ -27,46 +29,46 @@ type agentRefBody struct {
 func (s *Service) resolveAgentRefLocked(workspaceID, field string, raw json.RawMessage) (*Version, error) {
 	var id string
 	version := 0
-	switch maKind(raw) {
+	switch kit.JSONKind(raw) {
 	case '"':
 		if err := json.Unmarshal(raw, &id); err != nil {
-			return nil, invalidField(field, "must be a string")
+			return nil, kit.InvalidField(field, "must be a string")
 		}
-		if err := checkLength(field, id, 1, 128); err != nil {
+		if err := kit.CheckLength(field, id, 1, 128); err != nil {
 			return nil, err
 		}
 	case '{':
-		typ, err := maType(field, raw)
+		typ, err := kit.TypeAt(field, raw)
 		if err != nil {
 			return nil, err
 		}
 		if typ != "agent" {
-			return nil, maBadType(field, "agent")
+			return nil, kit.BadType(field, "agent")
 		}
 		var body agentRefBody
-		if err := maDecode(field, raw, &body); err != nil {
+		if err := kit.DecodeAt(field, raw, &body); err != nil {
 			return nil, err
 		}
-		if err := maRequired(maJoin(field, "id"), body.ID); err != nil {
+		if err := kit.Required(kit.JoinPath(field, "id"), body.ID); err != nil {
 			return nil, err
 		}
-		if err := checkLength(maJoin(field, "id"), body.ID.Value, 1, 128); err != nil {
+		if err := kit.CheckLength(kit.JoinPath(field, "id"), body.ID.Value, 1, 128); err != nil {
 			return nil, err
 		}
 		id = body.ID.Value
-		if err := maNotNull(maJoin(field, "version"), body.Version); err != nil {
+		if err := kit.NotNull(kit.JoinPath(field, "version"), body.Version); err != nil {
 			return nil, err
 		}
 		if body.Version.Set {
-			if err := maInt32Min(maJoin(field, "version"), body.Version.Value, 1); err != nil {
+			if err := kit.Int32Min(kit.JoinPath(field, "version"), body.Version.Value, 1); err != nil {
 				return nil, err
 			}
 			version = int(body.Version.Value)
 		}
 	case 'n':
-		return nil, invalidField(field, "must not be null")
+		return nil, kit.InvalidField(field, "must not be null")
 	default:
-		return nil, invalidField(field, "must be an agent id string or an object")
+		return nil, kit.InvalidField(field, "must be an agent id string or an object")
 	}
 	a, err := s.agentInWorkspaceLocked(workspaceID, id)
 	if err != nil {
@@ -79,7 +81,7 @@ func (s *Service) resolveAgentRefLocked(workspaceID, field string, raw json.RawM
 		}
 	}
 	if a.archived() {
-		return nil, invalidField(field, "agent `%s` is archived", id)
+		return nil, kit.InvalidField(field, "agent `%s` is archived", id)
 	}
 	return v, nil
 }
@@ -93,7 +95,7 @@ func (s *Service) agentVersionLocked(workspaceID, agentID string, version int) (
 		return nil, err
 	}
 	if version < 1 || version > len(a.versions) {
-		return nil, notFound("Agent `%s` version `%d` not found.", agentID, version)
+		return nil, kit.NotFound("Agent `%s` version `%d` not found.", agentID, version)
 	}
 	return a.versions[version-1], nil
 }
@@ -137,7 +139,7 @@ func (v *Version) threadAgentJSON() threadAgentJSON {
 		Model:             v.Model.view(),
 		Tools:             v.Tools.toolsJSON(),
 		MCPServers:        v.Tools.mcpServersJSON(),
-		Skills:            mapSlice(v.Skills, Skill.view),
+		Skills:            kit.MapSlice(v.Skills, Skill.view),
 		ExecutionIdentity: v.executionIdentity.view(),
 	}
 }

@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Skills and execution identity (docs/managed-agents-wire.md 3.3, 3.6).
@@ -28,56 +30,56 @@ func (sk Skill) view() skillJSON {
 }
 
 type skillBody struct {
-	Type    optional[string] `json:"type"`
-	SkillID optional[string] `json:"skill_id"`
-	Version optional[string] `json:"version"`
+	Type    kit.Optional[string] `json:"type"`
+	SkillID kit.Optional[string] `json:"skill_id"`
+	Version kit.Optional[string] `json:"version"`
 }
 
 // ParseSkills reads a skills array at path (at most 20; no duplicate
 // (type, skill_id)). Session create with overrides can call it too.
 func ParseSkills(path string, raw json.RawMessage) ([]Skill, error) {
-	items, err := maArray(path, raw)
+	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(path, len(items), 0, maMaxSkills); err != nil {
+	if err := kit.CheckCount(path, len(items), 0, maMaxSkills); err != nil {
 		return nil, err
 	}
 	out := make([]Skill, 0, len(items))
 	seen := map[string]bool{}
 	for i, item := range items {
-		p := maIndex(path, i)
-		typ, err := maType(p, item)
+		p := kit.IndexPath(path, i)
+		typ, err := kit.TypeAt(p, item)
 		if err != nil {
 			return nil, err
 		}
 		if typ != "vendor" && typ != "custom" {
-			return nil, maBadType(p, "vendor", "custom")
+			return nil, kit.BadType(p, "vendor", "custom")
 		}
 		var body skillBody
-		if err := maDecode(p, item, &body); err != nil {
+		if err := kit.DecodeAt(p, item, &body); err != nil {
 			return nil, err
 		}
-		idPath := maJoin(p, "skill_id")
-		if err := maRequired(idPath, body.SkillID); err != nil {
+		idPath := kit.JoinPath(p, "skill_id")
+		if err := kit.Required(idPath, body.SkillID); err != nil {
 			return nil, err
 		}
-		if err := checkLength(idPath, body.SkillID.Value, 1, 64); err != nil {
+		if err := kit.CheckLength(idPath, body.SkillID.Value, 1, 64); err != nil {
 			return nil, err
 		}
 		if typ == "custom" && !strings.HasPrefix(body.SkillID.Value, "skill_") {
-			return nil, invalidField(idPath, "must be a custom skill id (`skill_…`)")
+			return nil, kit.InvalidField(idPath, "must be a custom skill id (`skill_…`)")
 		}
 		sk := Skill{typ: typ, skillID: body.SkillID.Value, version: "latest"}
 		if body.Version.Present() {
-			if err := checkLength(maJoin(p, "version"), body.Version.Value, 1, 64); err != nil {
+			if err := kit.CheckLength(kit.JoinPath(p, "version"), body.Version.Value, 1, 64); err != nil {
 				return nil, err
 			}
 			sk.version = body.Version.Value
 		}
 		key := typ + "\x00" + sk.skillID
 		if seen[key] {
-			return nil, invalidField(idPath, "duplicate skill `%s`", sk.skillID)
+			return nil, kit.InvalidField(idPath, "duplicate skill `%s`", sk.skillID)
 		}
 		seen[key] = true
 		out = append(out, sk)
@@ -104,35 +106,35 @@ func (e executionIdentity) view() executionIdentityJSON {
 }
 
 type cloudRoleBody struct {
-	Type    optional[string] `json:"type"`
-	RoleARN optional[string] `json:"role_arn"`
+	Type    kit.Optional[string] `json:"type"`
+	RoleARN kit.Optional[string] `json:"role_arn"`
 }
 
 // parseExecutionIdentity reads a non-null execution_identity at path.
 func parseExecutionIdentity(path string, raw json.RawMessage) (executionIdentity, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return executionIdentity{}, err
 	}
 	switch typ {
 	case "service_account":
 		var body struct {
-			Type optional[string] `json:"type"`
+			Type kit.Optional[string] `json:"type"`
 		}
-		return serviceAccountIdentity, maDecode(path, raw, &body)
+		return serviceAccountIdentity, kit.DecodeAt(path, raw, &body)
 	case "cloud_role":
 		var body cloudRoleBody
-		if err := maDecode(path, raw, &body); err != nil {
+		if err := kit.DecodeAt(path, raw, &body); err != nil {
 			return executionIdentity{}, err
 		}
-		p := maJoin(path, "role_arn")
-		if err := maRequired(p, body.RoleARN); err != nil {
+		p := kit.JoinPath(path, "role_arn")
+		if err := kit.Required(p, body.RoleARN); err != nil {
 			return executionIdentity{}, err
 		}
-		if err := checkLength(p, body.RoleARN.Value, 1, 2048); err != nil {
+		if err := kit.CheckLength(p, body.RoleARN.Value, 1, 2048); err != nil {
 			return executionIdentity{}, err
 		}
 		return executionIdentity{typ: typ, roleARN: body.RoleARN.Value}, nil
 	}
-	return executionIdentity{}, maBadType(path, "service_account", "cloud_role")
+	return executionIdentity{}, kit.BadType(path, "service_account", "cloud_role")
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Tools, permission policies and MCP servers (docs/managed-agents-wire.md
@@ -226,8 +228,8 @@ func ParseTools(field string, tools, mcpServers json.RawMessage, base Tools) (To
 	out := base
 	if tools != nil {
 		out.Tools = nil
-		if !maIsNull(tools) {
-			parsed, err := parseTools(maJoin(field, "tools"), tools)
+		if !kit.IsNull(tools) {
+			parsed, err := parseTools(kit.JoinPath(field, "tools"), tools)
 			if err != nil {
 				return Tools{}, err
 			}
@@ -236,8 +238,8 @@ func ParseTools(field string, tools, mcpServers json.RawMessage, base Tools) (To
 	}
 	if mcpServers != nil {
 		out.mcpServers = nil
-		if !maIsNull(mcpServers) {
-			parsed, err := parseMCPServers(maJoin(field, "mcp_servers"), mcpServers)
+		if !kit.IsNull(mcpServers) {
+			parsed, err := parseMCPServers(kit.JoinPath(field, "mcp_servers"), mcpServers)
 			if err != nil {
 				return Tools{}, err
 			}
@@ -254,14 +256,14 @@ func ParseTools(field string, tools, mcpServers json.RawMessage, base Tools) (To
 			continue
 		}
 		if !servers[t.MCP.ServerName] {
-			return Tools{}, invalidField(maJoin(maIndex(maJoin(field, "tools"), i), "mcp_server_name"),
+			return Tools{}, kit.InvalidField(kit.JoinPath(kit.IndexPath(kit.JoinPath(field, "tools"), i), "mcp_server_name"),
 				"no mcp_servers entry named `%s`", t.MCP.ServerName)
 		}
 		used[t.MCP.ServerName] = true
 	}
 	for i, s := range out.mcpServers {
 		if !used[s.name] {
-			return Tools{}, invalidField(maJoin(maIndex(maJoin(field, "mcp_servers"), i), "name"),
+			return Tools{}, kit.InvalidField(kit.JoinPath(kit.IndexPath(kit.JoinPath(field, "mcp_servers"), i), "name"),
 				"server `%s` is not referenced by any mcp_toolset", s.name)
 		}
 	}
@@ -269,18 +271,18 @@ func ParseTools(field string, tools, mcpServers json.RawMessage, base Tools) (To
 }
 
 func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
-	items, err := maArray(path, raw)
+	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(path, len(items), 0, maMaxTools); err != nil {
+	if err := kit.CheckCount(path, len(items), 0, maMaxTools); err != nil {
 		return nil, err
 	}
 	out := make([]Tool, 0, len(items))
 	toolsets, customs := map[string]bool{}, map[string]bool{}
 	for i, item := range items {
-		p := maIndex(path, i)
-		typ, err := maType(p, item)
+		p := kit.IndexPath(path, i)
+		typ, err := kit.TypeAt(p, item)
 		if err != nil {
 			return nil, err
 		}
@@ -288,7 +290,7 @@ func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 		switch typ {
 		case agentToolsetType:
 			if toolsets[agentToolsetType] {
-				return nil, invalidField(maJoin(p, "type"), "duplicate toolset `%s`", agentToolsetType)
+				return nil, kit.InvalidField(kit.JoinPath(p, "type"), "duplicate toolset `%s`", agentToolsetType)
 			}
 			toolsets[agentToolsetType] = true
 			t.Toolset, err = parseAgentToolset(p, item)
@@ -296,7 +298,7 @@ func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 			t.MCP, err = parseMCPToolset(p, item)
 			if err == nil {
 				if toolsets["mcp:"+t.MCP.ServerName] {
-					return nil, invalidField(maJoin(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.MCP.ServerName)
+					return nil, kit.InvalidField(kit.JoinPath(p, "mcp_server_name"), "duplicate mcp_toolset `%s`", t.MCP.ServerName)
 				}
 				toolsets["mcp:"+t.MCP.ServerName] = true
 			}
@@ -304,12 +306,12 @@ func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 			t.Custom, err = parseCustomTool(p, item)
 			if err == nil {
 				if customs[t.Custom.Name] {
-					return nil, invalidField(maJoin(p, "name"), "duplicate custom tool `%s`", t.Custom.Name)
+					return nil, kit.InvalidField(kit.JoinPath(p, "name"), "duplicate custom tool `%s`", t.Custom.Name)
 				}
 				customs[t.Custom.Name] = true
 			}
 		default:
-			return nil, maBadType(p, maToolTypes...)
+			return nil, kit.BadType(p, maToolTypes...)
 		}
 		if err != nil {
 			return nil, err
@@ -320,26 +322,26 @@ func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 }
 
 type defaultConfigBody struct {
-	Enabled          optional[bool]            `json:"enabled"`
-	PermissionPolicy optional[json.RawMessage] `json:"permission_policy"`
+	Enabled          kit.Optional[bool]            `json:"enabled"`
+	PermissionPolicy kit.Optional[json.RawMessage] `json:"permission_policy"`
 }
 
 // parseDefaults reads an optional default_config over the toolset's
 // defaults (enabled true and defaultPolicy).
-func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy string) (ToolDefaults, error) {
+func parseDefaults(path string, o kit.Optional[json.RawMessage], defaultPolicy string) (ToolDefaults, error) {
 	d := ToolDefaults{Enabled: true, Policy: defaultPolicy}
 	if !o.Present() {
 		return d, nil
 	}
 	var body defaultConfigBody
-	if err := maDecode(path, o.Value, &body); err != nil {
+	if err := kit.DecodeAt(path, o.Value, &body); err != nil {
 		return d, err
 	}
 	if body.Enabled.Present() {
 		d.Enabled = body.Enabled.Value
 	}
 	if body.PermissionPolicy.Present() {
-		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
+		policy, err := parsePermissionPolicy(kit.JoinPath(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return d, err
 		}
@@ -350,15 +352,15 @@ func parseDefaults(path string, o optional[json.RawMessage], defaultPolicy strin
 
 // parsePermissionPolicy reads {"type": always_allow | always_ask | auto}.
 func parsePermissionPolicy(path string, raw json.RawMessage) (string, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return "", err
 	}
 	if !slices.Contains(maPolicyTypes, typ) {
-		return "", maBadType(path, maPolicyTypes...)
+		return "", kit.BadType(path, maPolicyTypes...)
 	}
 	var body struct {
-		Type optional[string] `json:"type"`
+		Type kit.Optional[string] `json:"type"`
 	}
-	return typ, maDecode(path, raw, &body)
+	return typ, kit.DecodeAt(path, raw, &body)
 }

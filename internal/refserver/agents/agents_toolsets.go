@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"net/url"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Request parsing of each tool kind (docs/managed-agents-wire.md 3.4,
@@ -10,44 +12,44 @@ import (
 // tools and MCP servers.
 
 type agentToolsetBody struct {
-	Type          optional[string]            `json:"type"`
-	DefaultConfig optional[json.RawMessage]   `json:"default_config"`
-	Configs       optional[[]json.RawMessage] `json:"configs"`
+	Type          kit.Optional[string]            `json:"type"`
+	DefaultConfig kit.Optional[json.RawMessage]   `json:"default_config"`
+	Configs       kit.Optional[[]json.RawMessage] `json:"configs"`
 }
 
 type toolsetConfigBody struct {
-	Name             optional[string]          `json:"name"`
-	Type             optional[string]          `json:"type"`
-	Enabled          optional[bool]            `json:"enabled"`
-	PermissionPolicy optional[json.RawMessage] `json:"permission_policy"`
-	AllowedDomains   optional[json.RawMessage] `json:"allowed_domains"`
-	BlockedDomains   optional[json.RawMessage] `json:"blocked_domains"`
-	MaxContentTokens optional[int64]           `json:"max_content_tokens"`
-	UserLocation     optional[json.RawMessage] `json:"user_location"`
+	Name             kit.Optional[string]          `json:"name"`
+	Type             kit.Optional[string]          `json:"type"`
+	Enabled          kit.Optional[bool]            `json:"enabled"`
+	PermissionPolicy kit.Optional[json.RawMessage] `json:"permission_policy"`
+	AllowedDomains   kit.Optional[json.RawMessage] `json:"allowed_domains"`
+	BlockedDomains   kit.Optional[json.RawMessage] `json:"blocked_domains"`
+	MaxContentTokens kit.Optional[int64]           `json:"max_content_tokens"`
+	UserLocation     kit.Optional[json.RawMessage] `json:"user_location"`
 }
 
 func parseAgentToolset(path string, raw json.RawMessage) (*Toolset, error) {
 	var body agentToolsetBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	defaults, err := parseDefaults(maJoin(path, "default_config"), body.DefaultConfig, "always_allow")
+	defaults, err := parseDefaults(kit.JoinPath(path, "default_config"), body.DefaultConfig, "always_allow")
 	if err != nil {
 		return nil, err
 	}
 	ts := &Toolset{Defaults: defaults, Configs: []ToolsetConfig{}}
-	cpath := maJoin(path, "configs")
-	if err := maNotNull(cpath, body.Configs); err != nil {
+	cpath := kit.JoinPath(path, "configs")
+	if err := kit.NotNull(cpath, body.Configs); err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
 	for i, item := range body.Configs.Value {
-		c, err := parseToolsetConfig(maIndex(cpath, i), item, defaults)
+		c, err := parseToolsetConfig(kit.IndexPath(cpath, i), item, defaults)
 		if err != nil {
 			return nil, err
 		}
 		if seen[c.Name] {
-			return nil, invalidField(maJoin(maIndex(cpath, i), "name"), "duplicate tool `%s`", c.Name)
+			return nil, kit.InvalidField(kit.JoinPath(kit.IndexPath(cpath, i), "name"), "duplicate tool `%s`", c.Name)
 		}
 		seen[c.Name] = true
 		ts.Configs = append(ts.Configs, c)
@@ -57,22 +59,22 @@ func parseAgentToolset(path string, raw json.RawMessage) (*Toolset, error) {
 
 func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults) (ToolsetConfig, error) {
 	var body toolsetConfigBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return ToolsetConfig{}, err
 	}
-	namePath := maJoin(path, "name")
-	if err := maRequired(namePath, body.Name); err != nil {
+	namePath := kit.JoinPath(path, "name")
+	if err := kit.Required(namePath, body.Name); err != nil {
 		return ToolsetConfig{}, err
 	}
 	name := body.Name.Value
-	if err := maOneOf(namePath, name, ToolsetTools...); err != nil {
+	if err := kit.OneOf(namePath, name, ToolsetTools...); err != nil {
 		return ToolsetConfig{}, err
 	}
-	if err := maNotNull(maJoin(path, "type"), body.Type); err != nil {
+	if err := kit.NotNull(kit.JoinPath(path, "type"), body.Type); err != nil {
 		return ToolsetConfig{}, err
 	}
 	if body.Type.Set && body.Type.Value != name {
-		return ToolsetConfig{}, invalidField(maJoin(path, "type"), "must be `%s`, the same as name", name)
+		return ToolsetConfig{}, kit.InvalidField(kit.JoinPath(path, "type"), "must be `%s`, the same as name", name)
 	}
 	// Web-only fields on another tool are unknown fields of that tool.
 	web := name == "web_fetch" || name == "web_search"
@@ -87,7 +89,7 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults)
 		{"user_location", body.UserLocation.Set, name == "web_search"},
 	} {
 		if f.set && !f.applies {
-			return ToolsetConfig{}, invalidField(maJoin(path, f.key), "unknown field")
+			return ToolsetConfig{}, kit.InvalidField(kit.JoinPath(path, f.key), "unknown field")
 		}
 	}
 	c := ToolsetConfig{Name: name, Enabled: defaults.Enabled, Policy: defaults.Policy}
@@ -95,31 +97,31 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults)
 		c.Enabled = body.Enabled.Value
 	}
 	if body.PermissionPolicy.Present() {
-		policy, err := parsePermissionPolicy(maJoin(path, "permission_policy"), body.PermissionPolicy.Value)
+		policy, err := parsePermissionPolicy(kit.JoinPath(path, "permission_policy"), body.PermissionPolicy.Value)
 		if err != nil {
 			return c, err
 		}
 		c.Policy = policy
 	}
 	var err error
-	if c.allowedDomains, err = parseDomains(maJoin(path, "allowed_domains"), body.AllowedDomains); err != nil {
+	if c.allowedDomains, err = parseDomains(kit.JoinPath(path, "allowed_domains"), body.AllowedDomains); err != nil {
 		return c, err
 	}
-	if c.blockedDomains, err = parseDomains(maJoin(path, "blocked_domains"), body.BlockedDomains); err != nil {
+	if c.blockedDomains, err = parseDomains(kit.JoinPath(path, "blocked_domains"), body.BlockedDomains); err != nil {
 		return c, err
 	}
 	if c.allowedDomains != nil && c.blockedDomains != nil {
-		return c, invalidField(maJoin(path, "blocked_domains"), "cannot be combined with allowed_domains")
+		return c, kit.InvalidField(kit.JoinPath(path, "blocked_domains"), "cannot be combined with allowed_domains")
 	}
 	if body.MaxContentTokens.Present() {
-		if err := maInt32Min(maJoin(path, "max_content_tokens"), body.MaxContentTokens.Value, 1); err != nil {
+		if err := kit.Int32Min(kit.JoinPath(path, "max_content_tokens"), body.MaxContentTokens.Value, 1); err != nil {
 			return c, err
 		}
 		v := body.MaxContentTokens.Value
 		c.maxContentTokens = &v
 	}
 	if body.UserLocation.Present() {
-		loc, err := parseUserLocation(maJoin(path, "user_location"), body.UserLocation.Value)
+		loc, err := parseUserLocation(kit.JoinPath(path, "user_location"), body.UserLocation.Value)
 		if err != nil {
 			return c, err
 		}
@@ -130,49 +132,49 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults)
 
 // parseDomains reads allowed_domains / blocked_domains: omitted is nil;
 // otherwise 1 to 64 plain hostnames (an empty list is refused: omit it).
-func parseDomains(path string, o optional[json.RawMessage]) ([]string, error) {
+func parseDomains(path string, o kit.Optional[json.RawMessage]) ([]string, error) {
 	if !o.Set {
 		return nil, nil
 	}
 	if o.Null {
-		return nil, invalidField(path, "must not be null")
+		return nil, kit.InvalidField(path, "must not be null")
 	}
-	domains, err := maStrings(path, o.Value, func(p, s string) error {
+	domains, err := kit.StringsAt(path, o.Value, func(p, s string) error {
 		if !plainHostname.MatchString(s) || len(s) > 253 {
-			return invalidField(p, "must be a plain hostname")
+			return kit.InvalidField(p, "must be a plain hostname")
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return domains, maCount(path, len(domains), 1, maMaxDomains)
+	return domains, kit.CheckCount(path, len(domains), 1, maMaxDomains)
 }
 
 type userLocationBody struct {
-	Type     optional[string] `json:"type"`
-	City     optional[string] `json:"city"`
-	Country  optional[string] `json:"country"`
-	Region   optional[string] `json:"region"`
-	Timezone optional[string] `json:"timezone"`
+	Type     kit.Optional[string] `json:"type"`
+	City     kit.Optional[string] `json:"city"`
+	Country  kit.Optional[string] `json:"country"`
+	Region   kit.Optional[string] `json:"region"`
+	Timezone kit.Optional[string] `json:"timezone"`
 }
 
 func parseUserLocation(path string, raw json.RawMessage) (*userLocation, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	if typ != "approximate" {
-		return nil, maBadType(path, "approximate")
+		return nil, kit.BadType(path, "approximate")
 	}
 	var body userLocationBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
 	loc := &userLocation{}
 	for _, f := range []struct {
 		key string
-		o   optional[string]
+		o   kit.Optional[string]
 		dst **string
 	}{
 		{"city", body.City, &loc.city},
@@ -183,68 +185,68 @@ func parseUserLocation(path string, raw json.RawMessage) (*userLocation, error) 
 		if !f.o.Present() {
 			continue
 		}
-		p := maJoin(path, f.key)
+		p := kit.JoinPath(path, f.key)
 		if f.key == "country" {
 			if !countryCode.MatchString(f.o.Value) {
-				return nil, invalidField(p, "must be 2 uppercase letters")
+				return nil, kit.InvalidField(p, "must be 2 uppercase letters")
 			}
-		} else if err := checkLength(p, f.o.Value, 1, 255); err != nil {
+		} else if err := kit.CheckLength(p, f.o.Value, 1, 255); err != nil {
 			return nil, err
 		}
-		*f.dst = maStringPtr(f.o.Value)
+		*f.dst = kit.StringPtr(f.o.Value)
 	}
 	return loc, nil
 }
 
 type mcpToolsetBody struct {
-	Type          optional[string]            `json:"type"`
-	MCPServerName optional[string]            `json:"mcp_server_name"`
-	DefaultConfig optional[json.RawMessage]   `json:"default_config"`
-	Configs       optional[[]json.RawMessage] `json:"configs"`
+	Type          kit.Optional[string]            `json:"type"`
+	MCPServerName kit.Optional[string]            `json:"mcp_server_name"`
+	DefaultConfig kit.Optional[json.RawMessage]   `json:"default_config"`
+	Configs       kit.Optional[[]json.RawMessage] `json:"configs"`
 }
 
 type mcpToolConfigBody struct {
-	Name             optional[string]          `json:"name"`
-	Enabled          optional[bool]            `json:"enabled"`
-	PermissionPolicy optional[json.RawMessage] `json:"permission_policy"`
+	Name             kit.Optional[string]          `json:"name"`
+	Enabled          kit.Optional[bool]            `json:"enabled"`
+	PermissionPolicy kit.Optional[json.RawMessage] `json:"permission_policy"`
 }
 
 func parseMCPToolset(path string, raw json.RawMessage) (*MCPToolset, error) {
 	var body mcpToolsetBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	np := maJoin(path, "mcp_server_name")
-	if err := maRequired(np, body.MCPServerName); err != nil {
+	np := kit.JoinPath(path, "mcp_server_name")
+	if err := kit.Required(np, body.MCPServerName); err != nil {
 		return nil, err
 	}
-	if err := checkLength(np, body.MCPServerName.Value, 1, 255); err != nil {
+	if err := kit.CheckLength(np, body.MCPServerName.Value, 1, 255); err != nil {
 		return nil, err
 	}
-	defaults, err := parseDefaults(maJoin(path, "default_config"), body.DefaultConfig, "always_ask")
+	defaults, err := parseDefaults(kit.JoinPath(path, "default_config"), body.DefaultConfig, "always_ask")
 	if err != nil {
 		return nil, err
 	}
 	ts := &MCPToolset{ServerName: body.MCPServerName.Value, Defaults: defaults, Configs: []MCPToolConfig{}}
-	cpath := maJoin(path, "configs")
-	if err := maNotNull(cpath, body.Configs); err != nil {
+	cpath := kit.JoinPath(path, "configs")
+	if err := kit.NotNull(cpath, body.Configs); err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
 	for i, item := range body.Configs.Value {
-		p := maIndex(cpath, i)
+		p := kit.IndexPath(cpath, i)
 		var cb mcpToolConfigBody
-		if err := maDecode(p, item, &cb); err != nil {
+		if err := kit.DecodeAt(p, item, &cb); err != nil {
 			return nil, err
 		}
-		if err := maRequired(maJoin(p, "name"), cb.Name); err != nil {
+		if err := kit.Required(kit.JoinPath(p, "name"), cb.Name); err != nil {
 			return nil, err
 		}
-		if err := checkLength(maJoin(p, "name"), cb.Name.Value, 1, 128); err != nil {
+		if err := kit.CheckLength(kit.JoinPath(p, "name"), cb.Name.Value, 1, 128); err != nil {
 			return nil, err
 		}
 		if seen[cb.Name.Value] {
-			return nil, invalidField(maJoin(p, "name"), "duplicate tool `%s`", cb.Name.Value)
+			return nil, kit.InvalidField(kit.JoinPath(p, "name"), "duplicate tool `%s`", cb.Name.Value)
 		}
 		seen[cb.Name.Value] = true
 		c := MCPToolConfig{Name: cb.Name.Value, Enabled: defaults.Enabled, Policy: defaults.Policy}
@@ -252,7 +254,7 @@ func parseMCPToolset(path string, raw json.RawMessage) (*MCPToolset, error) {
 			c.Enabled = cb.Enabled.Value
 		}
 		if cb.PermissionPolicy.Present() {
-			if c.Policy, err = parsePermissionPolicy(maJoin(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
+			if c.Policy, err = parsePermissionPolicy(kit.JoinPath(p, "permission_policy"), cb.PermissionPolicy.Value); err != nil {
 				return nil, err
 			}
 		}
@@ -262,71 +264,71 @@ func parseMCPToolset(path string, raw json.RawMessage) (*MCPToolset, error) {
 }
 
 type customToolBody struct {
-	Type        optional[string]          `json:"type"`
-	Name        optional[string]          `json:"name"`
-	Description optional[string]          `json:"description"`
-	InputSchema optional[json.RawMessage] `json:"input_schema"`
+	Type        kit.Optional[string]          `json:"type"`
+	Name        kit.Optional[string]          `json:"name"`
+	Description kit.Optional[string]          `json:"description"`
+	InputSchema kit.Optional[json.RawMessage] `json:"input_schema"`
 }
 
 func parseCustomTool(path string, raw json.RawMessage) (*CustomTool, error) {
 	var body customToolBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	np := maJoin(path, "name")
-	if err := maRequired(np, body.Name); err != nil {
+	np := kit.JoinPath(path, "name")
+	if err := kit.Required(np, body.Name); err != nil {
 		return nil, err
 	}
-	if err := checkLength(np, body.Name.Value, 1, 128); err != nil {
+	if err := kit.CheckLength(np, body.Name.Value, 1, 128); err != nil {
 		return nil, err
 	}
 	if !customToolName.MatchString(body.Name.Value) {
-		return nil, invalidField(np, "must contain only letters, digits, underscores and hyphens")
+		return nil, kit.InvalidField(np, "must contain only letters, digits, underscores and hyphens")
 	}
-	dp := maJoin(path, "description")
-	if err := maRequired(dp, body.Description); err != nil {
+	dp := kit.JoinPath(path, "description")
+	if err := kit.Required(dp, body.Description); err != nil {
 		return nil, err
 	}
-	if err := checkLength(dp, body.Description.Value, 1, 1024); err != nil {
+	if err := kit.CheckLength(dp, body.Description.Value, 1, 1024); err != nil {
 		return nil, err
 	}
-	sp := maJoin(path, "input_schema")
-	if err := maRequired(sp, body.InputSchema); err != nil {
+	sp := kit.JoinPath(path, "input_schema")
+	if err := kit.Required(sp, body.InputSchema); err != nil {
 		return nil, err
 	}
 	if err := checkInputSchema(sp, body.InputSchema.Value); err != nil {
 		return nil, err
 	}
-	return &CustomTool{Name: body.Name.Value, description: body.Description.Value, InputSchema: maCompact(body.InputSchema.Value)}, nil
+	return &CustomTool{Name: body.Name.Value, description: body.Description.Value, InputSchema: kit.CompactJSON(body.InputSchema.Value)}, nil
 }
 
 // checkInputSchema checks the members docs/managed-agents-wire.md 3.5 names
 // for a custom tool's input_schema; other JSON Schema keys are kept as they
 // are.
 func checkInputSchema(path string, raw json.RawMessage) error {
-	if maKind(raw) != '{' {
-		return invalidField(path, "must be an object")
+	if kit.JSONKind(raw) != '{' {
+		return kit.InvalidField(path, "must be an object")
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
-		return invalidField(path, "must be an object")
+		return kit.InvalidField(path, "must be an object")
 	}
 	t, ok := members["type"]
-	if !ok || maIsNull(t) {
-		return invalidField(maJoin(path, "type"), "is required")
+	if !ok || kit.IsNull(t) {
+		return kit.InvalidField(kit.JoinPath(path, "type"), "is required")
 	}
 	var typ string
-	if maKind(t) != '"' || json.Unmarshal(t, &typ) != nil {
-		return invalidField(maJoin(path, "type"), "must be a string")
+	if kit.JSONKind(t) != '"' || json.Unmarshal(t, &typ) != nil {
+		return kit.InvalidField(kit.JoinPath(path, "type"), "must be a string")
 	}
 	if typ != "object" {
-		return invalidField(maJoin(path, "type"), "must be one of `object`")
+		return kit.InvalidField(kit.JoinPath(path, "type"), "must be one of `object`")
 	}
-	if p, ok := members["properties"]; ok && !maIsNull(p) && maKind(p) != '{' {
-		return invalidField(maJoin(path, "properties"), "must be an object")
+	if p, ok := members["properties"]; ok && !kit.IsNull(p) && kit.JSONKind(p) != '{' {
+		return kit.InvalidField(kit.JoinPath(path, "properties"), "must be an object")
 	}
-	if r, ok := members["required"]; ok && !maIsNull(r) {
-		if _, err := maStrings(maJoin(path, "required"), r, nil); err != nil {
+	if r, ok := members["required"]; ok && !kit.IsNull(r) {
+		if _, err := kit.StringsAt(kit.JoinPath(path, "required"), r, nil); err != nil {
 			return err
 		}
 	}
@@ -334,54 +336,54 @@ func checkInputSchema(path string, raw json.RawMessage) error {
 }
 
 type mcpServerBody struct {
-	Type optional[string] `json:"type"`
-	Name optional[string] `json:"name"`
-	URL  optional[string] `json:"url"`
+	Type kit.Optional[string] `json:"type"`
+	Name kit.Optional[string] `json:"name"`
+	URL  kit.Optional[string] `json:"url"`
 }
 
 func parseMCPServers(path string, raw json.RawMessage) ([]mcpServer, error) {
-	items, err := maArray(path, raw)
+	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(path, len(items), 0, maMaxMCPServers); err != nil {
+	if err := kit.CheckCount(path, len(items), 0, maMaxMCPServers); err != nil {
 		return nil, err
 	}
 	out := make([]mcpServer, 0, len(items))
 	seen := map[string]bool{}
 	for i, item := range items {
-		p := maIndex(path, i)
-		typ, err := maType(p, item)
+		p := kit.IndexPath(path, i)
+		typ, err := kit.TypeAt(p, item)
 		if err != nil {
 			return nil, err
 		}
 		if typ != "url" {
-			return nil, maBadType(p, "url")
+			return nil, kit.BadType(p, "url")
 		}
 		var body mcpServerBody
-		if err := maDecode(p, item, &body); err != nil {
+		if err := kit.DecodeAt(p, item, &body); err != nil {
 			return nil, err
 		}
-		np, up := maJoin(p, "name"), maJoin(p, "url")
-		if err := maRequired(np, body.Name); err != nil {
+		np, up := kit.JoinPath(p, "name"), kit.JoinPath(p, "url")
+		if err := kit.Required(np, body.Name); err != nil {
 			return nil, err
 		}
-		if err := checkLength(np, body.Name.Value, 1, 255); err != nil {
+		if err := kit.CheckLength(np, body.Name.Value, 1, 255); err != nil {
 			return nil, err
 		}
 		if seen[body.Name.Value] {
-			return nil, invalidField(np, "duplicate mcp server `%s`", body.Name.Value)
+			return nil, kit.InvalidField(np, "duplicate mcp server `%s`", body.Name.Value)
 		}
 		seen[body.Name.Value] = true
-		if err := maRequired(up, body.URL); err != nil {
+		if err := kit.Required(up, body.URL); err != nil {
 			return nil, err
 		}
-		if err := checkLength(up, body.URL.Value, 1, 2048); err != nil {
+		if err := kit.CheckLength(up, body.URL.Value, 1, 2048); err != nil {
 			return nil, err
 		}
 		u, perr := url.Parse(body.URL.Value)
 		if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, invalidField(up, "must be an absolute http or https URL")
+			return nil, kit.InvalidField(up, "must be an absolute http or https URL")
 		}
 		out = append(out, mcpServer{name: body.Name.Value, url: body.URL.Value})
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Environments (docs/managed-agents-wire.md section 5): where sessions run.
@@ -39,7 +41,7 @@ func (e *environment) archived() bool { return !e.archivedAt.IsZero() }
 // mounted.
 func (e *environment) selfHosted() bool { return e.config.typ == envSelfHosted }
 
-func (e *environment) position() position { return position{CreatedAt: e.createdAt, ID: e.id} }
+func (e *environment) position() kit.Position { return kit.Position{CreatedAt: e.createdAt, ID: e.id} }
 
 type environmentJSON struct {
 	Type        string            `json:"type"`
@@ -49,9 +51,9 @@ type environmentJSON struct {
 	Config      any               `json:"config"`
 	Scope       string            `json:"scope"`
 	Metadata    map[string]string `json:"metadata"`
-	ArchivedAt  *timestamp        `json:"archived_at"`
-	CreatedAt   timestamp         `json:"created_at"`
-	UpdatedAt   timestamp         `json:"updated_at"`
+	ArchivedAt  *kit.Timestamp    `json:"archived_at"`
+	CreatedAt   kit.Timestamp     `json:"created_at"`
+	UpdatedAt   kit.Timestamp     `json:"updated_at"`
 }
 
 func (e *environment) view() environmentJSON {
@@ -63,37 +65,37 @@ func (e *environment) view() environmentJSON {
 		Config:      e.config.view(),
 		Scope:       e.scope,
 		Metadata:    e.metadata,
-		ArchivedAt:  optionalTimestamp(e.archivedAt),
-		CreatedAt:   timestamp(e.createdAt),
-		UpdatedAt:   timestamp(e.updatedAt),
+		ArchivedAt:  kit.OptionalTimestamp(e.archivedAt),
+		CreatedAt:   kit.Timestamp(e.createdAt),
+		UpdatedAt:   kit.Timestamp(e.updatedAt),
 	}
 }
 
-func (s *Service) environmentRoutes() []route {
-	return []route{
-		{Method: http.MethodPost, Path: "/v1/environments", Op: "environments.create", Betas: maBetas, Handle: s.createEnvironment},
-		{Method: http.MethodGet, Path: "/v1/environments", Op: "environments.list", Betas: maBetas, Handle: s.listEnvironments},
-		{Method: http.MethodGet, Path: "/v1/environments/{environment_id}", Op: "environments.retrieve", Betas: maBetas, Handle: s.getEnvironment},
-		{Method: http.MethodPost, Path: "/v1/environments/{environment_id}", Op: "environments.update", Betas: maBetas, Handle: s.updateEnvironment},
-		{Method: http.MethodDelete, Path: "/v1/environments/{environment_id}", Op: "environments.delete", Betas: maBetas, Handle: s.deleteEnvironment},
-		{Method: http.MethodPost, Path: "/v1/environments/{environment_id}/archive", Op: "environments.archive", Betas: maBetas, Handle: s.archiveEnvironment},
+func (s *Service) environmentRoutes() []kit.Route {
+	return []kit.Route{
+		{Method: http.MethodPost, Path: "/v1/environments", Op: "environments.create", Betas: kit.ManagedAgentsBetas, Handle: s.createEnvironment},
+		{Method: http.MethodGet, Path: "/v1/environments", Op: "environments.list", Betas: kit.ManagedAgentsBetas, Handle: s.listEnvironments},
+		{Method: http.MethodGet, Path: "/v1/environments/{environment_id}", Op: "environments.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getEnvironment},
+		{Method: http.MethodPost, Path: "/v1/environments/{environment_id}", Op: "environments.update", Betas: kit.ManagedAgentsBetas, Handle: s.updateEnvironment},
+		{Method: http.MethodDelete, Path: "/v1/environments/{environment_id}", Op: "environments.delete", Betas: kit.ManagedAgentsBetas, Handle: s.deleteEnvironment},
+		{Method: http.MethodPost, Path: "/v1/environments/{environment_id}/archive", Op: "environments.archive", Betas: kit.ManagedAgentsBetas, Handle: s.archiveEnvironment},
 	}
 }
 
 type environmentBody struct {
-	Name        optional[string]                     `json:"name"`
-	Description optional[string]                     `json:"description"`
-	Config      optional[json.RawMessage]            `json:"config"`
-	Metadata    optional[map[string]json.RawMessage] `json:"metadata"`
-	Scope       optional[string]                     `json:"scope"`
+	Name        kit.Optional[string]                     `json:"name"`
+	Description kit.Optional[string]                     `json:"description"`
+	Config      kit.Optional[json.RawMessage]            `json:"config"`
+	Metadata    kit.Optional[map[string]json.RawMessage] `json:"metadata"`
+	Scope       kit.Optional[string]                     `json:"scope"`
 }
 
-func (s *Service) createEnvironment(c *call) error {
+func (s *Service) createEnvironment(c *kit.Call) error {
 	var body environmentBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if err := maRequired("name", body.Name); err != nil {
+	if err := kit.Required("name", body.Name); err != nil {
 		return err
 	}
 	now := c.Now()
@@ -115,7 +117,7 @@ func (s *Service) createEnvironment(c *call) error {
 // applyEnvironmentBody applies a create (creating) or update body to e.
 func applyEnvironmentBody(e *environment, body environmentBody, creating bool) error {
 	if body.Name.Present() {
-		if err := checkLength("name", body.Name.Value, 1, 256); err != nil {
+		if err := kit.CheckLength("name", body.Name.Value, 1, 256); err != nil {
 			return err
 		}
 		e.name = body.Name.Value
@@ -123,10 +125,10 @@ func applyEnvironmentBody(e *environment, body environmentBody, creating bool) e
 	if body.Description.Set {
 		e.description = nil
 		if body.Description.Present() {
-			if err := checkLength("description", body.Description.Value, 0, 1024); err != nil {
+			if err := kit.CheckLength("description", body.Description.Value, 0, 1024); err != nil {
 				return err
 			}
-			e.description = maStringPtr(body.Description.Value)
+			e.description = kit.StringPtr(body.Description.Value)
 		}
 	}
 	if body.Config.Present() {
@@ -138,19 +140,19 @@ func applyEnvironmentBody(e *environment, body environmentBody, creating bool) e
 	}
 	var err error
 	if creating {
-		e.metadata, err = maMetadataCreate(body.Metadata)
+		e.metadata, err = kit.MetadataCreate(body.Metadata)
 	} else {
-		e.metadata, err = maMetadataPatch(e.metadata, body.Metadata, true)
+		e.metadata, err = kit.MetadataPatch(e.metadata, body.Metadata, true)
 	}
 	if err != nil {
 		return err
 	}
 	if body.Scope.Present() {
-		if err := maOneOf("scope", body.Scope.Value, "organization", "account"); err != nil {
+		if err := kit.OneOf("scope", body.Scope.Value, "organization", "account"); err != nil {
 			return err
 		}
 		if body.Scope.Value == "account" {
-			return invalidField("scope", "`account` is not supported for API organizations")
+			return kit.InvalidField("scope", "`account` is not supported for API organizations")
 		}
 		e.scope = body.Scope.Value
 	}
@@ -163,12 +165,12 @@ func applyEnvironmentBody(e *environment, body environmentBody, creating bool) e
 func (s *Service) environmentLocked(workspaceID, id string) (*environment, error) {
 	e, ok := s.environments.byID[id]
 	if !ok || e.workspaceID != workspaceID {
-		return nil, notFound("Environment `%s` not found.", id)
+		return nil, kit.NotFound("Environment `%s` not found.", id)
 	}
 	return e, nil
 }
 
-func (s *Service) getEnvironment(c *call) error {
+func (s *Service) getEnvironment(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))
@@ -178,26 +180,26 @@ func (s *Service) getEnvironment(c *call) error {
 	return c.OK(e.view())
 }
 
-func (s *Service) listEnvironments(c *call) error {
+func (s *Service) listEnvironments(c *kit.Call) error {
 	q := c.R.URL.Query()
-	includeArchived, err := queryBool(q, "include_archived")
+	includeArchived, err := kit.QueryBool(q, "include_archived")
 	if err != nil {
 		return err
 	}
-	p, err := parseCursorPageParams(q, 1000)
+	p, err := kit.ParseCursorPageParams(q, 1000)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.environments.byID), newestFirst((*environment).position))
+	all := slices.SortedFunc(maps.Values(s.environments.byID), kit.NewestFirst((*environment).position))
 	keep := func(e *environment) bool {
 		return e.workspaceID == c.WorkspaceID && (includeArchived || !e.archived())
 	}
-	return c.OK(mapCursorPage(paginateByCursor(all, (*environment).position, keep, p), (*environment).view))
+	return c.OK(kit.MapCursorPage(kit.PaginateByCursor(all, (*environment).position, keep, p), (*environment).view))
 }
 
-func (s *Service) updateEnvironment(c *call) error {
+func (s *Service) updateEnvironment(c *kit.Call) error {
 	var body environmentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -209,7 +211,7 @@ func (s *Service) updateEnvironment(c *call) error {
 		return err
 	}
 	if e.archived() {
-		return stateConflict(errInvalidRequest, "environment_id: environment `%s` is archived", e.id)
+		return kit.StateConflict(kit.ErrInvalidRequest, "environment_id: environment `%s` is archived", e.id)
 	}
 	draft := *e
 	if err := applyEnvironmentBody(&draft, body, false); err != nil {
@@ -229,7 +231,7 @@ func envEqual(a, b *environment) bool {
 	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
-func (s *Service) archiveEnvironment(c *call) error {
+func (s *Service) archiveEnvironment(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -245,7 +247,7 @@ func (s *Service) archiveEnvironment(c *call) error {
 	return c.OK(e.view())
 }
 
-func (s *Service) deleteEnvironment(c *call) error {
+func (s *Service) deleteEnvironment(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, err := s.environmentLocked(c.WorkspaceID, c.R.PathValue("environment_id"))

@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Environment config (docs/managed-agents-wire.md 5.1, 5.2, 5.4): the
@@ -95,26 +97,26 @@ func (c envConfig) hasPackages() bool {
 }
 
 type cloudConfigBody struct {
-	Type       optional[string]          `json:"type"`
-	Networking optional[json.RawMessage] `json:"networking"`
-	Packages   optional[json.RawMessage] `json:"packages"`
+	Type       kit.Optional[string]          `json:"type"`
+	Networking kit.Optional[json.RawMessage] `json:"networking"`
+	Packages   kit.Optional[json.RawMessage] `json:"packages"`
 }
 
 type limitedBody struct {
-	Type                 optional[string]          `json:"type"`
-	AllowedHosts         optional[json.RawMessage] `json:"allowed_hosts"`
-	AllowMCPServers      optional[bool]            `json:"allow_mcp_servers"`
-	AllowPackageManagers optional[bool]            `json:"allow_package_managers"`
+	Type                 kit.Optional[string]          `json:"type"`
+	AllowedHosts         kit.Optional[json.RawMessage] `json:"allowed_hosts"`
+	AllowMCPServers      kit.Optional[bool]            `json:"allow_mcp_servers"`
+	AllowPackageManagers kit.Optional[bool]            `json:"allow_package_managers"`
 }
 
 type packagesBody struct {
-	Type  optional[string]          `json:"type"`
-	Apt   optional[json.RawMessage] `json:"apt"`
-	Cargo optional[json.RawMessage] `json:"cargo"`
-	Gem   optional[json.RawMessage] `json:"gem"`
-	Go    optional[json.RawMessage] `json:"go"`
-	Npm   optional[json.RawMessage] `json:"npm"`
-	Pip   optional[json.RawMessage] `json:"pip"`
+	Type  kit.Optional[string]          `json:"type"`
+	Apt   kit.Optional[json.RawMessage] `json:"apt"`
+	Cargo kit.Optional[json.RawMessage] `json:"cargo"`
+	Gem   kit.Optional[json.RawMessage] `json:"gem"`
+	Go    kit.Optional[json.RawMessage] `json:"go"`
+	Npm   kit.Optional[json.RawMessage] `json:"npm"`
+	Pip   kit.Optional[json.RawMessage] `json:"pip"`
 }
 
 // parseEnvConfig reads a non-null config at path over cur. On create cur is
@@ -124,35 +126,35 @@ type packagesBody struct {
 // defaults), and within packages an omitted list keeps cur's (null clears
 // it). The type cannot change on update.
 func parseEnvConfig(path string, raw json.RawMessage, cur envConfig, creating bool) (envConfig, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return cur, err
 	}
 	if typ != envCloud && typ != envSelfHosted {
-		return cur, maBadType(path, envCloud, envSelfHosted)
+		return cur, kit.BadType(path, envCloud, envSelfHosted)
 	}
 	if !creating && typ != cur.typ {
-		return cur, invalidField(maJoin(path, "type"), "cannot change the environment type")
+		return cur, kit.InvalidField(kit.JoinPath(path, "type"), "cannot change the environment type")
 	}
 	if typ == envSelfHosted {
 		var body struct {
-			Type optional[string] `json:"type"`
+			Type kit.Optional[string] `json:"type"`
 		}
-		return envConfig{typ: envSelfHosted}, maDecode(path, raw, &body)
+		return envConfig{typ: envSelfHosted}, kit.DecodeAt(path, raw, &body)
 	}
 	base := cur
 	if base.typ != envCloud {
 		base = defaultEnvConfig()
 	}
 	var body cloudConfigBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return cur, err
 	}
 	out := base
 	if body.Networking.Set {
 		out.networking = envNetworking{typ: netOpen}
 		if body.Networking.Present() {
-			if out.networking, err = parseNetworking(maJoin(path, "networking"), body.Networking.Value, base.networking); err != nil {
+			if out.networking, err = parseNetworking(kit.JoinPath(path, "networking"), body.Networking.Value, base.networking); err != nil {
 				return cur, err
 			}
 		}
@@ -160,34 +162,34 @@ func parseEnvConfig(path string, raw json.RawMessage, cur envConfig, creating bo
 	if body.Packages.Set {
 		out.packages = emptyPackages()
 		if body.Packages.Present() {
-			if out.packages, err = parsePackages(maJoin(path, "packages"), body.Packages.Value, base.packages); err != nil {
+			if out.packages, err = parsePackages(kit.JoinPath(path, "packages"), body.Packages.Value, base.packages); err != nil {
 				return cur, err
 			}
 		}
 	}
 	if out.networking.typ == netLimited && !out.networking.allowPkg && out.hasPackages() {
-		return cur, invalidField(maJoin(path, "networking.allow_package_managers"), "must be true when packages are specified")
+		return cur, kit.InvalidField(kit.JoinPath(path, "networking.allow_package_managers"), "must be true when packages are specified")
 	}
 	return out, nil
 }
 
 func parseNetworking(path string, raw json.RawMessage, cur envNetworking) (envNetworking, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return cur, err
 	}
 	switch typ {
 	case netOpen:
 		var body struct {
-			Type optional[string] `json:"type"`
+			Type kit.Optional[string] `json:"type"`
 		}
-		return envNetworking{typ: netOpen}, maDecode(path, raw, &body)
+		return envNetworking{typ: netOpen}, kit.DecodeAt(path, raw, &body)
 	case netLimited:
 	default:
-		return cur, maBadType(path, netOpen, netLimited)
+		return cur, kit.BadType(path, netOpen, netLimited)
 	}
 	var body limitedBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return cur, err
 	}
 	n := cur
@@ -197,17 +199,17 @@ func parseNetworking(path string, raw json.RawMessage, cur envNetworking) (envNe
 	if body.AllowedHosts.Set {
 		n.allowedHosts = []string{}
 		if body.AllowedHosts.Present() {
-			hp := maJoin(path, "allowed_hosts")
-			hosts, err := maStrings(hp, body.AllowedHosts.Value, func(p, s string) error {
+			hp := kit.JoinPath(path, "allowed_hosts")
+			hosts, err := kit.StringsAt(hp, body.AllowedHosts.Value, func(p, s string) error {
 				if !plainHostname.MatchString(s) || len(s) > 253 {
-					return invalidField(p, "must be a hostname")
+					return kit.InvalidField(p, "must be a hostname")
 				}
 				return nil
 			})
 			if err != nil {
 				return cur, err
 			}
-			if err := maCount(hp, len(hosts), 0, maxEnvHosts); err != nil {
+			if err := kit.CheckCount(hp, len(hosts), 0, maxEnvHosts); err != nil {
 				return cur, err
 			}
 			n.allowedHosts = hosts
@@ -224,17 +226,17 @@ func parseNetworking(path string, raw json.RawMessage, cur envNetworking) (envNe
 
 func parsePackages(path string, raw json.RawMessage, cur [6][]string) ([6][]string, error) {
 	var body packagesBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return cur, err
 	}
-	if err := maNotNull(maJoin(path, "type"), body.Type); err != nil {
+	if err := kit.NotNull(kit.JoinPath(path, "type"), body.Type); err != nil {
 		return cur, err
 	}
 	if body.Type.Set && body.Type.Value != "packages" {
-		return cur, maBadType(path, "packages")
+		return cur, kit.BadType(path, "packages")
 	}
 	out := cur
-	for i, o := range []optional[json.RawMessage]{body.Apt, body.Cargo, body.Gem, body.Go, body.Npm, body.Pip} {
+	for i, o := range []kit.Optional[json.RawMessage]{body.Apt, body.Cargo, body.Gem, body.Go, body.Npm, body.Pip} {
 		if !o.Set {
 			continue
 		}
@@ -242,12 +244,12 @@ func parsePackages(path string, raw json.RawMessage, cur [6][]string) ([6][]stri
 		if !o.Present() {
 			continue
 		}
-		lp := maJoin(path, packageManagers[i])
-		list, err := maStrings(lp, o.Value, func(p, s string) error { return checkLength(p, s, 1, 256) })
+		lp := kit.JoinPath(path, packageManagers[i])
+		list, err := kit.StringsAt(lp, o.Value, func(p, s string) error { return kit.CheckLength(p, s, 1, 256) })
 		if err != nil {
 			return cur, err
 		}
-		if err := maCount(lp, len(list), 0, maxEnvPackages); err != nil {
+		if err := kit.CheckCount(lp, len(list), 0, maxEnvPackages); err != nil {
 			return cur, err
 		}
 		out[i] = slices.Clip(list)

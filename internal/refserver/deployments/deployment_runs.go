@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Deployment runs (docs/managed-agents-wire.md section 9):
@@ -26,7 +28,9 @@ type deploymentRun struct {
 	createdAt    time.Time
 }
 
-func (r *deploymentRun) position() position { return position{CreatedAt: r.createdAt, ID: r.id} }
+func (r *deploymentRun) position() kit.Position {
+	return kit.Position{CreatedAt: r.createdAt, ID: r.id}
+}
 
 type runErrorJSON struct {
 	Type    string `json:"type"`
@@ -38,8 +42,8 @@ type manualTriggerJSON struct {
 }
 
 type scheduleTriggerJSON struct {
-	Type        string    `json:"type"`
-	ScheduledAt timestamp `json:"scheduled_at"`
+	Type        string        `json:"type"`
+	ScheduledAt kit.Timestamp `json:"scheduled_at"`
 }
 
 // deploymentRunJSON carries both session_id and error, one of them null
@@ -52,7 +56,7 @@ type deploymentRunJSON struct {
 	TriggerContext any           `json:"trigger_context"`
 	SessionID      *string       `json:"session_id"`
 	Error          *runErrorJSON `json:"error"`
-	CreatedAt      timestamp     `json:"created_at"`
+	CreatedAt      kit.Timestamp `json:"created_at"`
 }
 
 func (r *deploymentRun) view() deploymentRunJSON {
@@ -63,10 +67,10 @@ func (r *deploymentRun) view() deploymentRunJSON {
 		Agent:          r.agent.Reference,
 		TriggerContext: manualTriggerJSON{Type: "manual"},
 		SessionID:      r.sessionID,
-		CreatedAt:      timestamp(r.createdAt),
+		CreatedAt:      kit.Timestamp(r.createdAt),
 	}
 	if r.trigger == "schedule" {
-		out.TriggerContext = scheduleTriggerJSON{Type: "schedule", ScheduledAt: timestamp(r.scheduledAt)}
+		out.TriggerContext = scheduleTriggerJSON{Type: "schedule", ScheduledAt: kit.Timestamp(r.scheduledAt)}
 	}
 	if r.errType != "" {
 		out.Error = &runErrorJSON{Type: r.errType, Message: r.errMessage}
@@ -74,49 +78,49 @@ func (r *deploymentRun) view() deploymentRunJSON {
 	return out
 }
 
-func (s *Service) getDeploymentRun(c *call) error {
+func (s *Service) getDeploymentRun(c *kit.Call) error {
 	id := c.R.PathValue("deployment_run_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.deployments.runs[id]
 	if !ok || r.workspaceID != c.WorkspaceID {
-		return notFound("Deployment run `%s` not found.", id)
+		return kit.NotFound("Deployment run `%s` not found.", id)
 	}
 	return c.OK(r.view())
 }
 
 // listDeploymentRuns is DR2: newest first. An unknown deployment_id simply
 // matches nothing (docs/managed-agents-wire.md 9.3).
-func (s *Service) listDeploymentRuns(c *call) error {
+func (s *Service) listDeploymentRuns(c *kit.Call) error {
 	q := c.R.URL.Query()
-	deploymentID, _ := queryValue(q, "deployment_id")
-	created, err := parseCreatedWindow(q)
+	deploymentID, _ := kit.QueryValue(q, "deployment_id")
+	created, err := kit.ParseCreatedWindow(q)
 	if err != nil {
 		return err
 	}
-	_, filterError := queryValue(q, "has_error")
-	hasError, err := queryBool(q, "has_error")
+	_, filterError := kit.QueryValue(q, "has_error")
+	hasError, err := kit.QueryBool(q, "has_error")
 	if err != nil {
 		return err
 	}
-	trigger, filterTrigger := queryValue(q, "trigger_type")
+	trigger, filterTrigger := kit.QueryValue(q, "trigger_type")
 	if filterTrigger {
-		if err := maOneOf("trigger_type", trigger, "schedule", "manual"); err != nil {
+		if err := kit.OneOf("trigger_type", trigger, "schedule", "manual"); err != nil {
 			return err
 		}
 	}
-	p, err := parseCursorPageParams(q, deploymentRunListMax)
+	p, err := kit.ParseCursorPageParams(q, deploymentRunListMax)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.deployments.runs), newestFirst((*deploymentRun).position))
+	all := slices.SortedFunc(maps.Values(s.deployments.runs), kit.NewestFirst((*deploymentRun).position))
 	keep := func(r *deploymentRun) bool {
 		return r.workspaceID == c.WorkspaceID && (deploymentID == "" || r.deploymentID == deploymentID) &&
 			created.Contains(r.createdAt) && (!filterError || (r.errType != "") == hasError) &&
 			(!filterTrigger || r.trigger == trigger)
 	}
-	page := paginateByCursor(all, (*deploymentRun).position, keep, p)
-	return c.OK(mapCursorPage(page, (*deploymentRun).view))
+	page := kit.PaginateByCursor(all, (*deploymentRun).position, keep, p)
+	return c.OK(kit.MapCursorPage(page, (*deploymentRun).view))
 }

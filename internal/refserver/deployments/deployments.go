@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
 )
 
@@ -69,22 +70,22 @@ type pausedReason struct {
 
 func (d *deployment) archived() bool { return !d.archivedAt.IsZero() }
 
-func (d *deployment) position() position { return position{CreatedAt: d.createdAt, ID: d.id} }
+func (d *deployment) position() kit.Position { return kit.Position{CreatedAt: d.createdAt, ID: d.id} }
 
-func (s *Service) deploymentRoutes() []route {
+func (s *Service) deploymentRoutes() []kit.Route {
 	const one = "/v1/deployments/{deployment_id}"
-	return []route{
-		{Method: http.MethodPost, Path: "/v1/deployments", Op: "deployments.create", Betas: maBetas, Handle: s.createDeployment},
-		{Method: http.MethodGet, Path: "/v1/deployments", Op: "deployments.list", Betas: maBetas, Handle: s.listDeployments},
-		{Method: http.MethodGet, Path: one, Op: "deployments.retrieve", Betas: maBetas, Handle: s.getDeployment},
-		{Method: http.MethodPost, Path: one, Op: "deployments.update", Betas: maBetas, Handle: s.updateDeployment},
-		{Method: http.MethodPost, Path: one + "/pause", Op: "deployments.pause", Betas: maBetas, Handle: s.pauseDeployment},
-		{Method: http.MethodPost, Path: one + "/unpause", Op: "deployments.unpause", Betas: maBetas, Handle: s.unpauseDeployment},
-		{Method: http.MethodPost, Path: one + "/archive", Op: "deployments.archive", Betas: maBetas, Handle: s.archiveDeployment},
-		{Method: http.MethodPost, Path: one + "/run", Op: "deployments.run", Betas: maBetas, Handle: s.runDeploymentNow},
+	return []kit.Route{
+		{Method: http.MethodPost, Path: "/v1/deployments", Op: "deployments.create", Betas: kit.ManagedAgentsBetas, Handle: s.createDeployment},
+		{Method: http.MethodGet, Path: "/v1/deployments", Op: "deployments.list", Betas: kit.ManagedAgentsBetas, Handle: s.listDeployments},
+		{Method: http.MethodGet, Path: one, Op: "deployments.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getDeployment},
+		{Method: http.MethodPost, Path: one, Op: "deployments.update", Betas: kit.ManagedAgentsBetas, Handle: s.updateDeployment},
+		{Method: http.MethodPost, Path: one + "/pause", Op: "deployments.pause", Betas: kit.ManagedAgentsBetas, Handle: s.pauseDeployment},
+		{Method: http.MethodPost, Path: one + "/unpause", Op: "deployments.unpause", Betas: kit.ManagedAgentsBetas, Handle: s.unpauseDeployment},
+		{Method: http.MethodPost, Path: one + "/archive", Op: "deployments.archive", Betas: kit.ManagedAgentsBetas, Handle: s.archiveDeployment},
+		{Method: http.MethodPost, Path: one + "/run", Op: "deployments.run", Betas: kit.ManagedAgentsBetas, Handle: s.runDeploymentNow},
 
-		{Method: http.MethodGet, Path: "/v1/deployment_runs", Op: "deployment_runs.list", Betas: maBetas, Handle: s.listDeploymentRuns},
-		{Method: http.MethodGet, Path: "/v1/deployment_runs/{deployment_run_id}", Op: "deployment_runs.retrieve", Betas: maBetas, Handle: s.getDeploymentRun},
+		{Method: http.MethodGet, Path: "/v1/deployment_runs", Op: "deployment_runs.list", Betas: kit.ManagedAgentsBetas, Handle: s.listDeploymentRuns},
+		{Method: http.MethodGet, Path: "/v1/deployment_runs/{deployment_run_id}", Op: "deployment_runs.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getDeploymentRun},
 	}
 }
 
@@ -93,25 +94,25 @@ func (s *Service) deploymentRoutes() []route {
 func (s *Service) deploymentLocked(workspaceID, id string) (*deployment, error) {
 	d, ok := s.deployments.byID[id]
 	if !ok || d.workspaceID != workspaceID {
-		return nil, notFound("Deployment `%s` not found.", id)
+		return nil, kit.NotFound("Deployment `%s` not found.", id)
 	}
 	return d, nil
 }
 
 // writableDeploymentLocked is the path deployment of a write: archived
 // deployments are final (409, docs/managed-agents-wire.md 8.6).
-func (s *Service) writableDeploymentLocked(c *call) (*deployment, error) {
+func (s *Service) writableDeploymentLocked(c *kit.Call) (*deployment, error) {
 	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
 	if err != nil {
 		return nil, err
 	}
 	if d.archived() {
-		return nil, stateConflict(errInvalidRequest, "deployment_id: deployment `%s` is archived", d.id)
+		return nil, kit.StateConflict(kit.ErrInvalidRequest, "deployment_id: deployment `%s` is archived", d.id)
 	}
 	return d, nil
 }
 
-func (s *Service) getDeployment(c *call) error {
+func (s *Service) getDeployment(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, err := s.deploymentLocked(c.WorkspaceID, c.R.PathValue("deployment_id"))
@@ -121,46 +122,46 @@ func (s *Service) getDeployment(c *call) error {
 	return c.OK(d.view(c.Now()))
 }
 
-func (s *Service) listDeployments(c *call) error {
+func (s *Service) listDeployments(c *kit.Call) error {
 	q := c.R.URL.Query()
-	agentID, _ := queryValue(q, "agent_id")
-	created, err := maParseCreatedRange(q)
+	agentID, _ := kit.QueryValue(q, "agent_id")
+	created, err := kit.ParseCreatedRange(q)
 	if err != nil {
 		return err
 	}
-	includeArchived, err := queryBool(q, "include_archived")
+	includeArchived, err := kit.QueryBool(q, "include_archived")
 	if err != nil {
 		return err
 	}
-	p, err := parseCursorPageParams(q, 100)
+	p, err := kit.ParseCursorPageParams(q, 100)
 	if err != nil {
 		return err
 	}
-	status, filterStatus := queryValue(q, "status")
+	status, filterStatus := kit.QueryValue(q, "status")
 	if filterStatus {
-		if err := maOneOf("status", status, deploymentActive, deploymentPaused); err != nil {
+		if err := kit.OneOf("status", status, deploymentActive, deploymentPaused); err != nil {
 			return err
 		}
 		if includeArchived {
-			return invalidField("status", "cannot be combined with include_archived")
+			return kit.InvalidField("status", "cannot be combined with include_archived")
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := c.Now()
-	all := slices.SortedFunc(maps.Values(s.deployments.byID), newestFirst((*deployment).position))
+	all := slices.SortedFunc(maps.Values(s.deployments.byID), kit.NewestFirst((*deployment).position))
 	keep := func(d *deployment) bool {
 		return d.workspaceID == c.WorkspaceID && (includeArchived || !d.archived()) &&
 			(agentID == "" || d.agent.ID == agentID) && created.Contains(d.createdAt) &&
 			(!filterStatus || d.status == status)
 	}
-	page := paginateByCursor(all, (*deployment).position, keep, p)
-	return c.OK(mapCursorPage(page, func(d *deployment) deploymentJSON { return d.view(now) }))
+	page := kit.PaginateByCursor(all, (*deployment).position, keep, p)
+	return c.OK(kit.MapCursorPage(page, func(d *deployment) deploymentJSON { return d.view(now) }))
 }
 
 // pauseDeployment is D5: scheduled fires stop; an already paused
 // deployment keeps its reason (idempotent, **choice**).
-func (s *Service) pauseDeployment(c *call) error {
+func (s *Service) pauseDeployment(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -180,7 +181,7 @@ func (s *Service) pauseDeployment(c *call) error {
 // unpauseDeployment is D6: the schedule resumes at its next occurrence
 // after now; what was missed while paused is not fired
 // (docs/managed-agents-wire.md 8.5).
-func (s *Service) unpauseDeployment(c *call) error {
+func (s *Service) unpauseDeployment(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -206,7 +207,7 @@ func (s *Service) pauseDeploymentLocked(d *deployment, reason pausedReason, at t
 }
 
 // archiveDeployment is D7: final and idempotent.
-func (s *Service) archiveDeployment(c *call) error {
+func (s *Service) archiveDeployment(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}

@@ -16,19 +16,19 @@ const (
 )
 
 type deploymentBody struct {
-	Agent         optional[json.RawMessage]            `json:"agent"`
-	EnvironmentID optional[string]                     `json:"environment_id"`
-	InitialEvents optional[json.RawMessage]            `json:"initial_events"`
-	Name          optional[string]                     `json:"name"`
-	Budget        optional[json.RawMessage]            `json:"budget"`
-	Description   optional[string]                     `json:"description"`
-	Metadata      optional[map[string]json.RawMessage] `json:"metadata"`
-	Resources     optional[json.RawMessage]            `json:"resources"`
-	Schedule      optional[json.RawMessage]            `json:"schedule"`
-	VaultIDs      optional[json.RawMessage]            `json:"vault_ids"`
+	Agent         kit.Optional[json.RawMessage]            `json:"agent"`
+	EnvironmentID kit.Optional[string]                     `json:"environment_id"`
+	InitialEvents kit.Optional[json.RawMessage]            `json:"initial_events"`
+	Name          kit.Optional[string]                     `json:"name"`
+	Budget        kit.Optional[json.RawMessage]            `json:"budget"`
+	Description   kit.Optional[string]                     `json:"description"`
+	Metadata      kit.Optional[map[string]json.RawMessage] `json:"metadata"`
+	Resources     kit.Optional[json.RawMessage]            `json:"resources"`
+	Schedule      kit.Optional[json.RawMessage]            `json:"schedule"`
+	VaultIDs      kit.Optional[json.RawMessage]            `json:"vault_ids"`
 }
 
-func (s *Service) createDeployment(c *call) error {
+func (s *Service) createDeployment(c *kit.Call) error {
 	var body deploymentBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -51,11 +51,11 @@ func (s *Service) createDeployment(c *call) error {
 
 // presence is the create/update difference for keys that cannot be
 // cleared: required on create, optional but not null on update.
-func presence[T any](path string, o optional[T], creating bool) error {
+func presence[T any](path string, o kit.Optional[T], creating bool) error {
 	if creating {
-		return maRequired(path, o)
+		return kit.Required(path, o)
 	}
-	return maNotNull(path, o)
+	return kit.NotNull(path, o)
 }
 
 // applyDeploymentBodyLocked applies a create (creating) or update body to
@@ -86,7 +86,7 @@ func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, 
 		}
 		d.environmentID = env.ID
 		if env.SelfHosted && len(d.resources.Configs) > 0 && !body.Resources.Set {
-			return invalidField("resources", "self-hosted environments cannot mount resources")
+			return kit.InvalidField("resources", "self-hosted environments cannot mount resources")
 		}
 	}
 	if err := presence("initial_events", body.InitialEvents, creating); err != nil {
@@ -101,7 +101,7 @@ func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, 
 		return err
 	}
 	if body.Name.Set {
-		if err := checkLength("name", body.Name.Value, 1, maxDeploymentName); err != nil {
+		if err := kit.CheckLength("name", body.Name.Value, 1, maxDeploymentName); err != nil {
 			return err
 		}
 		d.name = body.Name.Value
@@ -123,9 +123,9 @@ func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, 
 		return err
 	}
 	if creating {
-		d.metadata, err = maMetadataCreate(body.Metadata)
+		d.metadata, err = kit.MetadataCreate(body.Metadata)
 	} else {
-		d.metadata, err = maMetadataPatch(d.metadata, body.Metadata, false)
+		d.metadata, err = kit.MetadataPatch(d.metadata, body.Metadata, false)
 	}
 	if err != nil {
 		return err
@@ -142,7 +142,7 @@ func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, 
 		}
 	}
 	if creating {
-		if err := maNotNull("vault_ids", body.VaultIDs); err != nil {
+		if err := kit.NotNull("vault_ids", body.VaultIDs); err != nil {
 			return err
 		}
 	}
@@ -162,9 +162,9 @@ func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, 
 // environment: memory stores must exist and not be archived, mount paths
 // must not clash. The snapshot this makes is thrown away: each session
 // takes its own when it is created.
-func (s *Service) applyDeploymentResourcesLocked(d *deployment, o optional[json.RawMessage], creating bool, now time.Time) error {
+func (s *Service) applyDeploymentResourcesLocked(d *deployment, o kit.Optional[json.RawMessage], creating bool, now time.Time) error {
 	if creating {
-		if err := maNotNull("resources", o); err != nil {
+		if err := kit.NotNull("resources", o); err != nil {
 			return err
 		}
 	}

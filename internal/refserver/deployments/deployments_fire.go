@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Running deployments: Run Now (D8) and scheduled fires
@@ -15,7 +17,7 @@ import (
 
 // runDeploymentNow is D8: allowed while active or paused. A failed run is
 // still a 200 whose run carries the error, and it pauses nothing.
-func (s *Service) runDeploymentNow(c *call) error {
+func (s *Service) runDeploymentNow(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -157,7 +159,7 @@ func (d *deployment) sessionSpec() SessionSpec {
 
 // errorMessageOf is the client-facing message of an error.
 func errorMessageOf(err error) string {
-	var ae *apiError
+	var ae *kit.APIError
 	if errors.As(err, &ae) {
 		return ae.Message
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/schedule"
 )
 
@@ -20,9 +21,9 @@ const (
 )
 
 type scheduleBody struct {
-	Type       optional[string] `json:"type"`
-	Expression optional[string] `json:"expression"`
-	Timezone   optional[string] `json:"timezone"`
+	Type       kit.Optional[string] `json:"type"`
+	Expression kit.Optional[string] `json:"expression"`
+	Timezone   kit.Optional[string] `json:"timezone"`
 }
 
 // parseSchedule reads a non-null schedule object at path ("schedule").
@@ -30,47 +31,47 @@ type scheduleBody struct {
 // timezone are the schedule package's, whose *schedule.Error already names
 // the body field.
 func parseSchedule(path string, raw json.RawMessage) (*schedule.Schedule, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	if typ != "cron" {
-		return nil, maBadType(path, "cron")
+		return nil, kit.BadType(path, "cron")
 	}
 	var body scheduleBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	exprPath, tzPath := maJoin(path, "expression"), maJoin(path, "timezone")
-	if err := maRequired(exprPath, body.Expression); err != nil {
+	exprPath, tzPath := kit.JoinPath(path, "expression"), kit.JoinPath(path, "timezone")
+	if err := kit.Required(exprPath, body.Expression); err != nil {
 		return nil, err
 	}
-	if err := checkLength(exprPath, body.Expression.Value, 1, maxScheduleExpression); err != nil {
+	if err := kit.CheckLength(exprPath, body.Expression.Value, 1, maxScheduleExpression); err != nil {
 		return nil, err
 	}
-	if err := maRequired(tzPath, body.Timezone); err != nil {
+	if err := kit.Required(tzPath, body.Timezone); err != nil {
 		return nil, err
 	}
 	if body.Timezone.Value == "" {
-		return nil, invalidField(tzPath, "must be at least 1 character")
+		return nil, kit.InvalidField(tzPath, "must be at least 1 character")
 	}
 	sch, err := schedule.Parse(body.Expression.Value, body.Timezone.Value)
 	if err != nil {
 		var se *schedule.Error
 		if errors.As(err, &se) {
-			return nil, invalidField(se.Field, "%s", se.Rule)
+			return nil, kit.InvalidField(se.Field, "%s", se.Rule)
 		}
-		return nil, invalidField(path, "%s", err.Error())
+		return nil, kit.InvalidField(path, "%s", err.Error())
 	}
 	return sch, nil
 }
 
 type scheduleJSON struct {
-	Type           string      `json:"type"`
-	Expression     string      `json:"expression"`
-	Timezone       string      `json:"timezone"`
-	LastRunAt      *timestamp  `json:"last_run_at"`
-	UpcomingRunsAt []timestamp `json:"upcoming_runs_at"`
+	Type           string          `json:"type"`
+	Expression     string          `json:"expression"`
+	Timezone       string          `json:"timezone"`
+	LastRunAt      *kit.Timestamp  `json:"last_run_at"`
+	UpcomingRunsAt []kit.Timestamp `json:"upcoming_runs_at"`
 }
 
 // scheduleView renders d's schedule at now: the next five fire times for
@@ -80,14 +81,14 @@ func (d *deployment) scheduleView(now time.Time) *scheduleJSON {
 	if d.schedule == nil {
 		return nil
 	}
-	upcoming := []timestamp{}
+	upcoming := []kit.Timestamp{}
 	if !d.archived() {
 		for _, t := range d.schedule.Upcoming(now, upcomingRuns) {
-			upcoming = append(upcoming, timestamp(t))
+			upcoming = append(upcoming, kit.Timestamp(t))
 		}
 	}
 	return &scheduleJSON{Type: "cron", Expression: d.schedule.Expression(), Timezone: d.schedule.Timezone(),
-		LastRunAt: optionalTimestamp(d.lastRunAt), UpcomingRunsAt: upcoming}
+		LastRunAt: kit.OptionalTimestamp(d.lastRunAt), UpcomingRunsAt: upcoming}
 }
 
 // canFire reports whether d's schedule fires: it has one, is active and is

@@ -7,7 +7,7 @@ import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 // Neither status nor paused_reason changes. A new schedule starts counting
 // from now: earlier occurrences of it are not fired.
 
-func (s *Service) updateDeployment(c *call) error {
+func (s *Service) updateDeployment(c *kit.Call) error {
 	var body deploymentBody
 	if err := c.Decode(&body); err != nil {
 		return err

@@ -3,6 +3,8 @@ package deployments
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The deployment object on the wire (docs/managed-agents-wire.md 8.1). It
@@ -44,9 +46,9 @@ type deploymentJSON struct {
 	Status        string            `json:"status"`
 	PausedReason  *pausedReasonJSON `json:"paused_reason"`
 	Metadata      map[string]string `json:"metadata"`
-	ArchivedAt    *timestamp        `json:"archived_at"`
-	CreatedAt     timestamp         `json:"created_at"`
-	UpdatedAt     timestamp         `json:"updated_at"`
+	ArchivedAt    *kit.Timestamp    `json:"archived_at"`
+	CreatedAt     kit.Timestamp     `json:"created_at"`
+	UpdatedAt     kit.Timestamp     `json:"updated_at"`
 }
 
 func (d *deployment) view(now time.Time) deploymentJSON {
@@ -73,8 +75,8 @@ func (d *deployment) view(now time.Time) deploymentJSON {
 		Status:        d.status,
 		PausedReason:  d.pausedReason.view(),
 		Metadata:      d.metadata,
-		ArchivedAt:    optionalTimestamp(d.archivedAt),
-		CreatedAt:     timestamp(d.createdAt),
-		UpdatedAt:     timestamp(d.updatedAt),
+		ArchivedAt:    kit.OptionalTimestamp(d.archivedAt),
+		CreatedAt:     kit.Timestamp(d.createdAt),
+		UpdatedAt:     kit.Timestamp(d.updatedAt),
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // API key administration: the admin API under /v1/organizations/api_keys
@@ -17,8 +19,8 @@ import (
 // account key not scoped to a workspace) manages every key of the
 // organization, itself included (docs/auth-wire.md 8, C24).
 
-func (s *Service) apiKeyRoutes() []route {
-	return []route{
+func (s *Service) apiKeyRoutes() []kit.Route {
+	return []kit.Route{
 		{Method: http.MethodGet, Path: "/v1/organizations/api_keys", Op: "organizations.api_keys.list", Handle: s.listAPIKeys},
 		{Method: http.MethodGet, Path: "/v1/organizations/api_keys/{api_key_id}", Op: "organizations.api_keys.retrieve", Handle: s.getAPIKey},
 		{Method: http.MethodPost, Path: "/v1/organizations/api_keys/{api_key_id}", Op: "organizations.api_keys.update", Handle: s.updateAPIKey},
@@ -68,16 +70,16 @@ func actorOf(id string) actorRef {
 // apiKeyView is the api_key object (docs/auth-wire.md 5.1). Status never reports
 // expiry: expires_at does.
 type apiKeyView struct {
-	Type           string     `json:"type"`
-	ID             string     `json:"id"`
-	Name           string     `json:"name"`
-	WorkspaceID    *string    `json:"workspace_id"`
-	CreatedAt      timestamp  `json:"created_at"`
-	CreatedBy      actorRef   `json:"created_by"`
-	Principal      *actorRef  `json:"principal"`
-	PartialKeyHint string     `json:"partial_key_hint"`
-	Status         KeyStatus  `json:"status"`
-	ExpiresAt      *timestamp `json:"expires_at"`
+	Type           string         `json:"type"`
+	ID             string         `json:"id"`
+	Name           string         `json:"name"`
+	WorkspaceID    *string        `json:"workspace_id"`
+	CreatedAt      kit.Timestamp  `json:"created_at"`
+	CreatedBy      actorRef       `json:"created_by"`
+	Principal      *actorRef      `json:"principal"`
+	PartialKeyHint string         `json:"partial_key_hint"`
+	Status         KeyStatus      `json:"status"`
+	ExpiresAt      *kit.Timestamp `json:"expires_at"`
 }
 
 func (k *apiKey) view() apiKeyView {
@@ -85,11 +87,11 @@ func (k *apiKey) view() apiKeyView {
 		Type:           "api_key",
 		ID:             k.id,
 		Name:           k.name,
-		CreatedAt:      timestamp(k.createdAt),
+		CreatedAt:      kit.Timestamp(k.createdAt),
 		CreatedBy:      actorOf(k.createdBy),
 		PartialKeyHint: k.hint,
 		Status:         k.status,
-		ExpiresAt:      optionalTimestamp(k.expiresAt),
+		ExpiresAt:      kit.OptionalTimestamp(k.expiresAt),
 	}
 	if k.workspaceID != "" {
 		ws := k.workspaceID
@@ -102,7 +104,7 @@ func (k *apiKey) view() apiKeyView {
 	return v
 }
 
-func (k *apiKey) position() position { return position{CreatedAt: k.createdAt, ID: k.id} }
+func (k *apiKey) position() kit.Position { return kit.Position{CreatedAt: k.createdAt, ID: k.id} }
 
 // validPrefixedID reports whether s is prefix followed by 1–64 ASCII letters
 // or digits: a well-formed id in a request (docs/auth-wire.md, "How to
@@ -122,44 +124,44 @@ func validPrefixedID(prefix, s string) bool {
 
 var keyStatuses = []string{string(KeyActive), string(KeyInactive), string(KeyArchived)}
 
-func (s *Service) listAPIKeys(c *call) error {
+func (s *Service) listAPIKeys(c *kit.Call) error {
 	q := c.R.URL.Query()
-	p, err := parseIDPageParams(q)
+	p, err := kit.ParseIDPageParams(q)
 	if err != nil {
 		return err
 	}
-	status, hasStatus := queryValue(q, "status")
+	status, hasStatus := kit.QueryValue(q, "status")
 	if hasStatus && !slices.Contains(keyStatuses, status) {
-		return invalidField("status", "must be one of %s", quoteList(keyStatuses))
+		return kit.InvalidField("status", "must be one of %s", kit.QuoteList(keyStatuses))
 	}
-	wsID, hasWS := queryValue(q, "workspace_id")
+	wsID, hasWS := kit.QueryValue(q, "workspace_id")
 	if hasWS && !validWorkspaceID(wsID) {
-		return invalidField("workspace_id", "must be a workspace ID (`wrkspc_…`)")
+		return kit.InvalidField("workspace_id", "must be a workspace ID (`wrkspc_…`)")
 	}
-	creator, hasCreator := queryValue(q, "created_by_user_id")
+	creator, hasCreator := kit.QueryValue(q, "created_by_user_id")
 	if hasCreator && !validPrefixedID("user_", creator) {
-		return invalidField("created_by_user_id", "must be a user ID (`user_…`)")
+		return kit.InvalidField("created_by_user_id", "must be a user ID (`user_…`)")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.keys), newestFirst((*apiKey).position))
+	all := slices.SortedFunc(maps.Values(s.keys), kit.NewestFirst((*apiKey).position))
 	keep := func(k *apiKey) bool {
 		return (!hasStatus || string(k.status) == status) &&
 			(!hasWS || k.workspaceID == wsID) &&
 			(!hasCreator || k.createdBy == creator)
 	}
-	page, err := paginateByID(all, func(k *apiKey) string { return k.id }, keep, p)
+	page, err := kit.PaginateByID(all, func(k *apiKey) string { return k.id }, keep, p)
 	if err != nil {
 		return err
 	}
-	return c.OK(mapIDPage(page, (*apiKey).view))
+	return c.OK(kit.MapIDPage(page, (*apiKey).view))
 }
 
-func apiKeyNotFound(id string) *apiError {
-	return notFound("API key `%s` not found.", id)
+func apiKeyNotFound(id string) *kit.APIError {
+	return kit.NotFound("API key `%s` not found.", id)
 }
 
-func (s *Service) getAPIKey(c *call) error {
+func (s *Service) getAPIKey(c *kit.Call) error {
 	id := c.R.PathValue("api_key_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -172,32 +174,32 @@ func (s *Service) getAPIKey(c *call) error {
 
 // apiKeyUpdateBody is the body of Update API Key (docs/auth-wire.md 5.4).
 type apiKeyUpdateBody struct {
-	Name      optional[string]          `json:"name"`
-	Status    optional[string]          `json:"status"`
-	ExpiresAt optional[json.RawMessage] `json:"expires_at"`
+	Name      kit.Optional[string]          `json:"name"`
+	Status    kit.Optional[string]          `json:"status"`
+	ExpiresAt kit.Optional[json.RawMessage] `json:"expires_at"`
 }
 
-func (s *Service) updateAPIKey(c *call) error {
+func (s *Service) updateAPIKey(c *kit.Call) error {
 	var body apiKeyUpdateBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if body.ExpiresAt.Set {
-		return invalidField("expires_at", "expiry is fixed at creation and cannot be changed")
+		return kit.InvalidField("expires_at", "expiry is fixed at creation and cannot be changed")
 	}
 	if body.Name.Null {
-		return invalidField("name", "must not be null")
+		return kit.InvalidField("name", "must not be null")
 	}
 	if body.Name.Set {
-		if err := checkLength("name", body.Name.Value, 1, 255); err != nil {
+		if err := kit.CheckLength("name", body.Name.Value, 1, 255); err != nil {
 			return err
 		}
 	}
 	if body.Status.Null {
-		return invalidField("status", "must not be null")
+		return kit.InvalidField("status", "must not be null")
 	}
 	if body.Status.Set && !slices.Contains(keyStatuses, body.Status.Value) {
-		return invalidField("status", "must be one of %s", quoteList(keyStatuses))
+		return kit.InvalidField("status", "must be one of %s", kit.QuoteList(keyStatuses))
 	}
 	id := c.R.PathValue("api_key_id")
 	s.mu.Lock()
@@ -229,9 +231,9 @@ func (s *Service) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeySta
 	case !renames && !moves:
 		return nil
 	case k.status == KeyArchived:
-		return stateConflict(errInvalidRequest, "API key `%s` has been deleted and cannot be updated.", k.id)
+		return kit.StateConflict(kit.ErrInvalidRequest, "API key `%s` has been deleted and cannot be updated.", k.id)
 	case k.expired(s.cfg.clock.Now()) && (renames || to != KeyArchived):
-		return stateConflict(errInvalidRequest, "API key `%s` has expired; an expired key can only be deleted.", k.id)
+		return kit.StateConflict(kit.ErrInvalidRequest, "API key `%s` has expired; an expired key can only be deleted.", k.id)
 	}
 	return nil
 }

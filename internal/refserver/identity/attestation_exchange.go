@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"slices"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The device attestation endpoints (docs/auth-wire.md 4.2–4.6): a challenge,
@@ -26,7 +28,7 @@ const (
 )
 
 // deviceChallenge is POST /v1/oauth/device_attestation/challenge.
-func (s *Service) deviceChallenge(c *call) error {
+func (s *Service) deviceChallenge(c *kit.Call) error {
 	f, err := readExchangeBody(c)
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func readClientID(f *jsonFields) (string, error) {
 		return "", err
 	}
 	if !validPrefixedID("clid_", id) {
-		return "", invalidField("client_id", "must be an app integration client ID (`clid_…`)")
+		return "", kit.InvalidField("client_id", "must be an app integration client ID (`clid_…`)")
 	}
 	return id, nil
 }
@@ -107,22 +109,22 @@ func readDeviceBody(f *jsonFields) (deviceRequest, error) {
 		return req, err
 	}
 	if !appIDPattern.MatchString(req.appID) {
-		return req, invalidField("app_id", "must be <team id>.<bundle id>")
+		return req, kit.InvalidField("app_id", "must be <team id>.<bundle id>")
 	}
 	if req.keyID, _, err = f.str("key_id", true); err != nil {
 		return req, err
 	}
 	if raw, err := base64.StdEncoding.Strict().DecodeString(req.keyID); err != nil || len(raw) != sha256.Size {
-		return req, invalidField("key_id", "must be the base64 encoding of 32 bytes")
+		return req, kit.InvalidField("key_id", "must be the base64 encoding of 32 bytes")
 	}
 	if req.challenge, _, err = f.str("challenge", true); err != nil {
 		return req, err
 	}
 	switch hasAttestation, hasAssertion := f.has("attestation"), f.has("assertion"); {
 	case hasAttestation && hasAssertion:
-		return req, invalidField("attestation", "cannot be combined with assertion")
+		return req, kit.InvalidField("attestation", "cannot be combined with assertion")
 	case !hasAttestation && !hasAssertion:
-		return req, invalidField("attestation", "is required when assertion is absent")
+		return req, kit.InvalidField("attestation", "is required when assertion is absent")
 	case hasAttestation:
 		req.attesting = true
 		req.proof, err = readProof(f, "attestation", maxAttestationChars)
@@ -144,18 +146,18 @@ func readProof(f *jsonFields, field string, maxChars int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLength(field, v, 1, maxChars); err != nil {
+	if err := kit.CheckLength(field, v, 1, maxChars); err != nil {
 		return nil, err
 	}
 	proof, err := base64.StdEncoding.Strict().DecodeString(v)
 	if err != nil {
-		return nil, invalidField(field, "must be standard base64")
+		return nil, kit.InvalidField(field, "must be standard base64")
 	}
 	return proof, nil
 }
 
 // deviceExchange runs the device attestation grant once grant_type is known.
-func (s *Service) deviceExchange(c *call, f *jsonFields) error {
+func (s *Service) deviceExchange(c *kit.Call, f *jsonFields) error {
 	req, err := readDeviceBody(f)
 	if err != nil {
 		return err
@@ -230,12 +232,12 @@ func (s *Service) deviceExchange(c *call, f *jsonFields) error {
 func (s *Service) spendChallengeLocked(req deviceRequest) error {
 	ch, ok := s.devices.challenges[secretDigest(req.challenge)]
 	if !ok {
-		return invalidField("challenge", msgChallengeUnusable)
+		return kit.InvalidField("challenge", msgChallengeUnusable)
 	}
 	usable := !ch.spent && ch.clientID == req.clientID && s.cfg.clock.Now().Before(ch.expiresAt)
 	ch.spent = true
 	if !usable {
-		return invalidField("challenge", msgChallengeUnusable)
+		return kit.InvalidField("challenge", msgChallengeUnusable)
 	}
 	return nil
 }
@@ -243,7 +245,7 @@ func (s *Service) spendChallengeLocked(req deviceRequest) error {
 // deviceTargetLocked is steps 3–5 before the proof: the integration and
 // app id, the workspace, and the key's state. It returns the stored key for
 // an assertion (nil for an attestation).
-func (s *Service) deviceTargetLocked(c *call, req deviceRequest) (*appIntegration, *attestedKey, error) {
+func (s *Service) deviceTargetLocked(c *kit.Call, req deviceRequest) (*appIntegration, *attestedKey, error) {
 	in, ok := s.devices.integrations[req.clientID]
 	switch {
 	case !ok:
@@ -263,9 +265,9 @@ func (s *Service) deviceTargetLocked(c *call, req deviceRequest) (*appIntegratio
 	key := in.keys[req.keyID]
 	switch {
 	case req.attesting && key != nil:
-		return nil, nil, invalidField("key_id", "already attested; send an assertion")
+		return nil, nil, kit.InvalidField("key_id", "already attested; send an assertion")
 	case !req.attesting && key == nil:
-		return nil, nil, invalidField("key_id", "not attested; send an attestation")
+		return nil, nil, kit.InvalidField("key_id", "not attested; send an attestation")
 	}
 	return in, key, nil
 }

@@ -3,6 +3,8 @@ package identity
 import (
 	"net/http"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Authentication messages (docs/api-choices.md, "Errors").
@@ -45,7 +47,7 @@ func bearerCredential(h http.Header) (string, bool) {
 func (s *Service) Authenticate(h http.Header) (Principal, error) {
 	secret, ok := credential(h)
 	if !ok {
-		return Principal{}, unauthenticated(msgMissingCredential)
+		return Principal{}, kit.Unauthenticated(msgMissingCredential)
 	}
 	if strings.HasPrefix(secret, accessTokenPrefix) {
 		return s.authenticateAccessToken(h, secret) // oauth_tokens.go
@@ -55,15 +57,15 @@ func (s *Service) Authenticate(h http.Header) (Principal, error) {
 	k, ok := s.keysByDigest[secretDigest(secret)]
 	switch {
 	case !ok:
-		return Principal{}, unauthenticated(msgInvalidKey)
+		return Principal{}, kit.Unauthenticated(msgInvalidKey)
 	case k.status == KeyArchived:
-		return Principal{}, unauthenticated(msgDeletedKey)
+		return Principal{}, kit.Unauthenticated(msgDeletedKey)
 	case k.expired(s.cfg.clock.Now()):
-		return Principal{}, unauthenticated(msgExpiredKey)
+		return Principal{}, kit.Unauthenticated(msgExpiredKey)
 	case k.status == KeyInactive:
-		return Principal{}, unauthenticated(msgDisabledKey)
+		return Principal{}, kit.Unauthenticated(msgDisabledKey)
 	case !s.keyOwnerInGoodStandingLocked(k):
-		return Principal{}, unauthenticated(msgKeyNoLongerValid)
+		return Principal{}, kit.Unauthenticated(msgKeyNoLongerValid)
 	}
 	return k.principal(), nil
 }
@@ -95,10 +97,10 @@ func (s *Service) keyOwnerInGoodStandingLocked(k *apiKey) bool {
 func checkAdminAccess(p Principal) error {
 	switch {
 	case p.kind == WorkspaceKey:
-		return newAPIError(http.StatusForbidden, errPermission,
+		return kit.NewAPIError(http.StatusForbidden, kit.ErrPermission,
 			"The admin API does not accept workspace API keys; use a personal or service account key that is not scoped to a workspace.")
 	case p.workspaceID != "":
-		return newAPIError(http.StatusForbidden, errPermission,
+		return kit.NewAPIError(http.StatusForbidden, kit.ErrPermission,
 			"The admin API does not accept API keys scoped to a workspace; use a key that is not scoped to a workspace.")
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The directory is the organization's membership: workspaces, users and
@@ -27,7 +29,7 @@ type workspace struct {
 
 func (w *workspace) archived() bool { return !w.archivedAt.IsZero() }
 
-func (w *workspace) position() position { return position{CreatedAt: w.createdAt, ID: w.id} }
+func (w *workspace) position() kit.Position { return kit.Position{CreatedAt: w.createdAt, ID: w.id} }
 
 type user struct {
 	id        string
@@ -268,7 +270,7 @@ func (s *Service) reachesLocked(p Principal, ws *workspace) bool {
 
 // goError turns an API error into a plain error for the Go test API.
 func goError(err error) error {
-	if ae, ok := err.(*apiError); ok {
+	if ae, ok := err.(*kit.APIError); ok {
 		return errors.New(ae.Message)
 	}
 	return err

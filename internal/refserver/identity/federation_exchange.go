@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The jwt-bearer grant of POST /v1/oauth/token (docs/auth-wire.md 2.1–2.8).
@@ -16,7 +18,7 @@ import (
 const grantJWTBearer = "jwt-bearer" // ExchangeDenial.Grant
 
 // federationExchange runs steps 2–10 once grant_type is known.
-func (s *Service) federationExchange(c *call, f *jsonFields) error {
+func (s *Service) federationExchange(c *kit.Call, f *jsonFields) error {
 	req, err := readFederationBody(f)
 	if err != nil {
 		return err
@@ -102,7 +104,7 @@ func readFederationBody(f *jsonFields) (federationRequest, error) {
 	if req.assertion, _, err = f.str("assertion", true); err != nil {
 		return req, err
 	}
-	if err := checkLength("assertion", req.assertion, 1, 16384); err != nil {
+	if err := kit.CheckLength("assertion", req.assertion, 1, 16384); err != nil {
 		return req, err
 	}
 	ids := []struct {
@@ -119,7 +121,7 @@ func readFederationBody(f *jsonFields) (federationRequest, error) {
 			return req, err
 		}
 		if !validPrefixedID(id.prefix, v) {
-			return req, invalidField(id.field, "must be %s (`%s…`)", id.kind, id.prefix)
+			return req, kit.InvalidField(id.field, "must be %s (`%s…`)", id.kind, id.prefix)
 		}
 		*id.dst = v
 	}

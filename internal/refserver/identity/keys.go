@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // KeyKind is the kind of an API key (docs/api-choices.md "API keys").
@@ -111,7 +113,7 @@ func (s *Service) checkKeySpecLocked(spec KeySpec) error {
 		return errors.New("ExpiresAt must be in the future")
 	}
 	if spec.Name != "" {
-		if err := checkLength("Name", spec.Name, 1, 255); err != nil {
+		if err := kit.CheckLength("Name", spec.Name, 1, 255); err != nil {
 			return goError(err)
 		}
 	}

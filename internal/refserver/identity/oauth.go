@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // The token endpoints (docs/auth-wire.md sections 2 and 4): POST
@@ -34,21 +37,21 @@ const (
 	contentTypeJSONError = "must be application/json"
 )
 
-func (s *Service) oauthRoutes() []route {
-	routes := []route{
+func (s *Service) oauthRoutes() []kit.Route {
+	routes := []kit.Route{
 		{Method: http.MethodPost, Path: pathOAuthToken, Public: true, Handle: s.oauthToken},
 		{Method: http.MethodPost, Path: pathDeviceChallenge, Public: true, Handle: s.deviceChallenge},
 	}
 	for _, p := range []string{pathOAuthToken, pathDeviceChallenge} {
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			routes = append(routes, route{Method: m, Path: p, Public: true, Handle: methodNotAllowed})
+			routes = append(routes, kit.Route{Method: m, Path: p, Public: true, Handle: messages.MethodNotAllowed})
 		}
 	}
 	return routes
 }
 
 // oauthToken is POST /v1/oauth/token: the grant_type picks the grant.
-func (s *Service) oauthToken(c *call) error {
+func (s *Service) oauthToken(c *kit.Call) error {
 	f, err := readExchangeBody(c)
 	if err != nil {
 		return err
@@ -63,26 +66,26 @@ func (s *Service) oauthToken(c *call) error {
 	case grantTypeDevice:
 		return s.deviceExchange(c, f)
 	}
-	return invalidField("grant_type", "must be one of %s", quoteList([]string{grantTypeJWTBearer, grantTypeDevice}))
+	return kit.InvalidField("grant_type", "must be one of %s", kit.QuoteList([]string{grantTypeJWTBearer, grantTypeDevice}))
 }
 
 // readExchangeBody runs step 1 of both endpoints (docs/auth-wire.md 2.2): the
 // response is never cached, then Content-Type, a JSON object body,
 // vendor-version and vendor-beta, in that order.
-func readExchangeBody(c *call) (*jsonFields, error) {
+func readExchangeBody(c *kit.Call) (*jsonFields, error) {
 	c.W.Header().Set(headerCacheControl, "no-store")
 	c.W.Header().Set(headerPragma, "no-cache")
 	if mt, _, err := mime.ParseMediaType(c.R.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return nil, invalidField("content-type", contentTypeJSONError)
+		return nil, kit.InvalidField("content-type", contentTypeJSONError)
 	}
 	f, err := readJSONObject(c.Ex.Body)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkVersion(c.R.Header); err != nil {
+	if err := kit.CheckVersion(c.R.Header); err != nil {
 		return nil, err
 	}
-	betas, err := parseBetas(c.R.Header)
+	betas, err := kit.ParseBetas(c.R.Header)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +114,7 @@ func readJSONObject(body []byte) (*jsonFields, error) {
 		return nil, describeBodyError(err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, invalidField("request body", "must be a JSON object")
+		return nil, kit.InvalidField("request body", "must be a JSON object")
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -132,19 +135,19 @@ func readJSONObject(body []byte) (*jsonFields, error) {
 		return nil, describeBodyError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, invalidField("request body", "unexpected data after the JSON value")
+		return nil, kit.InvalidField("request body", "unexpected data after the JSON value")
 	}
 	return f, nil
 }
 
-// describeBodyError is describeDecodeError for a body read token by token,
-// where a body that stops early ends in io.EOF rather than
+// describeBodyError is [kit.DescribeDecodeError] for a body read token
+// by token, where a body that stops early ends in io.EOF rather than
 // io.ErrUnexpectedEOF: past the opening brace, any end is unexpected.
 func describeBodyError(err error) error {
 	if errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF
 	}
-	return describeDecodeError(err)
+	return kit.DescribeDecodeError(err)
 }
 
 // str reads a string field. A missing or null field is absent: an error
@@ -153,13 +156,13 @@ func (f *jsonFields) str(name string, required bool) (string, bool, error) {
 	raw, ok := f.vals[name]
 	if !ok || string(raw) == "null" {
 		if required {
-			return "", false, invalidField(name, "is required")
+			return "", false, kit.InvalidField(name, "is required")
 		}
 		return "", false, nil
 	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", false, invalidField(name, "must be a string")
+		return "", false, kit.InvalidField(name, "must be a string")
 	}
 	return v, true, nil
 }
@@ -178,7 +181,7 @@ func (f *jsonFields) onlyKnown(allowed ...string) error {
 	}
 	for _, k := range f.keys {
 		if !known[k] {
-			return invalidField(k, "unknown field")
+			return kit.InvalidField(k, "unknown field")
 		}
 	}
 	return nil
@@ -192,7 +195,7 @@ func checkWorkspaceField(f *jsonFields) (string, error) {
 		return "", err
 	}
 	if ws != "" && ws != "default" && !validWorkspaceID(ws) {
-		return "", invalidField("workspace_id", "must be a workspace ID (`wrkspc_…`) or `default`")
+		return "", kit.InvalidField("workspace_id", "must be a workspace ID (`wrkspc_…`) or `default`")
 	}
 	return ws, nil
 }
@@ -216,8 +219,8 @@ type tokenResponse struct {
 
 // sendToken answers a successful exchange. The workspace the token is
 // bound to travels in the vendor-workspace-id header.
-func sendToken(c *call, secret string, expiresIn int, scope, workspaceID string) error {
-	c.W.Header().Set(headerWorkspaceID, workspaceID)
+func sendToken(c *kit.Call, secret string, expiresIn int, scope, workspaceID string) error {
+	c.W.Header().Set(kit.HeaderWorkspaceID, workspaceID)
 	return c.OK(tokenResponse{AccessToken: secret, TokenType: "Bearer", ExpiresIn: expiresIn, Scope: scope})
 }
 
@@ -252,7 +255,7 @@ func (s *Service) ExchangeDenials() []ExchangeDenial {
 
 // deny records a denial, logs it (request id, grant and reason only) and
 // returns the opaque 401.
-func (s *Service) deny(c *call, grant, reason string) error {
+func (s *Service) deny(c *kit.Call, grant, reason string) error {
 	d := ExchangeDenial{RequestID: c.Ex.RequestID, Grant: grant, Reason: reason, Time: s.cfg.clock.Now()}
 	l := &s.denials
 	l.mu.Lock()
@@ -263,5 +266,5 @@ func (s *Service) deny(c *call, grant, reason string) error {
 	l.mu.Unlock()
 	s.cfg.logger.LogAttrs(c.R.Context(), slog.LevelInfo, "token exchange denied",
 		slog.String("request_id", d.RequestID), slog.String("grant", grant), slog.String("reason", reason))
-	return unauthenticated(msgExchangeDenied)
+	return kit.Unauthenticated(msgExchangeDenied)
 }

@@ -5,6 +5,9 @@ import (
 	"encoding/base64"
 	"net/http"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // Access tokens (docs/auth-wire.md section 1): the short-lived credentials
@@ -95,20 +98,20 @@ func (s *Service) issueTokenLocked(t *accessToken) string {
 // follows the API key's (deleted, expired, then the owner's standing).
 func (s *Service) authenticateAccessToken(h http.Header, secret string) (Principal, error) {
 	if bearer, ok := bearerCredential(h); !ok || bearer != secret {
-		return Principal{}, unauthenticated(msgTokenInAPIKeyHeader)
+		return Principal{}, kit.Unauthenticated(msgTokenInAPIKeyHeader)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tokens.byDigest[secretDigest(secret)]
 	switch {
 	case !ok:
-		return Principal{}, unauthenticated(msgInvalidToken)
+		return Principal{}, kit.Unauthenticated(msgInvalidToken)
 	case t.integrationID != "" && s.integrationRevokedLocked(t.integrationID):
-		return Principal{}, unauthenticated(msgRevokedToken)
+		return Principal{}, kit.Unauthenticated(msgRevokedToken)
 	case !s.cfg.clock.Now().Before(t.expiresAt):
-		return Principal{}, unauthenticated(msgExpiredToken)
+		return Principal{}, kit.Unauthenticated(msgExpiredToken)
 	case !s.tokenInGoodStandingLocked(t):
-		return Principal{}, unauthenticated(msgTokenNoLongerValid)
+		return Principal{}, kit.Unauthenticated(msgTokenNoLongerValid)
 	}
 	p := Principal{keyID: t.id, workspaceID: t.workspaceID, scope: t.scope}
 	if t.serviceAccountID != "" {
@@ -137,9 +140,9 @@ func (s *Service) tokenInGoodStandingLocked(t *accessToken) bool {
 // Routes each narrow scope allows, by route pattern. The Messages paths'
 // other methods are routes too (405), so a wrong method on them stays 405.
 var (
-	messagesScopeRoutes  = map[string]bool{pathMessages: true, pathCountTokens: true}
+	messagesScopeRoutes  = map[string]bool{messages.PathMessages: true, messages.PathCountTokens: true}
 	inferenceScopeRoutes = map[string]bool{
-		pathMessages: true, pathCountTokens: true, pathChatCompletions: true,
+		messages.PathMessages: true, messages.PathCountTokens: true, messages.PathChatCompletions: true,
 		"/v1/models": true, "/v1/models/{model_id}": true,
 	}
 )
@@ -147,7 +150,7 @@ var (
 // CheckAccess is step 3 of the chain (docs/auth-wire.md 1.2): the admin-API
 // rule for API keys (workspace selection rule 3, workspace_selection.go), and
 // the scope of an access token (docs/auth-wire.md 1.4).
-func (s *Service) CheckAccess(p Principal, rt route, r *http.Request, admin bool) error {
+func (s *Service) CheckAccess(p Principal, rt kit.Route, r *http.Request, admin bool) error {
 	switch p.scope {
 	case "":
 		if admin {
@@ -155,24 +158,24 @@ func (s *Service) CheckAccess(p Principal, rt route, r *http.Request, admin bool
 		}
 	case ScopeWorkspaceDeveloper:
 		if admin {
-			return newAPIError(http.StatusForbidden, errPermission,
+			return kit.NewAPIError(http.StatusForbidden, kit.ErrPermission,
 				"The admin API does not accept access tokens scoped to a workspace; use a key that is not scoped to a workspace.")
 		}
 	case ScopeWorkspaceInference:
 		if !inferenceScopeRoutes[rt.Path] {
-			return newAPIError(http.StatusForbidden, errPermission,
+			return kit.NewAPIError(http.StatusForbidden, kit.ErrPermission,
 				"This access token does not allow `%s %s`: its scope `%s` allows only the Messages, chat completions and Models endpoints.",
 				r.Method, r.URL.Path, ScopeWorkspaceInference)
 		}
 	case ScopeWorkspaceMessages:
 		if !messagesScopeRoutes[rt.Path] {
-			return newAPIError(http.StatusForbidden, errPermission,
+			return kit.NewAPIError(http.StatusForbidden, kit.ErrPermission,
 				"This access token does not allow `%s %s`: device attestation tokens authorize only `POST /v1/messages` and `POST /v1/messages/count_tokens`.",
 				r.Method, r.URL.Path)
 		}
 	default:
 		// Every scope the server issues is handled above.
-		return newAPIError(http.StatusForbidden, errPermission, "This access token's scope allows no API call.")
+		return kit.NewAPIError(http.StatusForbidden, kit.ErrPermission, "This access token's scope allows no API call.")
 	}
 	return nil
 }

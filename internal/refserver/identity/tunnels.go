@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Tunnels (docs/api-choices.md "Tunnels"; research preview). A tunnel belongs to the
@@ -20,9 +22,9 @@ import (
 // workspace in vendor-workspace-id as every such key does; they predate the
 // preview's beta value and do not require it.
 
-func (s *Service) tunnelRoutes() []route {
-	beta := []string{betaMCPTunnels}
-	return []route{
+func (s *Service) tunnelRoutes() []kit.Route {
+	beta := []string{kit.BetaMCPTunnels}
+	return []kit.Route{
 		{Method: http.MethodPost, Path: "/v1/tunnels", Op: "tunnels.create", Betas: beta, Handle: s.createTunnel},
 		{Method: http.MethodGet, Path: "/v1/tunnels", Op: "tunnels.list", Betas: beta, Handle: s.listTunnels},
 		{Method: http.MethodGet, Path: "/v1/tunnels/{tunnel_id}", Op: "tunnels.retrieve", Betas: beta, Handle: s.getTunnel},
@@ -46,40 +48,40 @@ type tunnel struct {
 
 func (t *tunnel) archived() bool { return !t.archivedAt.IsZero() }
 
-func (t *tunnel) position() position { return position{CreatedAt: t.createdAt, ID: t.id} }
+func (t *tunnel) position() kit.Position { return kit.Position{CreatedAt: t.createdAt, ID: t.id} }
 
 type tunnelJSON struct {
-	Type        string     `json:"type"`
-	ID          string     `json:"id"`
-	ArchivedAt  *timestamp `json:"archived_at"`
-	CreatedAt   timestamp  `json:"created_at"`
-	DisplayName *string    `json:"display_name"`
-	Domain      string     `json:"domain"`
+	Type        string         `json:"type"`
+	ID          string         `json:"id"`
+	ArchivedAt  *kit.Timestamp `json:"archived_at"`
+	CreatedAt   kit.Timestamp  `json:"created_at"`
+	DisplayName *string        `json:"display_name"`
+	Domain      string         `json:"domain"`
 }
 
 func (t *tunnel) view() tunnelJSON {
 	return tunnelJSON{
 		Type:        "tunnel",
 		ID:          t.id,
-		ArchivedAt:  optionalTimestamp(t.archivedAt),
-		CreatedAt:   timestamp(t.createdAt),
+		ArchivedAt:  kit.OptionalTimestamp(t.archivedAt),
+		CreatedAt:   kit.Timestamp(t.createdAt),
 		DisplayName: t.displayName,
 		Domain:      t.domain,
 	}
 }
 
 type tunnelCreateBody struct {
-	DisplayName optional[string] `json:"display_name"`
+	DisplayName kit.Optional[string] `json:"display_name"`
 }
 
-func (s *Service) createTunnel(c *call) error {
+func (s *Service) createTunnel(c *kit.Call) error {
 	var body tunnelCreateBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	t := &tunnel{workspaceID: c.WorkspaceID, createdAt: c.Now()}
 	if body.DisplayName.Present() {
-		if err := checkLength("display_name", body.DisplayName.Value, 1, 255); err != nil {
+		if err := kit.CheckLength("display_name", body.DisplayName.Value, 1, 255); err != nil {
 			return err
 		}
 		name := body.DisplayName.Value
@@ -97,38 +99,38 @@ func (s *Service) createTunnel(c *call) error {
 	return c.OK(t.view())
 }
 
-func (s *Service) listTunnels(c *call) error {
+func (s *Service) listTunnels(c *kit.Call) error {
 	q := c.R.URL.Query()
-	p, err := parseCursorPageParams(q, 1000)
+	p, err := kit.ParseCursorPageParams(q, 1000)
 	if err != nil {
 		return err
 	}
-	includeArchived, err := queryBool(q, "include_archived")
+	includeArchived, err := kit.QueryBool(q, "include_archived")
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.tunnels), newestFirst((*tunnel).position))
+	all := slices.SortedFunc(maps.Values(s.tunnels), kit.NewestFirst((*tunnel).position))
 	keep := func(t *tunnel) bool {
 		return t.workspaceID == c.WorkspaceID && (includeArchived || !t.archived())
 	}
-	page := paginateByCursor(all, (*tunnel).position, keep, p)
-	return c.OK(mapCursorPage(page, (*tunnel).view))
+	page := kit.PaginateByCursor(all, (*tunnel).position, keep, p)
+	return c.OK(kit.MapCursorPage(page, (*tunnel).view))
 }
 
 // tunnelInWorkspaceLocked finds a tunnel of the request's workspace; other
 // workspaces' tunnels do not exist for it.
-func (s *Service) tunnelInWorkspaceLocked(c *call) (*tunnel, error) {
+func (s *Service) tunnelInWorkspaceLocked(c *kit.Call) (*tunnel, error) {
 	id := c.R.PathValue("tunnel_id")
 	t, ok := s.tunnels[id]
 	if !ok || t.workspaceID != c.WorkspaceID {
-		return nil, notFound("Tunnel `%s` not found.", id)
+		return nil, kit.NotFound("Tunnel `%s` not found.", id)
 	}
 	return t, nil
 }
 
-func (s *Service) getTunnel(c *call) error {
+func (s *Service) getTunnel(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.tunnelInWorkspaceLocked(c)
@@ -138,7 +140,7 @@ func (s *Service) getTunnel(c *call) error {
 	return c.OK(t.view())
 }
 
-func (s *Service) archiveTunnel(c *call) error {
+func (s *Service) archiveTunnel(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type allowedGeos struct {
 }
 
 func (allowedGeos) JSONDescription() string {
-	return `"unrestricted" or a non-empty array of distinct values from ` + quoteList(inferenceGeos)
+	return `"unrestricted" or a non-empty array of distinct values from ` + kit.QuoteList(inferenceGeos)
 }
 
 func (a allowedGeos) MarshalJSON() ([]byte, error) {
@@ -72,9 +72,9 @@ func (a *allowedGeos) UnmarshalJSON(data []byte) error {
 }
 
 type dataResidencyBody struct {
-	AllowedInferenceGeos optional[allowedGeos] `json:"allowed_inference_geos"`
-	DefaultInferenceGeo  optional[string]      `json:"default_inference_geo"`
-	WorkspaceGeo         optional[string]      `json:"workspace_geo"`
+	AllowedInferenceGeos kit.Optional[allowedGeos] `json:"allowed_inference_geos"`
+	DefaultInferenceGeo  kit.Optional[string]      `json:"default_inference_geo"`
+	WorkspaceGeo         kit.Optional[string]      `json:"workspace_geo"`
 }
 
 // applyResidency merges a data_residency body into cur. Omitted and null
@@ -85,23 +85,23 @@ func applyResidency(cur dataResidency, body dataResidencyBody, creating bool) (d
 	next := cur
 	if g := body.WorkspaceGeo; g.Present() && g.Value != cur.workspaceGeo {
 		if creating {
-			return cur, invalidField("data_residency.workspace_geo", "must be `us`")
+			return cur, kit.InvalidField("data_residency.workspace_geo", "must be `us`")
 		}
-		return cur, invalidField("data_residency.workspace_geo", "is immutable after creation")
+		return cur, kit.InvalidField("data_residency.workspace_geo", "is immutable after creation")
 	}
 	if a := body.AllowedInferenceGeos; a.Present() {
 		next.allowedGeos = a.Value.geos
 	}
 	if d := body.DefaultInferenceGeo; d.Present() {
 		if !slices.Contains(inferenceGeos, d.Value) {
-			return cur, invalidField("data_residency.default_inference_geo", "must be one of %s", quoteList(inferenceGeos))
+			return cur, kit.InvalidField("data_residency.default_inference_geo", "must be one of %s", kit.QuoteList(inferenceGeos))
 		}
 		next.defaultGeo = d.Value
 	} else if creating && next.allowedGeos != nil && !slices.Contains(next.allowedGeos, next.defaultGeo) {
 		next.defaultGeo = next.allowedGeos[0]
 	}
 	if next.allowedGeos != nil && !slices.Contains(next.allowedGeos, next.defaultGeo) {
-		return cur, invalidField("data_residency.default_inference_geo", "must be one of data_residency.allowed_inference_geos")
+		return cur, kit.InvalidField("data_residency.default_inference_geo", "must be one of data_residency.allowed_inference_geos")
 	}
 	return next, nil
 }
@@ -110,7 +110,7 @@ var displayColorPattern = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 
 func checkDisplayColor(c string) error {
 	if !displayColorPattern.MatchString(c) {
-		return invalidField("display_color", "must be a hex color of the form #RRGGBB")
+		return kit.InvalidField("display_color", "must be a hex color of the form #RRGGBB")
 	}
 	return nil
 }
@@ -127,16 +127,16 @@ var (
 func (s *Service) checkExternalKeyID(id string) error {
 	if !s.cfg.cloud {
 		if !externalKeyPattern.MatchString(id) {
-			return invalidField("external_key_id", "must be an encryption key configuration id (`ekey_…`)")
+			return kit.InvalidField("external_key_id", "must be an encryption key configuration id (`ekey_…`)")
 		}
 		return nil
 	}
 	m := kmsKeyARNPattern.FindStringSubmatch(id)
 	if m == nil {
-		return invalidField("external_key_id", "must be an AWS KMS key ARN (`arn:aws:kms:<region>:<account>:key/<key-id>`)")
+		return kit.InvalidField("external_key_id", "must be an AWS KMS key ARN (`arn:aws:kms:<region>:<account>:key/<key-id>`)")
 	}
 	if strings.HasPrefix(m[2], "mrk-") {
-		return invalidField("external_key_id", "must be a single-Region key; multi-Region keys (`mrk-…`) are not supported")
+		return kit.InvalidField("external_key_id", "must be a single-Region key; multi-Region keys (`mrk-…`) are not supported")
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ const (
 
 func checkTags(tags map[string]string) error {
 	if len(tags) > maxTags {
-		return invalidField("tags", "must have at most %d entries", maxTags)
+		return kit.InvalidField("tags", "must have at most %d entries", maxTags)
 	}
 	keys := make([]string, 0, len(tags))
 	for k := range tags {
@@ -158,13 +158,13 @@ func checkTags(tags map[string]string) error {
 	slices.Sort(keys) // report the same offender every time
 	for _, k := range keys {
 		if n := utf8.RuneCountInString(k); n < 1 || n > maxTagKeyLen {
-			return invalidField("tags", "keys must be between 1 and %d characters", maxTagKeyLen)
+			return kit.InvalidField("tags", "keys must be between 1 and %d characters", maxTagKeyLen)
 		}
 		if len(k) >= len("vendor") && strings.EqualFold(k[:len("vendor")], "vendor") {
-			return invalidField("tags", "key `%s` must not begin with `vendor`", k)
+			return kit.InvalidField("tags", "key `%s` must not begin with `vendor`", k)
 		}
 		if utf8.RuneCountInString(tags[k]) > maxTagValueLen {
-			return invalidField("tags."+k, "must be at most %d characters", maxTagValueLen)
+			return kit.InvalidField("tags."+k, "must be at most %d characters", maxTagValueLen)
 		}
 	}
 	return nil
@@ -175,8 +175,8 @@ type workspaceJSON struct {
 	Type          string            `json:"type"`
 	ID            string            `json:"id"`
 	Name          string            `json:"name"`
-	ArchivedAt    *timestamp        `json:"archived_at"`
-	CreatedAt     timestamp         `json:"created_at"`
+	ArchivedAt    *kit.Timestamp    `json:"archived_at"`
+	CreatedAt     kit.Timestamp     `json:"created_at"`
 	CompartmentID string            `json:"compartment_id"`
 	DataResidency dataResidencyJSON `json:"data_residency"`
 	DisplayColor  string            `json:"display_color"`
@@ -197,8 +197,8 @@ func (w *workspace) view() workspaceJSON {
 		Type:          "workspace",
 		ID:            w.id,
 		Name:          w.name,
-		ArchivedAt:    optionalTimestamp(w.archivedAt),
-		CreatedAt:     timestamp(w.createdAt),
+		ArchivedAt:    kit.OptionalTimestamp(w.archivedAt),
+		CreatedAt:     kit.Timestamp(w.createdAt),
 		CompartmentID: w.compartmentID,
 		DataResidency: dataResidencyJSON{
 			AllowedInferenceGeos: allowedGeos{geos: slices.Clone(w.residency.allowedGeos)},

@@ -1,5 +1,7 @@
 package identity
 
+import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+
 // Workspace selection. Every request runs in one workspace, chosen by the
 // numbered rules of docs/api-choices.md "Workspace selection", which the
 // code and tests refer to by number:
@@ -27,8 +29,8 @@ const (
 )
 
 // workspaceNotFound is rule 6's 404, also used for objects of the admin API.
-func workspaceNotFound(id string) *apiError {
-	return notFound("Workspace `%s` not found.", id)
+func workspaceNotFound(id string) *kit.APIError {
+	return kit.NotFound("Workspace `%s` not found.", id)
 }
 
 // validWorkspaceID reports whether s has the form wrkspc_ followed by 1–64
@@ -51,7 +53,7 @@ func validWorkspaceID(s string) bool {
 // an empty value counts as absent.
 func (s *Service) SelectWorkspace(p Principal, header string) (string, error) {
 	if header != "" && !validWorkspaceID(header) {
-		return "", invalidRequest(msgWorkspaceHeaderInvalid) // rule 5
+		return "", kit.InvalidRequest(msgWorkspaceHeaderInvalid) // rule 5
 	}
 	if p.workspaceID != "" {
 		// Rule 1: a scoped key works only in its workspace; Authenticate
@@ -62,7 +64,7 @@ func (s *Service) SelectWorkspace(p Principal, header string) (string, error) {
 		return "", workspaceNotFound(header) // rule 1: "if sent, it must match"
 	}
 	if header == "" {
-		return "", invalidRequest(msgWorkspaceHeaderRequired) // rules 2 and 4
+		return "", kit.InvalidRequest(msgWorkspaceHeaderRequired) // rules 2 and 4
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

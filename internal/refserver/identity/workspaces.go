@@ -4,14 +4,16 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Workspaces: the admin API under /v1/organizations/workspaces
 // (docs/api-choices.md "Workspaces"). Workspaces belong to the organization, not to the workspace the
 // request runs in.
 
-func (s *Service) workspaceRoutes() []route {
-	return []route{
+func (s *Service) workspaceRoutes() []kit.Route {
+	return []kit.Route{
 		{Method: http.MethodPost, Path: "/v1/organizations/workspaces", Op: "organizations.workspaces.create", Handle: s.createWorkspace},
 		{Method: http.MethodGet, Path: "/v1/organizations/workspaces", Op: "organizations.workspaces.list", Handle: s.listWorkspaces},
 		{Method: http.MethodGet, Path: "/v1/organizations/workspaces/{workspace_id}", Op: "organizations.workspaces.retrieve", Handle: s.getWorkspace},
@@ -22,20 +24,20 @@ func (s *Service) workspaceRoutes() []route {
 
 // workspaceBody is the body of create and update.
 type workspaceBody struct {
-	Name          optional[string]            `json:"name"`
-	DisplayColor  optional[string]            `json:"display_color"`
-	DataResidency optional[dataResidencyBody] `json:"data_residency"`
-	ExternalKeyID optional[string]            `json:"external_key_id"`
-	Tags          optional[map[string]string] `json:"tags"`
+	Name          kit.Optional[string]            `json:"name"`
+	DisplayColor  kit.Optional[string]            `json:"display_color"`
+	DataResidency kit.Optional[dataResidencyBody] `json:"data_residency"`
+	ExternalKeyID kit.Optional[string]            `json:"external_key_id"`
+	Tags          kit.Optional[map[string]string] `json:"tags"`
 }
 
-func (s *Service) createWorkspace(c *call) error {
+func (s *Service) createWorkspace(c *kit.Call) error {
 	var body workspaceBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if !body.Name.Present() {
-		return invalidField("name", "is required")
+		return kit.InvalidField("name", "is required")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -52,7 +54,7 @@ func (s *Service) createWorkspace(c *call) error {
 	return c.OK(ws.view())
 }
 
-func (s *Service) updateWorkspace(c *call) error {
+func (s *Service) updateWorkspace(c *kit.Call) error {
 	var body workspaceBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -65,7 +67,7 @@ func (s *Service) updateWorkspace(c *call) error {
 		return workspaceNotFound(id)
 	}
 	if ws.archived() {
-		return stateConflict(errInvalidRequest, "Workspace `%s` is archived and cannot be updated.", id)
+		return kit.StateConflict(kit.ErrInvalidRequest, "Workspace `%s` is archived and cannot be updated.", id)
 	}
 	draft := *ws
 	draft.tags = maps.Clone(ws.tags)
@@ -81,7 +83,7 @@ func (s *Service) updateWorkspace(c *call) error {
 // whose null asks to detach the key.
 func (s *Service) applyWorkspaceBody(w *workspace, body workspaceBody, creating bool) error {
 	if body.Name.Present() {
-		if err := checkLength("name", body.Name.Value, 1, 255); err != nil {
+		if err := kit.CheckLength("name", body.Name.Value, 1, 255); err != nil {
 			return err
 		}
 		w.name = body.Name.Value
@@ -115,10 +117,10 @@ func (s *Service) applyWorkspaceBody(w *workspace, body workspaceBody, creating 
 
 // setExternalKeyID enforces write-once: once attached, a key can be neither
 // replaced nor detached; sending the same value again is accepted.
-func (s *Service) setExternalKeyID(w *workspace, v optional[string]) error {
+func (s *Service) setExternalKeyID(w *workspace, v kit.Optional[string]) error {
 	if v.Null {
 		if w.externalKeyID != "" {
-			return invalidField("external_key_id", "is write-once and cannot be detached once set")
+			return kit.InvalidField("external_key_id", "is write-once and cannot be detached once set")
 		}
 		return nil
 	}
@@ -126,13 +128,13 @@ func (s *Service) setExternalKeyID(w *workspace, v optional[string]) error {
 		return err
 	}
 	if w.externalKeyID != "" && w.externalKeyID != v.Value {
-		return invalidField("external_key_id", "is write-once and cannot be replaced once set")
+		return kit.InvalidField("external_key_id", "is write-once and cannot be replaced once set")
 	}
 	w.externalKeyID = v.Value
 	return nil
 }
 
-func (s *Service) getWorkspace(c *call) error {
+func (s *Service) getWorkspace(c *kit.Call) error {
 	id := c.R.PathValue("workspace_id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -143,7 +145,7 @@ func (s *Service) getWorkspace(c *call) error {
 	return c.OK(ws.view())
 }
 
-func (s *Service) archiveWorkspace(c *call) error {
+func (s *Service) archiveWorkspace(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -164,7 +166,7 @@ func (s *Service) archiveWorkspaceLocked(id string) (*workspace, error) {
 		return nil, workspaceNotFound(id)
 	}
 	if ws.isDefault {
-		return nil, invalidRequest("Workspace `%s` is the default workspace and cannot be archived.", id)
+		return nil, kit.InvalidRequest("Workspace `%s` is the default workspace and cannot be archived.", id)
 	}
 	if !ws.archived() {
 		ws.archivedAt = s.now()
@@ -172,17 +174,17 @@ func (s *Service) archiveWorkspaceLocked(id string) (*workspace, error) {
 	return ws, nil
 }
 
-func (s *Service) listWorkspaces(c *call) error {
+func (s *Service) listWorkspaces(c *kit.Call) error {
 	q := c.R.URL.Query()
-	p, err := parseIDPageParams(q)
+	p, err := kit.ParseIDPageParams(q)
 	if err != nil {
 		return err
 	}
-	includeArchived, err := queryBool(q, "include_archived")
+	includeArchived, err := kit.QueryBool(q, "include_archived")
 	if err != nil {
 		return err
 	}
-	includeDefault, err := queryBool(q, "include_default")
+	includeDefault, err := kit.QueryBool(q, "include_default")
 	if err != nil {
 		return err
 	}
@@ -192,11 +194,11 @@ func (s *Service) listWorkspaces(c *call) error {
 	keep := func(w *workspace) bool {
 		return (includeArchived || !w.archived()) && (includeDefault || !w.isDefault)
 	}
-	page, perr := paginateByID(all, func(w *workspace) string { return w.id }, keep, p)
+	page, perr := kit.PaginateByID(all, func(w *workspace) string { return w.id }, keep, p)
 	if perr != nil {
 		return perr
 	}
-	return c.OK(mapIDPage(page, (*workspace).view))
+	return c.OK(kit.MapIDPage(page, (*workspace).view))
 }
 
 // workspaceListOrder is newest first, with the default workspace last
@@ -208,5 +210,5 @@ func workspaceListOrder(a, b *workspace) int {
 		}
 		return -1
 	}
-	return newestFirst((*workspace).position)(a, b)
+	return kit.NewestFirst((*workspace).position)(a, b)
 }

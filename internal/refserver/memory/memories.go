@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Memories (docs/managed-agents-wire.md 10.3, 10.4): UTF-8 text documents at
@@ -33,16 +35,16 @@ func memoryContentSHA256(content string) string {
 }
 
 type memoryJSON struct {
-	Type             string    `json:"type"`
-	ID               string    `json:"id"`
-	MemoryStoreID    string    `json:"memory_store_id"`
-	Path             string    `json:"path"`
-	Content          *string   `json:"content"` // null with view=basic
-	ContentSHA256    string    `json:"content_sha256"`
-	ContentSizeBytes int       `json:"content_size_bytes"`
-	MemoryVersionID  string    `json:"memory_version_id"`
-	CreatedAt        timestamp `json:"created_at"`
-	UpdatedAt        timestamp `json:"updated_at"`
+	Type             string        `json:"type"`
+	ID               string        `json:"id"`
+	MemoryStoreID    string        `json:"memory_store_id"`
+	Path             string        `json:"path"`
+	Content          *string       `json:"content"` // null with view=basic
+	ContentSHA256    string        `json:"content_sha256"`
+	ContentSizeBytes int           `json:"content_size_bytes"`
+	MemoryVersionID  string        `json:"memory_version_id"`
+	CreatedAt        kit.Timestamp `json:"created_at"`
+	UpdatedAt        kit.Timestamp `json:"updated_at"`
 }
 
 func (m *memory) view(full bool) memoryJSON {
@@ -54,8 +56,8 @@ func (m *memory) view(full bool) memoryJSON {
 		ContentSHA256:    m.sha256,
 		ContentSizeBytes: len(m.content),
 		MemoryVersionID:  m.versionID,
-		CreatedAt:        timestamp(m.createdAt),
-		UpdatedAt:        timestamp(m.updatedAt),
+		CreatedAt:        kit.Timestamp(m.createdAt),
+		UpdatedAt:        kit.Timestamp(m.updatedAt),
 	}
 	if full {
 		content := m.content
@@ -69,7 +71,7 @@ func (m *memory) view(full bool) memoryJSON {
 func (st *memoryStore) memoryLocked(id string) (*memory, error) {
 	m, ok := st.memories[id]
 	if !ok {
-		return nil, notFound("Memory `%s` not found.", id)
+		return nil, kit.NotFound("Memory `%s` not found.", id)
 	}
 	return m, nil
 }
@@ -101,21 +103,21 @@ func (st *memoryStore) pathConflict(p string, self *memory) *memory {
 }
 
 type memoryCreateBody struct {
-	Path    optional[string] `json:"path"`
-	Content optional[string] `json:"content"`
+	Path    kit.Optional[string] `json:"path"`
+	Content kit.Optional[string] `json:"content"`
 }
 
-func requiredMemoryString(field string, v optional[string]) error {
+func requiredMemoryString(field string, v kit.Optional[string]) error {
 	if !v.Set {
-		return invalidField(field, "is required")
+		return kit.InvalidField(field, "is required")
 	}
 	if v.Null {
-		return invalidField(field, "must not be null")
+		return kit.InvalidField(field, "must not be null")
 	}
 	return nil
 }
 
-func (s *Service) createMemory(c *call) error {
+func (s *Service) createMemory(c *kit.Call) error {
 	full, err := memoryView(c.R.URL.Query(), false)
 	if err != nil {
 		return err
@@ -164,7 +166,7 @@ func (s *Service) createMemory(c *call) error {
 	return c.OK(m.view(full))
 }
 
-func (s *Service) getMemory(c *call) error {
+func (s *Service) getMemory(c *kit.Call) error {
 	full, err := memoryView(c.R.URL.Query(), true)
 	if err != nil {
 		return err
@@ -183,16 +185,16 @@ func (s *Service) getMemory(c *call) error {
 }
 
 type memoryUpdateBody struct {
-	Content      optional[string]                 `json:"content"`
-	Path         optional[string]                 `json:"path"`
-	Precondition optional[memoryPreconditionBody] `json:"precondition"`
+	Content      kit.Optional[string]                 `json:"content"`
+	Path         kit.Optional[string]                 `json:"path"`
+	Precondition kit.Optional[memoryPreconditionBody] `json:"precondition"`
 }
 
 // memoryPreconditionBody is a union with one variant so far:
 // {type: content_sha256, content_sha256}.
 type memoryPreconditionBody struct {
-	Type          optional[string] `json:"type"`
-	ContentSHA256 optional[string] `json:"content_sha256"`
+	Type          kit.Optional[string] `json:"type"`
+	ContentSHA256 kit.Optional[string] `json:"content_sha256"`
 }
 
 func (p memoryPreconditionBody) check() error {
@@ -200,7 +202,7 @@ func (p memoryPreconditionBody) check() error {
 		return err
 	}
 	if p.Type.Value != "content_sha256" {
-		return invalidField("precondition.type", "must be one of `content_sha256`")
+		return kit.InvalidField("precondition.type", "must be one of `content_sha256`")
 	}
 	if err := requiredMemoryString("precondition.content_sha256", p.ContentSHA256); err != nil {
 		return err
@@ -208,7 +210,7 @@ func (p memoryPreconditionBody) check() error {
 	return checkMemorySHA256("precondition.content_sha256", p.ContentSHA256.Value)
 }
 
-func (s *Service) updateMemory(c *call) error {
+func (s *Service) updateMemory(c *kit.Call) error {
 	full, err := memoryView(c.R.URL.Query(), false)
 	if err != nil {
 		return err
@@ -229,7 +231,7 @@ func (s *Service) updateMemory(c *call) error {
 	}
 	if body.Precondition.Set {
 		if body.Precondition.Null {
-			return invalidField("precondition", "must not be null")
+			return kit.InvalidField("precondition", "must not be null")
 		}
 		if err := body.Precondition.Value.check(); err != nil {
 			return err
@@ -261,7 +263,7 @@ func (s *Service) updateMemory(c *call) error {
 		return c.OK(m.view(full))
 	}
 	if body.Precondition.Present() && body.Precondition.Value.ContentSHA256.Value != m.sha256 {
-		return stateConflict(errMemoryPreconditionFailed,
+		return kit.StateConflict(errMemoryPreconditionFailed,
 			"precondition.content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
 	if path != m.path {
@@ -281,8 +283,8 @@ func (s *Service) updateMemory(c *call) error {
 	return c.OK(m.view(full))
 }
 
-func (s *Service) deleteMemory(c *call) error {
-	expected, hasExpected := queryValue(c.R.URL.Query(), "expected_content_sha256")
+func (s *Service) deleteMemory(c *kit.Call) error {
+	expected, hasExpected := kit.QueryValue(c.R.URL.Query(), "expected_content_sha256")
 	if hasExpected {
 		if err := checkMemorySHA256("expected_content_sha256", expected); err != nil {
 			return err
@@ -302,7 +304,7 @@ func (s *Service) deleteMemory(c *call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	if hasExpected && expected != m.sha256 {
-		return stateConflict(errMemoryPreconditionFailed,
+		return kit.StateConflict(errMemoryPreconditionFailed,
 			"expected_content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
 	delete(st.memories, m.id)

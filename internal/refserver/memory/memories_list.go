@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // List memories (MM3, docs/managed-agents-wire.md 10.4): the memories under
@@ -26,16 +28,16 @@ type memoryListEntry struct {
 	m   *memory
 }
 
-func (s *Service) listMemories(c *call) error {
+func (s *Service) listMemories(c *kit.Call) error {
 	q := c.R.URL.Query()
 	prefix := "/"
-	if raw, ok := queryValue(q, "path_prefix"); ok {
+	if raw, ok := kit.QueryValue(q, "path_prefix"); ok {
 		if err := checkMemoryPathPrefix(raw); err != nil {
 			return err
 		}
 		prefix = raw
 	}
-	depth, err := queryInt(q, "depth", 0, 0, math.MaxInt32)
+	depth, err := kit.QueryInt(q, "depth", 0, 0, math.MaxInt32)
 	if err != nil {
 		return err
 	}
@@ -43,7 +45,7 @@ func (s *Service) listMemories(c *call) error {
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(q, "limit", 20, 1, memoryListMax)
+	limit, err := kit.QueryInt(q, "limit", 20, 1, memoryListMax)
 	if err != nil {
 		return err
 	}
@@ -61,7 +63,7 @@ func (s *Service) listMemories(c *call) error {
 		return err
 	}
 	entries := memoryListEntries(st, prefix, depth)
-	page := cursorPage[any]{Data: []any{}}
+	page := kit.CursorPage[any]{Data: []any{}}
 	lastKey := ""
 	for _, e := range entries {
 		if hasAfter && e.key <= after {

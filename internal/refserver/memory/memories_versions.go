@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Memory versions (docs/managed-agents-wire.md 10.5): every write that
@@ -25,7 +27,7 @@ type memoryActor struct {
 	id   string
 }
 
-func apiMemoryActor(c *call) memoryActor {
+func apiMemoryActor(c *kit.Call) memoryActor {
 	return memoryActor{kind: "api_actor", id: c.Caller.ActorID()}
 }
 
@@ -69,19 +71,19 @@ func (v *memoryVersion) hasContent() bool {
 }
 
 type memoryVersionJSON struct {
-	Type             string       `json:"type"`
-	ID               string       `json:"id"`
-	MemoryStoreID    string       `json:"memory_store_id"`
-	MemoryID         string       `json:"memory_id"`
-	Operation        string       `json:"operation"`
-	Path             *string      `json:"path"`
-	Content          *string      `json:"content"`
-	ContentSHA256    *string      `json:"content_sha256"`
-	ContentSizeBytes *int         `json:"content_size_bytes"`
-	CreatedBy        memoryActor  `json:"created_by"`
-	RedactedAt       *timestamp   `json:"redacted_at"`
-	RedactedBy       *memoryActor `json:"redacted_by"`
-	CreatedAt        timestamp    `json:"created_at"`
+	Type             string         `json:"type"`
+	ID               string         `json:"id"`
+	MemoryStoreID    string         `json:"memory_store_id"`
+	MemoryID         string         `json:"memory_id"`
+	Operation        string         `json:"operation"`
+	Path             *string        `json:"path"`
+	Content          *string        `json:"content"`
+	ContentSHA256    *string        `json:"content_sha256"`
+	ContentSizeBytes *int           `json:"content_size_bytes"`
+	CreatedBy        memoryActor    `json:"created_by"`
+	RedactedAt       *kit.Timestamp `json:"redacted_at"`
+	RedactedBy       *memoryActor   `json:"redacted_by"`
+	CreatedAt        kit.Timestamp  `json:"created_at"`
 }
 
 func (v *memoryVersion) view(full bool) memoryVersionJSON {
@@ -92,8 +94,8 @@ func (v *memoryVersion) view(full bool) memoryVersionJSON {
 		MemoryID:      v.memoryID,
 		Operation:     v.operation,
 		CreatedBy:     v.createdBy,
-		RedactedAt:    optionalTimestamp(v.redactedAt),
-		CreatedAt:     timestamp(v.createdAt),
+		RedactedAt:    kit.OptionalTimestamp(v.redactedAt),
+		CreatedAt:     kit.Timestamp(v.createdAt),
 	}
 	if !v.redacted() {
 		path := v.path
@@ -140,22 +142,22 @@ func (s *Service) appendMemoryVersionLocked(st *memoryStore, m *memory, op strin
 func (st *memoryStore) versionLocked(id string) (*memoryVersion, error) {
 	v, ok := st.versionsByID[id]
 	if !ok {
-		return nil, notFound("Memory version `%s` not found.", id)
+		return nil, kit.NotFound("Memory version `%s` not found.", id)
 	}
 	return v, nil
 }
 
 // listMemoryVersions is MV1: newest first, filtered by memory, operation,
 // writer and creation time.
-func (s *Service) listMemoryVersions(c *call) error {
+func (s *Service) listMemoryVersions(c *kit.Call) error {
 	q := c.R.URL.Query()
-	memoryID, _ := queryValue(q, "memory_id")
-	operation, hasOperation := queryValue(q, "operation")
+	memoryID, _ := kit.QueryValue(q, "memory_id")
+	operation, hasOperation := kit.QueryValue(q, "operation")
 	if hasOperation && operation != memoryOpCreated && operation != memoryOpModified && operation != memoryOpDeleted {
-		return invalidField("operation", "must be one of `created`, `modified`, `deleted`")
+		return kit.InvalidField("operation", "must be one of `created`, `modified`, `deleted`")
 	}
-	sessionID, _ := queryValue(q, "session_id")
-	apiKeyID, _ := queryValue(q, "api_key_id")
+	sessionID, _ := kit.QueryValue(q, "session_id")
+	apiKeyID, _ := kit.QueryValue(q, "api_key_id")
 	gte, lte, err := memoryCreatedRange(q)
 	if err != nil {
 		return err
@@ -164,7 +166,7 @@ func (s *Service) listMemoryVersions(c *call) error {
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(q, "limit", 20, 1, memoryListMax)
+	limit, err := kit.QueryInt(q, "limit", 20, 1, memoryListMax)
 	if err != nil {
 		return err
 	}
@@ -191,7 +193,7 @@ func (s *Service) listMemoryVersions(c *call) error {
 	if err != nil {
 		return err
 	}
-	page := cursorPage[memoryVersionJSON]{Data: []memoryVersionJSON{}}
+	page := kit.CursorPage[memoryVersionJSON]{Data: []memoryVersionJSON{}}
 	var lastSeq uint64
 	for i := len(st.versions) - 1; i >= 0; i-- {
 		v := st.versions[i]
@@ -211,7 +213,7 @@ func (s *Service) listMemoryVersions(c *call) error {
 	return c.OK(page)
 }
 
-func (s *Service) getMemoryVersion(c *call) error {
+func (s *Service) getMemoryVersion(c *kit.Call) error {
 	full, err := memoryView(c.R.URL.Query(), true)
 	if err != nil {
 		return err
@@ -234,7 +236,7 @@ func (s *Service) getMemoryVersion(c *call) error {
 // redacted: the memory's content is that version's content
 // (docs/managed-agents-wire.md 10.5).
 // Redaction writes to the store, which an archived store refuses.
-func (s *Service) redactMemoryVersion(c *call) error {
+func (s *Service) redactMemoryVersion(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -252,7 +254,7 @@ func (s *Service) redactMemoryVersion(c *call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	if m, live := st.memories[v.memoryID]; live && m.versionID == v.id {
-		return stateConflict(errInvalidRequest, "memory_version_id: cannot redact the current version of a memory")
+		return kit.StateConflict(kit.ErrInvalidRequest, "memory_version_id: cannot redact the current version of a memory")
 	}
 	if !v.redacted() {
 		v.redactedAt, v.redactedBy = c.Now(), apiMemoryActor(c)

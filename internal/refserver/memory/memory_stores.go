@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Memory stores, memories and memory versions (docs/managed-agents-wire.md
@@ -62,7 +64,9 @@ func (st *memoryStore) archived() bool { return !st.archivedAt.IsZero() }
 // later renames do not propagate. description is "" when the store has none.
 func (st *memoryStore) snapshot() (name, description string) { return st.name, st.description }
 
-func (st *memoryStore) position() position { return position{CreatedAt: st.createdAt, ID: st.id} }
+func (st *memoryStore) position() kit.Position {
+	return kit.Position{CreatedAt: st.createdAt, ID: st.id}
+}
 
 // memoryStoreLocked returns the store with this id in the workspace; 404
 // ("Memory store `<id>` not found.") when unknown, deleted, or in another workspace. The
@@ -70,7 +74,7 @@ func (st *memoryStore) position() position { return position{CreatedAt: st.creat
 func (s *Service) memoryStoreLocked(workspaceID, id string) (*memoryStore, error) {
 	st, ok := s.memory.stores[id]
 	if !ok || st.workspaceID != workspaceID {
-		return nil, notFound("Memory store `%s` not found.", id)
+		return nil, kit.NotFound("Memory store `%s` not found.", id)
 	}
 	return st, nil
 }
@@ -102,10 +106,10 @@ func memoryMountPath(storeID, name string) string {
 	return "/mnt/memory/" + slug
 }
 
-func (s *Service) memoryRoutes() []route {
+func (s *Service) memoryRoutes() []kit.Route {
 	b := memoryBetas
 	const store = "/v1/memory_stores/{memory_store_id}"
-	return []route{
+	return []kit.Route{
 		{Method: http.MethodPost, Path: "/v1/memory_stores", Op: "memory_stores.create", Betas: b, Handle: s.createMemoryStore},
 		{Method: http.MethodGet, Path: "/v1/memory_stores", Op: "memory_stores.list", Betas: b, Handle: s.listMemoryStores},
 		{Method: http.MethodGet, Path: store, Op: "memory_stores.retrieve", Betas: b, Handle: s.getMemoryStore},
@@ -131,9 +135,9 @@ type memoryStoreJSON struct {
 	Name        string            `json:"name"`
 	Description string            `json:"description"`
 	Metadata    map[string]string `json:"metadata"`
-	ArchivedAt  *timestamp        `json:"archived_at"`
-	CreatedAt   timestamp         `json:"created_at"`
-	UpdatedAt   timestamp         `json:"updated_at"`
+	ArchivedAt  *kit.Timestamp    `json:"archived_at"`
+	CreatedAt   kit.Timestamp     `json:"created_at"`
+	UpdatedAt   kit.Timestamp     `json:"updated_at"`
 }
 
 func (st *memoryStore) view() memoryStoreJSON {
@@ -143,9 +147,9 @@ func (st *memoryStore) view() memoryStoreJSON {
 		Name:        st.name,
 		Description: st.description,
 		Metadata:    st.metadata,
-		ArchivedAt:  optionalTimestamp(st.archivedAt),
-		CreatedAt:   timestamp(st.createdAt),
-		UpdatedAt:   timestamp(st.updatedAt),
+		ArchivedAt:  kit.OptionalTimestamp(st.archivedAt),
+		CreatedAt:   kit.Timestamp(st.createdAt),
+		UpdatedAt:   kit.Timestamp(st.updatedAt),
 	}
 }
 
@@ -153,9 +157,9 @@ func (st *memoryStore) view() memoryStoreJSON {
 // values are pointers so that a null value is seen: it deletes the key on
 // update and is refused on create.
 type memoryStoreBody struct {
-	Name        optional[string]             `json:"name"`
-	Description optional[string]             `json:"description"`
-	Metadata    optional[memoryMetadataBody] `json:"metadata"`
+	Name        kit.Optional[string]             `json:"name"`
+	Description kit.Optional[string]             `json:"description"`
+	Metadata    kit.Optional[memoryMetadataBody] `json:"metadata"`
 }
 
 // memoryMetadataBody is a metadata map as sent: a nil value is a null. It
@@ -185,23 +189,23 @@ func (m *memoryMetadataBody) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func (s *Service) createMemoryStore(c *call) error {
+func (s *Service) createMemoryStore(c *kit.Call) error {
 	var body memoryStoreBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	if !body.Name.Set {
-		return invalidField("name", "is required")
+		return kit.InvalidField("name", "is required")
 	}
 	if body.Name.Null {
-		return invalidField("name", "must not be null")
+		return kit.InvalidField("name", "must not be null")
 	}
 	if err := checkMemoryStoreName(body.Name.Value); err != nil {
 		return err
 	}
 	description := ""
 	if body.Description.Present() { // null means omitted on create (docs/managed-agents-wire.md 10.2)
-		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
+		if err := kit.CheckLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
 			return err
 		}
 		description = body.Description.Value
@@ -209,7 +213,7 @@ func (s *Service) createMemoryStore(c *call) error {
 	metadata := map[string]string{}
 	if body.Metadata.Set {
 		if body.Metadata.Null {
-			return invalidField("metadata", "must not be null")
+			return kit.InvalidField("metadata", "must not be null")
 		}
 		if err := checkMemoryMetadataPatch(body.Metadata.Value, true); err != nil {
 			return err
@@ -242,7 +246,7 @@ func (s *Service) createMemoryStore(c *call) error {
 	return c.OK(st.view())
 }
 
-func (s *Service) getMemoryStore(c *call) error {
+func (s *Service) getMemoryStore(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))
@@ -252,23 +256,23 @@ func (s *Service) getMemoryStore(c *call) error {
 	return c.OK(st.view())
 }
 
-func (s *Service) listMemoryStores(c *call) error {
+func (s *Service) listMemoryStores(c *kit.Call) error {
 	q := c.R.URL.Query()
 	gte, lte, err := memoryCreatedRange(q)
 	if err != nil {
 		return err
 	}
-	includeArchived, err := queryBool(q, "include_archived")
+	includeArchived, err := kit.QueryBool(q, "include_archived")
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(q, "limit", 20, 1, memoryListMax)
+	limit, err := kit.QueryInt(q, "limit", 20, 1, memoryListMax)
 	if err != nil {
 		return err
 	}
-	p := cursorPageParams{Limit: limit}
-	if raw, ok := queryValue(q, "page"); ok {
-		pos, ok := decodeCursor(raw)
+	p := kit.CursorPageParams{Limit: limit}
+	if raw, ok := kit.QueryValue(q, "page"); ok {
+		pos, ok := kit.DecodeCursor(raw)
 		if !ok {
 			return errMemoryCursor
 		}
@@ -276,16 +280,16 @@ func (s *Service) listMemoryStores(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.memory.stores), newestFirst((*memoryStore).position))
+	all := slices.SortedFunc(maps.Values(s.memory.stores), kit.NewestFirst((*memoryStore).position))
 	keep := func(st *memoryStore) bool {
 		return st.workspaceID == c.WorkspaceID && (includeArchived || !st.archived()) &&
 			memoryTimeInRange(st.createdAt, gte, lte)
 	}
-	page := paginateByCursor(all, (*memoryStore).position, keep, p)
-	return c.OK(mapCursorPage(page, (*memoryStore).view))
+	page := kit.PaginateByCursor(all, (*memoryStore).position, keep, p)
+	return c.OK(kit.MapCursorPage(page, (*memoryStore).view))
 }
 
-func (s *Service) updateMemoryStore(c *call) error {
+func (s *Service) updateMemoryStore(c *kit.Call) error {
 	var body memoryStoreBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -296,7 +300,7 @@ func (s *Service) updateMemoryStore(c *call) error {
 		}
 	}
 	if body.Description.Present() {
-		if err := checkLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
+		if err := kit.CheckLength("description", body.Description.Value, 0, memoryStoreDescMax); err != nil {
 			return err
 		}
 	}
@@ -341,7 +345,7 @@ func (s *Service) updateMemoryStore(c *call) error {
 	return c.OK(st.view())
 }
 
-func (s *Service) archiveMemoryStore(c *call) error {
+func (s *Service) archiveMemoryStore(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -364,7 +368,7 @@ type memoryDeletedJSON struct {
 
 // deleteMemoryStore removes the store with its memories and versions; an
 // archived store can be deleted (docs/managed-agents-wire.md 10.2).
-func (s *Service) deleteMemoryStore(c *call) error {
+func (s *Service) deleteMemoryStore(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.memoryStoreLocked(c.WorkspaceID, c.R.PathValue("memory_store_id"))

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Rules shared by the memory endpoints (docs/managed-agents-wire.md 1.4,
@@ -31,11 +33,11 @@ const (
 )
 
 func checkMemoryStoreName(name string) error {
-	if err := checkLength("name", name, 1, memoryStoreNameMax); err != nil {
+	if err := kit.CheckLength("name", name, 1, memoryStoreNameMax); err != nil {
 		return err
 	}
 	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return invalidField("name", "must not contain control characters")
+		return kit.InvalidField("name", "must not contain control characters")
 	}
 	return nil
 }
@@ -45,20 +47,20 @@ func checkMemoryStoreName(name string) error {
 // refused; on update it deletes the key.
 func checkMemoryMetadataPatch(patch map[string]*string, creating bool) error {
 	if creating && len(patch) > memoryMetadataPairs {
-		return invalidField("metadata", "must have at most %d pairs", memoryMetadataPairs)
+		return kit.InvalidField("metadata", "must have at most %d pairs", memoryMetadataPairs)
 	}
 	for _, k := range slices.Sorted(maps.Keys(patch)) {
 		if n := utf8.RuneCountInString(k); n < 1 || n > memoryMetadataKeyMax {
-			return invalidField("metadata", "keys must be between 1 and %d characters", memoryMetadataKeyMax)
+			return kit.InvalidField("metadata", "keys must be between 1 and %d characters", memoryMetadataKeyMax)
 		}
 		v := patch[k]
 		if v == nil {
 			if creating {
-				return invalidField("metadata."+k, "must not be null")
+				return kit.InvalidField("metadata."+k, "must not be null")
 			}
 			continue
 		}
-		if err := checkLength("metadata."+k, *v, 0, memoryMetadataValMax); err != nil {
+		if err := kit.CheckLength("metadata."+k, *v, 0, memoryMetadataValMax); err != nil {
 			return err
 		}
 	}
@@ -81,7 +83,7 @@ func mergeMemoryMetadata(cur map[string]string, patch map[string]*string) (map[s
 		}
 	}
 	if len(out) > memoryMetadataPairs {
-		return nil, invalidField("metadata", "must have at most %d pairs", memoryMetadataPairs)
+		return nil, kit.InvalidField("metadata", "must have at most %d pairs", memoryMetadataPairs)
 	}
 	return out, nil
 }
@@ -91,20 +93,20 @@ func mergeMemoryMetadata(cur map[string]string, patch map[string]*string) (map[s
 func checkMemoryPath(field, p string) error {
 	switch {
 	case !utf8.ValidString(p):
-		return invalidField(field, "must be valid UTF-8")
+		return kit.InvalidField(field, "must be valid UTF-8")
 	case !strings.HasPrefix(p, "/"):
-		return invalidField(field, "must start with `/`")
+		return kit.InvalidField(field, "must start with `/`")
 	}
 	for seg := range strings.SplitSeq(p[1:], "/") { // "/" alone is one empty segment
 		if seg == "" || seg == "." || seg == ".." {
-			return invalidField(field, "must not contain empty, `.` or `..` segments")
+			return kit.InvalidField(field, "must not contain empty, `.` or `..` segments")
 		}
 	}
 	if len(p) > memoryPathMaxBytes {
-		return invalidField(field, "must be between 2 and %d bytes", memoryPathMaxBytes)
+		return kit.InvalidField(field, "must be between 2 and %d bytes", memoryPathMaxBytes)
 	}
 	if strings.IndexFunc(p, memoryForbiddenRune) >= 0 {
-		return invalidField(field, "must not contain control or format characters")
+		return kit.InvalidField(field, "must not contain control or format characters")
 	}
 	return nil
 }
@@ -121,14 +123,14 @@ func checkMemoryPathPrefix(p string) error {
 		return nil
 	}
 	if !strings.HasSuffix(p, "/") {
-		return invalidField("path_prefix", "must end with `/`")
+		return kit.InvalidField("path_prefix", "must end with `/`")
 	}
 	return checkMemoryPath("path_prefix", strings.TrimSuffix(p, "/"))
 }
 
 func checkMemoryContent(content string) error {
 	if len(content) > memoryContentMax {
-		return invalidField("content", "must be at most %d bytes", memoryContentMax)
+		return kit.InvalidField("content", "must be at most %d bytes", memoryContentMax)
 	}
 	return nil
 }
@@ -142,7 +144,7 @@ func checkMemorySHA256(field, v string) error {
 		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
 	}
 	if !ok {
-		return invalidField(field, "must be 64 lowercase hexadecimal characters")
+		return kit.InvalidField(field, "must be 64 lowercase hexadecimal characters")
 	}
 	return nil
 }
@@ -150,7 +152,7 @@ func checkMemorySHA256(field, v string) error {
 // memoryView reads the view query parameter: true for "full". Its default
 // differs per endpoint (docs/managed-agents-wire.md 10.3).
 func memoryView(q url.Values, defaultFull bool) (bool, error) {
-	raw, ok := queryValue(q, "view")
+	raw, ok := kit.QueryValue(q, "view")
 	if !ok {
 		return defaultFull, nil
 	}
@@ -160,7 +162,7 @@ func memoryView(q url.Values, defaultFull bool) (bool, error) {
 	case "full":
 		return true, nil
 	}
-	return false, invalidField("view", "must be one of `basic`, `full`")
+	return false, kit.InvalidField("view", "must be one of `basic`, `full`")
 }
 
 // memoryCreatedRange reads created_at[gte] and created_at[lte], both
@@ -170,13 +172,13 @@ func memoryCreatedRange(q url.Values) (gte, lte time.Time, err error) {
 		name string
 		dst  *time.Time
 	}{{"created_at[gte]", &gte}, {"created_at[lte]", &lte}} {
-		raw, ok := queryValue(q, bound.name)
+		raw, ok := kit.QueryValue(q, bound.name)
 		if !ok {
 			continue
 		}
 		t, perr := time.Parse(time.RFC3339, raw)
 		if perr != nil {
-			return time.Time{}, time.Time{}, invalidField(bound.name, "must be an RFC 3339 timestamp")
+			return time.Time{}, time.Time{}, kit.InvalidField(bound.name, "must be an RFC 3339 timestamp")
 		}
 		*bound.dst = t
 	}
@@ -189,7 +191,7 @@ func memoryTimeInRange(t, gte, lte time.Time) bool {
 
 // errMemoryCursor is the answer to a malformed page
 // (docs/managed-agents-wire.md 1.6).
-var errMemoryCursor = invalidField("page", "invalid cursor")
+var errMemoryCursor = kit.InvalidField("page", "invalid cursor")
 
 // Cursors of the memory and version lists: "page_" + base64url of a kind
 // letter, ":" and a key. Memories are in path order, so their cursor is the
@@ -202,18 +204,18 @@ const (
 )
 
 func encodeMemoryCursor(kind byte, key string) *string {
-	s := cursorPrefix + base64.RawURLEncoding.EncodeToString(append([]byte{kind, ':'}, key...))
+	s := kit.CursorPrefix + base64.RawURLEncoding.EncodeToString(append([]byte{kind, ':'}, key...))
 	return &s
 }
 
 // memoryCursor reads the page parameter of a memory or version list; ok is
 // false when none was sent.
 func memoryCursor(q url.Values, kind byte) (key string, ok bool, err error) {
-	raw, sent := queryValue(q, "page")
+	raw, sent := kit.QueryValue(q, "page")
 	if !sent {
 		return "", false, nil
 	}
-	rest, found := strings.CutPrefix(raw, cursorPrefix)
+	rest, found := strings.CutPrefix(raw, kit.CursorPrefix)
 	if !found {
 		return "", false, errMemoryCursor
 	}
@@ -226,8 +228,8 @@ func memoryCursor(q url.Values, kind byte) (key string, ok bool, err error) {
 
 // memoryStoreArchived refuses a write to an archived store: archived stores
 // are read-only.
-func memoryStoreArchived(c *call, id string) error {
-	return stateConflict(errInvalidRequest, "memory_store_id: memory store `%s` is archived", id)
+func memoryStoreArchived(c *kit.Call, id string) error {
+	return kit.StateConflict(kit.ErrInvalidRequest, "memory_store_id: memory store `%s` is archived", id)
 }
 
 const (
@@ -252,7 +254,7 @@ type memoryPathConflictBody struct {
 // writeMemoryPathConflict answers 409 memory_path_conflict_error naming the
 // memory in the way. The handler returns its nil result: the response is
 // complete.
-func writeMemoryPathConflict(c *call, in *memory) error {
+func writeMemoryPathConflict(c *kit.Call, in *memory) error {
 	var b memoryPathConflictBody
 	b.Type = "error"
 	b.Error.Type = errMemoryPathConflict
@@ -261,6 +263,6 @@ func writeMemoryPathConflict(c *call, in *memory) error {
 	b.Error.ConflictingPath = in.path
 	b.RequestID = c.Ex.RequestID
 	c.W.Header().Set("x-should-retry", "false")
-	writeJSON(c.W, http.StatusConflict, b)
+	kit.WriteJSON(c.W, http.StatusConflict, b)
 	return nil
 }

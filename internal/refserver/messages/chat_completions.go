@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"unicode"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // POST /v1/chat/completions, the OpenAI-compatible layer
@@ -19,7 +21,7 @@ const openAIVersion = "2020-10-01"
 // markChatCompletions gives every response on the chat-completions path
 // its openai-version header and the OpenAI error shape (9.5), from
 // authentication failures and injected faults to validation.
-func markChatCompletions(r *http.Request, rb *responseBuffer) {
+func markChatCompletions(r *http.Request, rb *kit.ResponseBuffer) {
 	if r.URL.Path == pathChatCompletions {
 		rb.Header().Set("openai-version", openAIVersion)
 		rb.OpenAIErrors = true
@@ -32,7 +34,7 @@ type chatRequest struct {
 	includeUsage bool
 }
 
-func (s *Service) chatCompletions(c *call) error {
+func (s *Service) chatCompletions(c *kit.Call) error {
 	root, err := parseBody(c.Ex.Body)
 	if err != nil {
 		return err

@@ -156,7 +156,7 @@ func jnum(n int64) *jnode {
 
 // streamChat sends the data-only stream of 9.4. Errors after the 200 are
 // one `data: {"error":…}` frame and the end of the body (no [DONE]).
-func (s *Service) streamChat(c *call, r *msgRequest, d *directives, geo string, cr chatRequest) {
+func (s *Service) streamChat(c *kit.Call, r *msgRequest, d *directives, geo string, cr chatRequest) {
 	res := s.runModel(r, c.WorkspaceID, geo)
 	chunks := chatChunks(res, s.cfg.ids("msg_"), s.now().Unix(), cr.includeUsage)
 
@@ -176,7 +176,7 @@ func (s *Service) streamChat(c *call, r *msgRequest, d *directives, geo string, 
 	}
 	keepAlive := func() bool { return send(": keep-alive\n\n") }
 	sendError := func(typ, message string) {
-		data, _ := json.Marshal(openAIError(typ, message))
+		data, _ := json.Marshal(kit.OpenAIError(typ, message))
 		send("data: " + string(data) + "\n\n")
 	}
 	// stop applies an error directive or a Fault.StreamCutAfter due after
@@ -189,16 +189,16 @@ func (s *Service) streamChat(c *call, r *msgRequest, d *directives, geo string, 
 		if f := c.Ex.StreamFault; f != nil && written >= f.StreamCutAfter {
 			if f.Status == 0 {
 				c.Ex.Dropped = true
-				dropConnection(c.W)
+				kit.DropConnection(c.W)
 				return true
 			}
 			typ := f.ErrorType
 			if typ == "" {
-				typ = errorTypeForStatus(f.Status)
+				typ = kit.ErrorTypeForStatus(f.Status)
 			}
 			msg := f.Message
 			if msg == "" {
-				msg = defaultFaultMessage(f.Status)
+				msg = kit.DefaultFaultMessage(f.Status)
 			}
 			sendError(typ, msg)
 			return true

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The fake model's test directives (docs/messages-wire.md 10.9):
@@ -32,9 +34,9 @@ var directiveErrors = map[string]struct {
 	status  int
 	message string
 }{
-	errOverloaded: {529, "Overloaded"},
-	errAPI:        {500, "Internal server error"},
-	errRateLimit:  {429, "Rate limited"},
+	kit.ErrOverloaded: {529, "Overloaded"},
+	kit.ErrAPI:        {500, "Internal server error"},
+	kit.ErrRateLimit:  {429, "Rate limited"},
 }
 
 var refusalExplanations = map[string]string{

@@ -103,8 +103,8 @@ func detID(prefix string, seed [32]byte, parts ...string) string {
 	var b strings.Builder
 	b.WriteString(prefix)
 	b.WriteString("01")
-	for i := range idBodyLen {
-		b.WriteByte(base62[int(sum[i])%len(base62)])
+	for i := range kit.IDBodyLen {
+		b.WriteByte(kit.Base62[int(sum[i])%len(kit.Base62)])
 	}
 	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The fake model's tool calls (docs/messages-wire.md 10.5), schema
@@ -284,7 +286,7 @@ func (g *generation) startContainer(a attempt) {
 		id = detID("container_", g.seed, a.model.ID)
 	}
 	exp := g.s.touchContainer(g.workspace, id)
-	g.container = &containerJSON{ID: id, ExpiresAt: timestamp(exp)}
+	g.container = &containerJSON{ID: id, ExpiresAt: kit.Timestamp(exp)}
 }
 
 // synth is 10.8's schema synthesis.

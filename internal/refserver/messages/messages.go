@@ -19,8 +19,8 @@ const (
 	pathChatCompletions = "/v1/chat/completions"
 )
 
-func (s *Service) messageRoutes() []route {
-	routes := []route{
+func (s *Service) messageRoutes() []kit.Route {
+	routes := []kit.Route{
 		{Method: http.MethodPost, Path: pathMessages, Op: opMessagesCreate, Handle: s.createMessage, Streams: bodyStreams},
 		// vendor.messages.count_tokens and chat completions are SDK spans
 		// only; the API emits no span for them (no op; docs/tracing.md).
@@ -32,15 +32,15 @@ func (s *Service) messageRoutes() []route {
 	// name no operation.
 	for _, p := range []string{pathMessages, pathCountTokens, pathChatCompletions} {
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			routes = append(routes, route{Method: m, Path: p, Handle: methodNotAllowed})
+			routes = append(routes, kit.Route{Method: m, Path: p, Handle: methodNotAllowed})
 		}
 	}
 	return routes
 }
 
-func methodNotAllowed(c *call) error {
+func methodNotAllowed(c *kit.Call) error {
 	c.W.Header().Set("Allow", http.MethodPost)
-	return newAPIError(http.StatusMethodNotAllowed, errInvalidRequest, "method: must be POST")
+	return kit.NewAPIError(http.StatusMethodNotAllowed, kit.ErrInvalidRequest, "method: must be POST")
 }
 
 // bodyStreams reports whether a body asks for a stream ("stream": true). A
@@ -58,9 +58,9 @@ func bodyStreams(body []byte) bool {
 }
 
 // directiveError is the HTTP error of an error directive (10.9).
-func directiveError(typ string) *apiError {
+func directiveError(typ string) *kit.APIError {
 	e := directiveErrors[typ]
-	return newAPIError(e.status, typ, "%s", e.message)
+	return kit.NewAPIError(e.status, typ, "%s", e.message)
 }
 
 // resolveGeo is inference_geo as usage reports it: the request's, or the
@@ -76,7 +76,7 @@ func (s *Service) resolveGeo(r *msgRequest, workspaceID string) string {
 }
 
 // readMessagesRequest parses and validates a Messages body.
-func (s *Service) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *directives, error) {
+func (s *Service) readMessagesRequest(c *kit.Call, ep msgEndpoint) (*msgRequest, *directives, error) {
 	root, err := parseBody(c.Ex.Body)
 	if err != nil {
 		return nil, nil, err
@@ -89,7 +89,7 @@ func (s *Service) readMessagesRequest(c *call, ep msgEndpoint) (*msgRequest, *di
 	return r, d, err
 }
 
-func (s *Service) createMessage(c *call) error {
+func (s *Service) createMessage(c *kit.Call) error {
 	r, d, err := s.readMessagesRequest(c, epCreate)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ type countTokensJSON struct {
 	InputTokens int `json:"input_tokens"`
 }
 
-func (s *Service) countTokens(c *call) error {
+func (s *Service) countTokens(c *kit.Call) error {
 	r, d, err := s.readMessagesRequest(c, epCount)
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (s *Service) countTokens(c *call) error {
 // Fault.StreamCutAfter, ends the stream after n events (pings not counted)
 // with an error event; a fault without a Status drops the connection
 // instead.
-func (s *Service) streamMessage(c *call, r *msgRequest, d *directives, geo string) {
+func (s *Service) streamMessage(c *kit.Call, r *msgRequest, d *directives, geo string) {
 	res := s.runModel(r, c.WorkspaceID, geo)
 	id := s.cfg.ids("msg_")
 	r.span.response(res, id)
@@ -161,7 +161,7 @@ func (s *Service) streamMessage(c *call, r *msgRequest, d *directives, geo strin
 		if d.errType == "" || w.Written != d.errAfter {
 			return false
 		}
-		data, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: d.errType, Message: directiveErrors[d.errType].message},
+		data, _ := json.Marshal(kit.ErrorBody{Type: "error", Error: kit.ErrorDetail{Type: d.errType, Message: directiveErrors[d.errType].message},
 			RequestID: c.Ex.RequestID})
 		c.Ex.ErrType = d.errType
 		w.Write(kit.Frame{Type: "error", Data: data})

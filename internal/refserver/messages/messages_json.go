@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The Messages endpoints (docs/messages-wire.md) read bodies through jnode,
@@ -57,7 +59,7 @@ func parseBody(body []byte) (*jnode, error) {
 		if err := json.Unmarshal(body, &probe); err != nil {
 			detail = err.Error()
 		}
-		return nil, invalidRequest("The request body is not valid JSON: %s", detail)
+		return nil, kit.InvalidRequest("The request body is not valid JSON: %s", detail)
 	}
 	return parseJSON(body)
 }
@@ -68,10 +70,10 @@ func parseJSON(data []byte) (*jnode, error) {
 	dec.UseNumber()
 	n, err := parseNode(dec)
 	if err != nil {
-		return nil, invalidRequest("The request body is not valid JSON: %s", err.Error())
+		return nil, kit.InvalidRequest("The request body is not valid JSON: %s", err.Error())
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, invalidRequest("The request body is not valid JSON: %s", errTrailingData.Error())
+		return nil, kit.InvalidRequest("The request body is not valid JSON: %s", kit.ErrTrailingData.Error())
 	}
 	return n, nil
 }
@@ -273,20 +275,20 @@ func joinPath(p string, elems ...any) string {
 
 // pyErr is a 400 in the `<path>: <text>` form; an empty path gives the text
 // alone.
-func pyErr(path, format string, args ...any) *apiError {
+func pyErr(path, format string, args ...any) *kit.APIError {
 	msg := fmt.Sprintf(format, args...)
 	if path != "" {
 		msg = path + ": " + msg
 	}
-	return &apiError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: msg}
+	return &kit.APIError{Status: http.StatusBadRequest, Type: kit.ErrInvalidRequest, Message: msg}
 }
 
-func errRequired(path string) *apiError { return pyErr(path, "Field required") }
-func errExtra(path string) *apiError    { return pyErr(path, "Extra inputs are not permitted") }
+func errRequired(path string) *kit.APIError { return pyErr(path, "Field required") }
+func errExtra(path string) *kit.APIError    { return pyErr(path, "Extra inputs are not permitted") }
 
 var typeNames = map[jkind]string{jString: "string", jBool: "boolean", jArray: "list", jObject: "dictionary"}
 
-func errType(path string, want jkind) *apiError {
+func errType(path string, want jkind) *kit.APIError {
 	return pyErr(path, "Input should be a valid %s", typeNames[want])
 }
 
@@ -302,11 +304,11 @@ func quoteAlternatives(values []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
-func errEnum(path string, values ...string) *apiError {
+func errEnum(path string, values ...string) *kit.APIError {
 	return pyErr(path, "Input should be %s", quoteAlternatives(values))
 }
 
-func errTag(path, tag string, tags []string) *apiError {
+func errTag(path, tag string, tags []string) *kit.APIError {
 	q := make([]string, len(tags))
 	for i, t := range tags {
 		q[i] = "'" + t + "'"
@@ -314,22 +316,22 @@ func errTag(path, tag string, tags []string) *apiError {
 	return pyErr(path, "Input tag '%s' found using 'type' does not match any of the expected tags: %s", tag, strings.Join(q, ", "))
 }
 
-func errMinItems(path string, n int) *apiError {
+func errMinItems(path string, n int) *kit.APIError {
 	return pyErr(path, "List should have at least 1 item after validation, not %d", n)
 }
 
-func errMaxItems(path string, maxN, n int) *apiError {
+func errMaxItems(path string, maxN, n int) *kit.APIError {
 	return pyErr(path, "List should have at most %d items after validation, not %d", maxN, n)
 }
 
-func errMinLen(path string, minLen int) *apiError {
+func errMinLen(path string, minLen int) *kit.APIError {
 	if minLen == 1 {
 		return pyErr(path, "String should have at least 1 character")
 	}
 	return pyErr(path, "String should have at least %d characters", minLen)
 }
 
-func errMaxLen(path string, maxLen int) *apiError {
+func errMaxLen(path string, maxLen int) *kit.APIError {
 	return pyErr(path, "String should have at most %d characters", maxLen)
 }
 

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // The Messages request (docs/messages-wire.md 2, 6) and the first pass of
@@ -315,7 +317,7 @@ func (r *msgRequest) topFields() map[string]fieldFunc {
 		})})
 	}
 	f["inference_geo"] = nullable(func(p string, v *jnode) error {
-		s, err := readEnum(p, v, inferenceGeos...)
+		s, err := readEnum(p, v, kit.InferenceGeos...)
 		r.inferenceGeo = s
 		return err
 	})

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Pass 2 of Messages validation (docs/messages-wire.md 2, 3.3, 8.3): the
@@ -77,7 +79,7 @@ func (s *Service) msgRules(r *msgRequest, workspaceID string) []msgRule {
 	return []msgRule{
 		{"model", nil, func() error {
 			if r.model == nil {
-				return notFound("model: %s", r.modelID)
+				return kit.NotFound("model: %s", r.modelID)
 			}
 			return nil
 		}},
@@ -136,7 +138,7 @@ func (r *msgRequest) checkThinking(m *model, t *thinkingCfg, maxTokens int, path
 		return pyErr(path, "%s thinking is not supported by %s", t.typ, m.ID)
 	}
 	if t.typ == "enabled" && r.ep == epCreate && r.has("max_tokens") && t.budget >= maxTokens {
-		return invalidRequest("`max_tokens` must be greater than `thinking.budget_tokens`.")
+		return kit.InvalidRequest("`max_tokens` must be greater than `thinking.budget_tokens`.")
 	}
 	return nil
 }
@@ -154,7 +156,7 @@ func (r *msgRequest) checkToolChoice(t *thinkingCfg) error {
 		return pyErr("tool_choice.tool.name", "tool `%s` is not in `tools`", tc.name)
 	}
 	if forced && t.on() {
-		return invalidRequest("Thinking may not be enabled when tool_choice forces tool use.")
+		return kit.InvalidRequest("Thinking may not be enabled when tool_choice forces tool use.")
 	}
 	return nil
 }
@@ -175,7 +177,7 @@ func (r *msgRequest) checkSampling(field string, t *thinkingCfg) error {
 	switch field {
 	case "temperature":
 		if r.temperature != nil && *r.temperature != 1 {
-			return invalidRequest("`temperature` may only be set to 1 when thinking is enabled.")
+			return kit.InvalidRequest("`temperature` may only be set to 1 when thinking is enabled.")
 		}
 	case "top_p":
 		if r.topP != nil && *r.topP < 0.95 {
@@ -467,7 +469,7 @@ func (r *msgRequest) breakpoints() ([]breakpoint, int) {
 func (r *msgRequest) checkCacheControls() error {
 	bps, declared := r.breakpoints()
 	if declared > 4 {
-		return invalidRequest("A maximum of 4 blocks with cache_control may be provided. Found %d.", declared)
+		return kit.InvalidRequest("A maximum of 4 blocks with cache_control may be provided. Found %d.", declared)
 	}
 	seen5m := false
 	for _, bp := range bps {
@@ -485,7 +487,7 @@ func (r *msgRequest) checkPromptSize(m *model, prefix string, oc outputCfg) erro
 		return nil
 	}
 	if t := r.inputTokens(oc); t > m.MaxInputTokens {
-		return invalidRequest("%sprompt is too long: %d tokens > %d maximum", prefix, t, m.MaxInputTokens)
+		return kit.InvalidRequest("%sprompt is too long: %d tokens > %d maximum", prefix, t, m.MaxInputTokens)
 	}
 	return nil
 }
@@ -566,8 +568,8 @@ func (r *msgRequest) checkFallbacks() error {
 		}
 		for _, check := range checks {
 			if err := check(); err != nil {
-				ae := err.(*apiError)
-				return &apiError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: prefix + ae.Message}
+				ae := err.(*kit.APIError)
+				return &kit.APIError{Status: http.StatusBadRequest, Type: kit.ErrInvalidRequest, Message: prefix + ae.Message}
 			}
 		}
 	}

@@ -36,8 +36,8 @@ type stopDetailsJSON struct {
 }
 
 type containerJSON struct {
-	ID        string    `json:"id"`
-	ExpiresAt timestamp `json:"expires_at"`
+	ID        string        `json:"id"`
+	ExpiresAt kit.Timestamp `json:"expires_at"`
 }
 
 type msgUsageJSON struct {

@@ -3,13 +3,15 @@ package messages
 import (
 	"net/http"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Models: the read-only catalogue (docs/api-choices.md "Models"), from
 // models_catalog.go.
 
-func (s *Service) modelRoutes() []route {
-	return []route{
+func (s *Service) modelRoutes() []kit.Route {
+	return []kit.Route{
 		{Method: http.MethodGet, Path: "/v1/models", Op: "models.list", Handle: s.listModels},
 		{Method: http.MethodGet, Path: "/v1/models/{model_id}", Op: "models.retrieve", Handle: s.getModel},
 	}
@@ -33,9 +35,9 @@ type modelJSON struct {
 	Type           string            `json:"type"`
 	ID             string            `json:"id"`
 	DisplayName    string            `json:"display_name"`
-	CreatedAt      timestamp         `json:"created_at"`
-	DeprecatedAt   *timestamp        `json:"deprecated_at"`
-	RetiresAt      *timestamp        `json:"retires_at"`
+	CreatedAt      kit.Timestamp     `json:"created_at"`
+	DeprecatedAt   *kit.Timestamp    `json:"deprecated_at"`
+	RetiresAt      *kit.Timestamp    `json:"retires_at"`
 	Lifecycle      string            `json:"lifecycle"`
 	Line           string            `json:"line"`
 	MaxInputTokens int               `json:"max_input_tokens"`
@@ -48,9 +50,9 @@ func (m model) view() modelJSON {
 		Type:           "model",
 		ID:             m.ID,
 		DisplayName:    m.DisplayName,
-		CreatedAt:      timestamp(m.CreatedAt),
-		DeprecatedAt:   optionalTimestamp(m.DeprecatedAt),
-		RetiresAt:      optionalTimestamp(m.RetiresAt),
+		CreatedAt:      kit.Timestamp(m.CreatedAt),
+		DeprecatedAt:   kit.OptionalTimestamp(m.DeprecatedAt),
+		RetiresAt:      kit.OptionalTimestamp(m.RetiresAt),
 		Lifecycle:      m.Lifecycle,
 		Line:           m.Line,
 		MaxInputTokens: m.MaxInputTokens,
@@ -111,24 +113,24 @@ type thinkingTypes struct {
 	Enabled  capability `json:"enabled"`
 }
 
-func (s *Service) listModels(c *call) error {
-	p, err := parseIDPageParams(c.R.URL.Query())
+func (s *Service) listModels(c *kit.Call) error {
+	p, err := kit.ParseIDPageParams(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
-	page, err := paginateByID(modelCatalog, func(m model) string { return m.ID }, func(model) bool { return true }, p)
+	page, err := kit.PaginateByID(modelCatalog, func(m model) string { return m.ID }, func(model) bool { return true }, p)
 	if err != nil {
 		return err
 	}
-	return c.OK(mapIDPage(page, model.view))
+	return c.OK(kit.MapIDPage(page, model.view))
 }
 
-func (s *Service) getModel(c *call) error {
+func (s *Service) getModel(c *kit.Call) error {
 	id := c.R.PathValue("model_id")
 	if m := lookupModel(id); m != nil {
 		return c.OK(m.view())
 	}
-	return notFound("Model `%s` not found.", id)
+	return kit.NotFound("Model `%s` not found.", id)
 }
 
 // lookupModel returns the catalogue entry of id, or nil: every endpoint that

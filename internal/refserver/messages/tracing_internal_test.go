@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentplatform/agentplatform-go/internal/genai"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
 // Content crosses from jnode to internal/genai (genaiTree), which cuts
@@ -95,7 +96,7 @@ func TestMessageSpanOffHooks(t *testing.T) {
 	var ms *messageSpan
 	ms.response(nil, "")
 	ms.failedAttempt(nil, "")
-	ms.Finish(nil, spanOutcome{})
+	ms.Finish(nil, spans.Outcome{})
 	ms.startAttempt(nil, attempt{}).done(msgUsageJSON{}, true)
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
 // vendor.messages.create on the API side (docs/tracing.md): the request span of an
@@ -17,7 +19,7 @@ import (
 
 // messageSpan is the span state of one Messages request.
 type messageSpan struct {
-	rs      *requestSpan
+	rs      *spans.Request
 	tracer  trace.Tracer
 	content bool
 	// serving is the attempt whose answer is sent: it ends with the
@@ -34,12 +36,12 @@ type modelAttempt struct {
 
 // traceMessages records a valid request's attributes on its span and
 // enables the model-attempt and tool spans.
-func (s *Service) traceMessages(c *call, r *msgRequest) {
-	span := recording(c)
+func (s *Service) traceMessages(c *kit.Call, r *msgRequest) {
+	span := spans.Recording(c)
 	if span == nil {
 		return
 	}
-	rs := reqSpan(c.Ex)
+	rs := spans.Of(c.Ex)
 	ms := &messageSpan{rs: rs, tracer: s.trace.tracer, content: s.trace.content}
 	rs.Msg, r.span = ms, ms
 	attrs := make([]attribute.KeyValue, 0, 16)
@@ -74,7 +76,7 @@ func (s *Service) traceMessages(c *call, r *msgRequest) {
 		}
 	}
 	if ms.content {
-		var ca contentAttrs
+		var ca spans.Content
 		if sys := r.root.get("system"); !sys.isNull() {
 			ca.Add(attr.GenAISystemInstructions, genai.SystemInstructions(genaiTree(sys), genai.Options{}))
 		}
@@ -115,7 +117,7 @@ func (at *modelAttempt) done(u msgUsageJSON, handedOff bool) {
 	}
 	at.span.SetAttributes(append(msgUsageAttrs(u), attr.GenAIResponseModel.String(at.model))...)
 	if handedOff {
-		endWith(at.span, spanOutcome{})
+		spans.End(at.span, spans.Outcome{})
 		return
 	}
 	at.ms.serving = at
@@ -129,20 +131,20 @@ func (ms *messageSpan) failedAttempt(r *msgRequest, errType string) {
 	}
 	_, span := ms.tracer.Start(ms.rs.Ctx, "vendor.model_request", trace.WithSpanKind(trace.SpanKindInternal))
 	span.SetAttributes(attr.GenAIProviderName.String(attr.ProviderVendor), attr.GenAIRequestModel.String(r.modelID))
-	endWith(span, spanOutcome{ErrType: errType})
+	spans.End(span, spans.Outcome{ErrType: errType})
 }
 
 // Finish ends the serving attempt with the response: failed by an error
 // event the stream sent, unset when the client went away.
-func (ms *messageSpan) Finish(ex *exchange, o spanOutcome) {
+func (ms *messageSpan) Finish(ex *kit.Exchange, o spans.Outcome) {
 	if ms == nil || ms.serving == nil {
 		return
 	}
-	ao := spanOutcome{Unset: o.Unset}
+	ao := spans.Outcome{Unset: o.Unset}
 	if !o.Unset {
 		ao.ErrType = ex.ErrType
 	}
-	endWith(ms.serving.span, ao)
+	spans.End(ms.serving.span, ao)
 	ms.serving = nil
 }
 
@@ -163,7 +165,7 @@ func (ms *messageSpan) response(res *modelResult, id string) {
 		for i, b := range res.content {
 			blocks[i] = genaiTree(b.node(false))
 		}
-		var ca contentAttrs
+		var ca spans.Content
 		ca.Add(attr.GenAIOutputMessages, genai.OutputMessages("assistant", blocks, genai.FinishReason(res.stopReason), genai.Options{}))
 		attrs = append(attrs, ca.KVs()...)
 	}
@@ -184,7 +186,7 @@ func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
 		name = "vendor.mcp_tool_use " + use.name
 	}
 	_, span := ms.tracer.Start(ms.rs.Ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
-	span.SetAttributes(toolAttrs(use.name, use.id)...)
+	span.SetAttributes(spans.ToolAttrs(use.name, use.id)...)
 	var result *jnode
 	for _, b := range content {
 		if b.raw == nil {
@@ -196,18 +198,18 @@ func (ms *messageSpan) toolSpan(use *outBlock, content []*outBlock) {
 		}
 	}
 	if ms.content {
-		var ca contentAttrs
+		var ca spans.Content
 		ca.Add(attr.GenAIToolCallArguments, genaiTree(orEmpty(use.input)))
 		if result, ok := genaiTree(result).(genai.Object); ok {
 			ca.Add(attr.GenAIToolCallResult, genai.ToolResponse(result, genai.Options{}))
 		}
 		span.SetAttributes(ca.KVs()...)
 	}
-	o := spanOutcome{Unset: result == nil}
+	o := spans.Outcome{Unset: result == nil}
 	if result != nil {
 		o.ErrType = toolResultError(result)
 	}
-	endWith(span, o)
+	spans.End(span, o)
 }
 
 func orEmpty(input *jnode) *jnode {
@@ -225,7 +227,7 @@ func toolResultError(n *jnode) string {
 		return code
 	}
 	if e := n.get("is_error"); e != nil && e.kind == jBool && e.b {
-		return toolErrorType
+		return spans.ToolErrorType
 	}
 	return ""
 }
