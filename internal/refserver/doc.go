@@ -133,7 +133,13 @@
 //
 // # Layout
 //
-// The server is being split into packages, one family at a time:
+// The server has the SDK's layout: one package per family, around a small
+// façade. Each family owns its state and exports its routes and the few
+// lookups other families need (returning copies, or immutable snapshots).
+// All of that state is still guarded by one lock, the server's, which every
+// family receives in its Deps: the engine runs a turn across sessions,
+// agents and memory stores under it, so finer locks would need a new
+// concurrency design, not a move.
 //
 //   - refserver (this package): the façade. New and its options, Start,
 //     Seed and the test hooks, the request pipeline (middleware.go), route
@@ -185,8 +191,7 @@
 //     session through sessions.Service.CreateSessionLocked
 //     (deployments_deps.go).
 //
-// kitnames.go gives the pipeline and the server's own tests the names they
-// had before the split (call, route, writeError...); the sessions package
-// has its own such files (kitnames.go, manames.go, agentnames.go) for the
-// names its files kept.
+// A new endpoint goes in its family's package, next to the SDK package of
+// the same name; a new family gets a package of its own and one line in
+// Server.routes.
 package refserver

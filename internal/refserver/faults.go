@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // Fault makes matching requests fail or slow down, for reliability tests
@@ -34,7 +35,7 @@ func streamRequest(method, path string, body []byte) bool {
 		id, ok2 := strings.CutSuffix(rest, "/events/stream")
 		return ok && ok2 && id != "" && !strings.Contains(id, "/")
 	case http.MethodPost:
-		return (path == pathMessages || path == pathChatCompletions) && bodyStreams(body)
+		return (path == messages.PathMessages || path == messages.PathChatCompletions) && messages.BodyStreams(body)
 	}
 	return false
 }
@@ -42,7 +43,7 @@ func streamRequest(method, path string, body []byte) bool {
 // applyFault carries out the pre-handler part of a fault. It reports
 // whether the request is finished; false means the handler runs next. No
 // lock is held here: a Delay must never stall other requests.
-func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, ex *exchange, f Fault) bool {
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, ex *kit.Exchange, f Fault) bool {
 	if f.Delay > 0 {
 		timer := time.NewTimer(f.Delay)
 		defer timer.Stop()

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
-func testServer(t *testing.T, routes ...route) (*Server, *httptest.Server) {
+func testServer(t *testing.T, routes ...kit.Route) (*Server, *httptest.Server) {
 	t.Helper()
 	s := New(WithIDs(SequentialIDs()))
 	for _, rt := range routes {
@@ -49,13 +51,13 @@ func send(t *testing.T, s *Server, ts *httptest.Server, method, path, idempotenc
 }
 
 func TestHandlerPanicIsJSON500(t *testing.T) {
-	s, ts := testServer(t, route{Method: "GET", Path: "/v1/test/panic", Handle: func(c *call) error {
+	s, ts := testServer(t, kit.Route{Method: "GET", Path: "/v1/test/panic", Handle: func(c *kit.Call) error {
 		c.W.Header().Set("Content-Type", "text/plain")
 		_, _ = c.W.Write([]byte("half a response"))
 		panic("boom")
 	}})
 	res, body := send(t, s, ts, "GET", "/v1/test/panic", "")
-	var e errorBody
+	var e kit.ErrorBody
 	if err := json.Unmarshal([]byte(body), &e); err != nil {
 		t.Fatalf("body %q: %v", body, err)
 	}
@@ -71,7 +73,7 @@ func TestHandlerPanicIsJSON500(t *testing.T) {
 
 func TestIdempotencyKeyInFlight(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
-	s, ts := testServer(t, route{Method: "POST", Path: "/v1/test/slow", Handle: func(c *call) error {
+	s, ts := testServer(t, kit.Route{Method: "POST", Path: "/v1/test/slow", Handle: func(c *kit.Call) error {
 		close(entered)
 		<-release
 		return c.OK(map[string]string{"done": "yes"})
@@ -113,13 +115,13 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 func TestIdempotencyForgetsServerErrors(t *testing.T) {
 	var calls atomic.Int32
 	s, ts := testServer(t,
-		route{Method: "POST", Path: "/v1/test/flaky", Handle: func(c *call) error {
+		kit.Route{Method: "POST", Path: "/v1/test/flaky", Handle: func(c *kit.Call) error {
 			if calls.Add(1) == 1 {
-				return newAPIError(http.StatusServiceUnavailable, errAPI, "try again")
+				return kit.NewAPIError(http.StatusServiceUnavailable, kit.ErrAPI, "try again")
 			}
 			return c.OK(map[string]int32{"call": calls.Load()})
 		}},
-		route{Method: "POST", Path: "/v1/test/panics", Handle: func(c *call) error {
+		kit.Route{Method: "POST", Path: "/v1/test/panics", Handle: func(c *kit.Call) error {
 			if calls.Add(1) == 3 {
 				panic(errors.New("first time only"))
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 )
 
 // ServeHTTP runs the part of the pipeline that applies to every request,
@@ -18,12 +19,12 @@ import (
 // (serveRoute) or to the JSON 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	started := time.Now()
-	ex := &exchange{RequestID: s.cfg.ids("req_"), Started: started}
+	ex := &kit.Exchange{RequestID: s.cfg.ids("req_"), Started: started}
 	w.Header().Set("request-id", ex.RequestID)
 	// One organization per server; its id never changes after New.
 	w.Header().Set("vendor-organization-id", s.seed.OrganizationID)
 	ex.RB = kit.NewResponseBuffer(w)
-	markChatCompletions(r, ex.RB)
+	messages.MarkChatCompletions(r, ex.RB)
 	defer func() { s.logRequest(r, ex, time.Since(started)) }()
 	defer s.trace.EndRequest(r, ex, s.seed.OrganizationID) // after the response is committed or dropped
 
@@ -39,7 +40,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	faulted := false
 	if s.faults.Queued() {
 		if err := ex.LoadBody(r); err != nil {
-			writeError(ex.RB, ex.RequestID, err)
+			kit.WriteError(ex.RB, ex.RequestID, err)
 			ex.RB.Commit()
 			return
 		}
@@ -75,7 +76,7 @@ func unreadBodyMayBeLarge(r *http.Request) bool {
 }
 
 // dispatch routes the request and turns a handler panic into a 500.
-func (s *Server) dispatch(r *http.Request, ex *exchange) {
+func (s *Server) dispatch(r *http.Request, ex *kit.Exchange) {
 	defer func() {
 		v := recover()
 		if v == nil {
@@ -90,7 +91,7 @@ func (s *Server) dispatch(r *http.Request, ex *exchange) {
 		s.cfg.logger.Error("handler panic", "request_id", ex.RequestID, "method", r.Method, "path", r.URL.Path,
 			"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		ex.RB.Discard()
-		writeError(ex.RB, ex.RequestID, newAPIError(http.StatusInternalServerError, errAPI, "Internal server error."))
+		kit.WriteError(ex.RB, ex.RequestID, kit.NewAPIError(http.StatusInternalServerError, kit.ErrAPI, "Internal server error."))
 	}()
 	// ServeMux answers unclean paths ("/v1//models") with a plain-text
 	// redirect; the API has no such paths, so they are unknown routes.
@@ -104,7 +105,7 @@ func (s *Server) dispatch(r *http.Request, ex *exchange) {
 // notFoundRoute answers every path and method that no route claims.
 func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 	ex := kit.ExchangeFrom(r.Context())
-	writeError(w, ex.RequestID, notFound("No route for %s %s.", r.Method, r.URL.Path))
+	kit.WriteError(w, ex.RequestID, kit.NotFound("No route for %s %s.", r.Method, r.URL.Path))
 }
 
 // serveRoute is the chain of a known route, in the order the API applies it:
@@ -112,10 +113,10 @@ func (s *Server) notFoundRoute(w http.ResponseWriter, r *http.Request) {
 // admin-API rule and
 // access-token scopes, vendor-version, vendor-beta, idempotency, then the
 // handler. Public routes (the token exchanges) run their handler only.
-func (s *Server) serveRoute(rt route) http.HandlerFunc {
+func (s *Server) serveRoute(rt kit.Route) http.HandlerFunc {
 	admin := identity.IsAdminPath(rt.Path)
 	return func(w http.ResponseWriter, r *http.Request) {
-		c := &call{Deps: s.deps, W: w, R: r, Ex: kit.ExchangeFrom(r.Context())}
+		c := &kit.Call{Deps: s.deps, W: w, R: r, Ex: kit.ExchangeFrom(r.Context())}
 		s.trace.StartRequest(c, rt, false)
 		if rt.Public {
 			if err := c.Ex.LoadBody(r); err != nil {
@@ -138,7 +139,7 @@ func (s *Server) serveRoute(rt route) http.HandlerFunc {
 	}
 }
 
-func (s *Server) prepareCall(c *call, rt route, admin bool) error {
+func (s *Server) prepareCall(c *kit.Call, rt kit.Route, admin bool) error {
 	caller, err := s.identity.Authenticate(c.R.Header)
 	if err != nil {
 		return err
@@ -149,19 +150,19 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 	s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 	c.Caller = caller
 	s.trace.StartRequest(c, rt, true)
-	wsID, err := s.identity.SelectWorkspace(caller, c.R.Header.Get(headerWorkspaceID))
+	wsID, err := s.identity.SelectWorkspace(caller, c.R.Header.Get(kit.HeaderWorkspaceID))
 	if err != nil {
 		return err
 	}
 	c.WorkspaceID = wsID
-	c.W.Header().Set(headerWorkspaceID, wsID)
+	c.W.Header().Set(kit.HeaderWorkspaceID, wsID)
 	if err := s.identity.CheckAccess(caller, rt, c.R, admin); err != nil {
 		return err
 	}
-	if err := checkVersion(c.R.Header); err != nil {
+	if err := kit.CheckVersion(c.R.Header); err != nil {
 		return err
 	}
-	betas, err := parseBetas(c.R.Header)
+	betas, err := kit.ParseBetas(c.R.Header)
 	if err != nil {
 		return err
 	}
@@ -174,7 +175,7 @@ func (s *Server) prepareCall(c *call, rt route, admin bool) error {
 
 // logRequest writes one line per request when a logger is configured. It
 // logs no header, query or body: those may carry credentials.
-func (s *Server) logRequest(r *http.Request, ex *exchange, elapsed time.Duration) {
+func (s *Server) logRequest(r *http.Request, ex *kit.Exchange, elapsed time.Duration) {
 	if !s.cfg.logger.Enabled(r.Context(), slog.LevelInfo) {
 		return
 	}

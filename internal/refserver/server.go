@@ -15,6 +15,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/sessions"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -33,7 +34,7 @@ type Server struct {
 	// delays) or while writing to a client.
 	mu sync.Mutex
 
-	trace *serverTracing // API spans (tracing.go); nil unless WithSpanExporter
+	trace *spans.Tracing // API spans (tracing.go); nil unless WithSpanExporter
 
 	// Families in their own packages. Each has its own state and lock.
 	msgs *messages.Service // Messages, chat completions, models, the fake model
@@ -212,13 +213,13 @@ func (s *Server) now() time.Time { return s.deps.Now() }
 func (s *Server) Seed() Seed { return s.seed }
 
 // handle registers a route with its chain.
-func (s *Server) handle(rt route) {
+func (s *Server) handle(rt kit.Route) {
 	s.mux.Handle(rt.Method+" "+rt.Path, s.serveRoute(rt))
 }
 
 // routes is the route table. A new endpoint family adds its routes here.
-func (s *Server) routes() []route {
-	var all []route
+func (s *Server) routes() []kit.Route {
+	var all []kit.Route
 	all = append(all, s.identity.Routes()...) // workspaces, tunnels, token exchanges, API keys
 	all = append(all, s.msgs.Routes()...)     // messages, count_tokens, chat completions, models
 	all = append(all, s.agents.Routes()...)   // agents, environments

@@ -3,6 +3,7 @@ package refserver
 import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
@@ -39,7 +40,7 @@ func (s *Server) SpanExporter() sdktrace.SpanExporter { return s.cfg.spanExporte
 
 // newServerTracing is the server's tracing (package spans), nil without
 // WithSpanExporter.
-func newServerTracing(cfg config) *serverTracing {
+func newServerTracing(cfg config) *spans.Tracing {
 	return spans.New(spans.Config{Exporter: cfg.spanExporter, Content: cfg.content, Cloud: cfg.cloud,
-		AuthenticatedOps: []string{opMessagesCreate}})
+		AuthenticatedOps: []string{messages.OpCreate}})
 }

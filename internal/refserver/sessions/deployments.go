@@ -55,7 +55,7 @@ func CheckBudgetable(v *agents.Version) error { return checkBudgetable(v) }
 type Resources struct{ params []resourceParam }
 
 // Configs are each resource's config as a deployment object shows it.
-func (r Resources) Configs() []any { return mapSlice(r.params, resourceParam.configView) }
+func (r Resources) Configs() []any { return kit.MapSlice(r.params, resourceParam.configView) }
 
 // MemoryStoreIDs are the ids of the memory stores among the resources, in
 // order.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 )
 
@@ -313,7 +314,7 @@ func (e *engine) defaultSteps(tr *turnTrigger) []script.Op {
 	return script.ReplyTurn(tr.text)
 }
 
-func firstCustomTool(v *agentVersion) *customTool {
+func firstCustomTool(v *agents.Version) *agents.CustomTool {
 	for _, t := range v.Tools.Tools {
 		if t.Custom != nil {
 			return t.Custom

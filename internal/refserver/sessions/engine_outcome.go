@@ -1,6 +1,9 @@
 package sessions
 
-import "github.com/agentplatform/agentplatform-go/internal/refserver/script"
+import (
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
+)
 
 // Outcomes (docs/session-events-wire.md 6.7, 4.14): a user.define_outcome
 // gives the primary
@@ -93,7 +96,7 @@ func (e *engine) evaluate(v *script.Evaluation) string {
 	}
 	e.evaluations = append(e.evaluations, outcomeEvaluationJSON{Type: "outcome_evaluation", OutcomeID: o.id,
 		Description: o.description, Explanation: explanation, Iteration: o.iteration, Result: result,
-		CompletedAt: timestamp(e.now)})
+		CompletedAt: kit.Timestamp(e.now)})
 	e.outcome = nil
 	return result
 }

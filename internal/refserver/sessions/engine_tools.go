@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 )
 
@@ -121,7 +122,7 @@ func (e *engine) toolPolicy(th *thread, st script.Op) (bool, string) {
 	for _, t := range e.agentOf(th).Tools.Tools {
 		switch {
 		case st.Kind == script.KindUseTool && t.Toolset != nil:
-			if !slices.Contains(maToolsetTools, st.Name) {
+			if !slices.Contains(agents.ToolsetTools, st.Name) {
 				return false, ""
 			}
 			for _, c := range t.Toolset.Configs {

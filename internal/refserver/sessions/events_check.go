@@ -1,6 +1,10 @@
 package sessions
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+)
 
 // The state rules of Send Events (docs/session-events-wire.md 3.3). They are
 // checked after the shape rules, in body order, against the state the
@@ -90,7 +94,7 @@ func (e *engine) check(params []eventParam) error {
 	sim := &simulation{e: e, state: map[*toolCall]callState{}, stopped: map[*thread]bool{},
 		outcome: e.outcome != nil, paused: e.budgetPaused(), seen: map[string]bool{}}
 	for i, p := range params {
-		if err := sim.checkOne(maIndex(eventsField, i), p, i, params); err != nil {
+		if err := sim.checkOne(kit.IndexPath(eventsField, i), p, i, params); err != nil {
 			return err
 		}
 	}
@@ -103,18 +107,18 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 	switch p.typ {
 	case eventUserMessage, eventDefineOutcome, eventSystemMessage:
 		if sim.paused { // the one state-dependent 400 (real)
-			return invalidField(maJoin(path, "type"), budgetOnlySettle)
+			return kit.InvalidField(kit.JoinPath(path, "type"), budgetOnlySettle)
 		}
 	}
 	switch p.typ {
 	case eventDefineOutcome:
 		if sim.outcome {
-			return stateConflict(errInvalidRequest, "%s: an outcome is already active; interrupt it first", path)
+			return kit.StateConflict(kit.ErrInvalidRequest, "%s: an outcome is already active; interrupt it first", path)
 		}
 		sim.outcome = true
 	case eventSystemMessage:
 		if params[i-1].typ == eventUserMessage && sim.blocked() && !sim.running() {
-			return stateConflict(errInvalidRequest,
+			return kit.StateConflict(kit.ErrInvalidRequest,
 				"%s: session is waiting on tool confirmations or results; system.message must accompany a tool result", path)
 		}
 	case eventInterrupt:
@@ -122,18 +126,18 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 		if f.SessionThreadID != nil {
 			id = *f.SessionThreadID
 			if e.threadByID[id] == nil {
-				return invalidField(maJoin(path, "session_thread_id"), "thread `%s` not found in this session", id)
+				return kit.InvalidField(kit.JoinPath(path, "session_thread_id"), "thread `%s` not found in this session", id)
 			}
 		}
 		sim.interrupt(id)
 	case eventConfirmation:
 		return sim.answer(path, toolUseIDField, f.ToolUseID, p.typ, func(c *toolCall) error {
 			if c == nil || c.kind == toolCustom {
-				return invalidField(maJoin(path, toolUseIDField), "no tool use `%s` in this session", f.ToolUseID)
+				return kit.InvalidField(kit.JoinPath(path, toolUseIDField), "no tool use `%s` in this session", f.ToolUseID)
 			}
 			if sim.stateOf(c) != callAwaitingConfirmation {
-				return stateConflict(errInvalidRequest, "%s: tool use `%s` is not awaiting confirmation",
-					maJoin(path, toolUseIDField), f.ToolUseID)
+				return kit.StateConflict(kit.ErrInvalidRequest, "%s: tool use `%s` is not awaiting confirmation",
+					kit.JoinPath(path, toolUseIDField), f.ToolUseID)
 			}
 			sim.state[c] = callReady
 			if f.Result == "allow" && c.sandbox {
@@ -144,26 +148,26 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 	case eventCustomResult:
 		return sim.answer(path, customToolUseIDField, f.CustomToolUseID, p.typ, func(c *toolCall) error {
 			if c == nil || c.kind != toolCustom {
-				return invalidField(maJoin(path, customToolUseIDField), "no custom tool use `%s` in this session", f.CustomToolUseID)
+				return kit.InvalidField(kit.JoinPath(path, customToolUseIDField), "no custom tool use `%s` in this session", f.CustomToolUseID)
 			}
 			if sim.stateOf(c) != callAwaitingResult {
-				return stateConflict(errInvalidRequest, "%s: custom tool use `%s` is not awaiting a result",
-					maJoin(path, customToolUseIDField), f.CustomToolUseID)
+				return kit.StateConflict(kit.ErrInvalidRequest, "%s: custom tool use `%s` is not awaiting a result",
+					kit.JoinPath(path, customToolUseIDField), f.CustomToolUseID)
 			}
 			sim.state[c] = callClosed
 			return nil
 		})
 	case eventToolResult:
 		if !e.selfHosted {
-			return invalidField(maJoin(path, "type"), "`user.tool_result` is only valid on self_hosted environments")
+			return kit.InvalidField(kit.JoinPath(path, "type"), "`user.tool_result` is only valid on self_hosted environments")
 		}
 		return sim.answer(path, toolUseIDField, f.ToolUseID, p.typ, func(c *toolCall) error {
 			if c == nil || !c.sandbox {
-				return invalidField(maJoin(path, toolUseIDField), "no sandbox tool use `%s` in this session", f.ToolUseID)
+				return kit.InvalidField(kit.JoinPath(path, toolUseIDField), "no sandbox tool use `%s` in this session", f.ToolUseID)
 			}
 			if sim.stateOf(c) != callAwaitingResult {
-				return stateConflict(errInvalidRequest, "%s: tool use `%s` is not awaiting a result",
-					maJoin(path, toolUseIDField), f.ToolUseID)
+				return kit.StateConflict(kit.ErrInvalidRequest, "%s: tool use `%s` is not awaiting a result",
+					kit.JoinPath(path, toolUseIDField), f.ToolUseID)
 			}
 			sim.state[c] = callClosed
 			return nil
@@ -177,7 +181,7 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 func (sim *simulation) answer(path, field, id, typ string, rule func(*toolCall) error) error {
 	key := typ + " " + id
 	if sim.seen[key] {
-		return invalidField(maJoin(path, field), "duplicate tool use `%s`", id)
+		return kit.InvalidField(kit.JoinPath(path, field), "duplicate tool use `%s`", id)
 	}
 	sim.seen[key] = true
 	return rule(sim.e.callByID[id])

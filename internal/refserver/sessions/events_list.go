@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // V2 List Events (docs/session-events-wire.md 2.2): the session's log (what
@@ -24,7 +26,7 @@ const (
 )
 
 type eventListQuery struct {
-	window  createdWindow
+	window  kit.CreatedWindow
 	types   []string // sorted, no repeats; nil: every type
 	desc    bool
 	limit   int
@@ -40,11 +42,11 @@ type eventCursor struct {
 
 func (ec eventCursor) encode() string {
 	raw := strings.Join([]string{eventCursorTag, ec.binding, strconv.Itoa(ec.index), ec.id}, "|")
-	return cursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
+	return kit.CursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
 func decodeEventCursor(s string) (eventCursor, bool) {
-	rest, ok := strings.CutPrefix(s, cursorPrefix)
+	rest, ok := strings.CutPrefix(s, kit.CursorPrefix)
 	if !ok {
 		return eventCursor{}, false
 	}
@@ -66,12 +68,12 @@ func decodeEventCursor(s string) (eventCursor, bool) {
 func parseEventListQuery(q url.Values) (eventListQuery, error) {
 	var lq eventListQuery
 	var err error
-	if lq.window, err = parseCreatedWindow(q); err != nil {
+	if lq.window, err = kit.ParseCreatedWindow(q); err != nil {
 		return lq, err
 	}
 	for _, v := range append(slices.Clone(q[eventTypesParam]), q[eventTypesParam+"[]"]...) {
 		if v == "" {
-			return lq, invalidField(eventTypesParam, "must not be empty")
+			return lq, kit.InvalidField(eventTypesParam, "must not be empty")
 		}
 		if !slices.Contains(lq.types, v) {
 			lq.types = append(lq.types, v)
@@ -79,14 +81,14 @@ func parseEventListQuery(q url.Values) (eventListQuery, error) {
 	}
 	slices.Sort(lq.types)
 	order := "asc"
-	if raw, ok := queryValue(q, "order"); ok {
-		if err := maOneOf("order", raw, "asc", "desc"); err != nil {
+	if raw, ok := kit.QueryValue(q, "order"); ok {
+		if err := kit.OneOf("order", raw, "asc", "desc"); err != nil {
 			return lq, err
 		}
 		order = raw
 	}
 	lq.desc = order == "desc"
-	if lq.limit, err = queryInt(q, "limit", eventListMax, 1, eventListMax); err != nil {
+	if lq.limit, err = kit.QueryInt(q, "limit", eventListMax, 1, eventListMax); err != nil {
 		return lq, err
 	}
 	// A cursor replayed with another order, types or window would skip or
@@ -94,13 +96,13 @@ func parseEventListQuery(q url.Values) (eventListQuery, error) {
 	// docs/managed-agents-wire.md 6.4).
 	sum := sha256.Sum256([]byte(order + "\x00" + strings.Join(lq.types, "\x00") + "\x00" + lq.window.Key()))
 	lq.binding = hex.EncodeToString(sum[:8])
-	if raw, ok := queryValue(q, "page"); ok {
+	if raw, ok := kit.QueryValue(q, "page"); ok {
 		ec, ok := decodeEventCursor(raw)
 		if !ok {
-			return lq, invalidField("page", "invalid cursor")
+			return lq, kit.InvalidField("page", "invalid cursor")
 		}
 		if ec.binding != lq.binding {
-			return lq, invalidField("page", "cursor does not match this query")
+			return lq, kit.InvalidField("page", "cursor does not match this query")
 		}
 		lq.after = &ec
 	}
@@ -121,7 +123,7 @@ type eventPageJSON struct {
 	NextPage *string           `json:"next_page"`
 }
 
-func (s *Service) listEvents(c *call) error {
+func (s *Service) listEvents(c *kit.Call) error {
 	lq, err := parseEventListQuery(c.R.URL.Query())
 	if err != nil {
 		return err
@@ -139,7 +141,7 @@ func (s *Service) listEvents(c *call) error {
 	}
 	if a := lq.after; a != nil {
 		if a.index >= len(log) || log[a.index].id != a.id {
-			return invalidField("page", "invalid cursor")
+			return kit.InvalidField("page", "invalid cursor")
 		}
 		i = a.index + step
 	}

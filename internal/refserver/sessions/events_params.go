@@ -1,6 +1,10 @@
 package sessions
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+)
 
 // Shapes of the event params of V1 Send Events (docs/session-events-wire.md
 // 3.1). initial_events accept three of these types and are parsed by
@@ -30,17 +34,17 @@ const (
 
 // parseSendEvents checks the events array of a Send Events body.
 func parseSendEvents(raw json.RawMessage) ([]eventParam, error) {
-	items, err := maArray(eventsField, raw)
+	items, err := kit.ArrayAt(eventsField, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(eventsField, len(items), 1, maxSendEvents); err != nil {
+	if err := kit.CheckCount(eventsField, len(items), 1, maxSendEvents); err != nil {
 		return nil, err
 	}
 	out := make([]eventParam, 0, len(items))
 	for i, item := range items {
-		p := maIndex(eventsField, i)
-		typ, err := maType(p, item)
+		p := kit.IndexPath(eventsField, i)
+		typ, err := kit.TypeAt(p, item)
 		if err != nil {
 			return nil, err
 		}
@@ -48,17 +52,17 @@ func parseSendEvents(raw json.RawMessage) ([]eventParam, error) {
 		case eventUserMessage:
 			err = parseMessageParam(p, item)
 		case eventInterrupt:
-			err = maDecode(p, item, &interruptBody{})
+			err = kit.DecodeAt(p, item, &interruptBody{})
 		case eventConfirmation:
 			err = parseConfirmationParam(p, item)
 		case eventCustomResult:
 			var body customResultBody
-			if err = maDecode(p, item, &body); err == nil {
+			if err = kit.DecodeAt(p, item, &body); err == nil {
 				err = checkResultParam(p, customToolUseIDField, body.CustomToolUseID, body.Content)
 			}
 		case eventToolResult:
 			var body toolResultBody
-			if err = maDecode(p, item, &body); err == nil {
+			if err = kit.DecodeAt(p, item, &body); err == nil {
 				err = checkResultParam(p, toolUseIDField, body.ToolUseID, body.Content)
 			}
 		case eventDefineOutcome:
@@ -68,16 +72,16 @@ func parseSendEvents(raw json.RawMessage) ([]eventParam, error) {
 				// At most one system.message, last, right after the event
 				// it accompanies.
 				if i != len(items)-1 || i == 0 || !accompaniable(out[i-1].typ) {
-					err = invalidField(p, sendSystemPlacement)
+					err = kit.InvalidField(p, sendSystemPlacement)
 				}
 			}
 		default:
-			err = maBadType(p, sendEventTypes...)
+			err = kit.BadType(p, sendEventTypes...)
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, eventParam{typ: typ, payload: maCompact(item)})
+		out = append(out, eventParam{typ: typ, payload: kit.CompactJSON(item)})
 	}
 	return out, nil
 }
@@ -87,79 +91,79 @@ func accompaniable(typ string) bool {
 }
 
 type interruptBody struct {
-	Type            optional[string] `json:"type"`
-	SessionThreadID optional[string] `json:"session_thread_id"`
+	Type            kit.Optional[string] `json:"type"`
+	SessionThreadID kit.Optional[string] `json:"session_thread_id"`
 }
 
 type confirmationBody struct {
-	Type        optional[string] `json:"type"`
-	Result      optional[string] `json:"result"`
-	ToolUseID   optional[string] `json:"tool_use_id"`
-	DenyMessage optional[string] `json:"deny_message"`
+	Type        kit.Optional[string] `json:"type"`
+	Result      kit.Optional[string] `json:"result"`
+	ToolUseID   kit.Optional[string] `json:"tool_use_id"`
+	DenyMessage kit.Optional[string] `json:"deny_message"`
 }
 
 type customResultBody struct {
-	Type            optional[string]          `json:"type"`
-	CustomToolUseID optional[string]          `json:"custom_tool_use_id"`
-	Content         optional[json.RawMessage] `json:"content"`
-	IsError         optional[bool]            `json:"is_error"`
+	Type            kit.Optional[string]          `json:"type"`
+	CustomToolUseID kit.Optional[string]          `json:"custom_tool_use_id"`
+	Content         kit.Optional[json.RawMessage] `json:"content"`
+	IsError         kit.Optional[bool]            `json:"is_error"`
 }
 
 type toolResultBody struct {
-	Type      optional[string]          `json:"type"`
-	ToolUseID optional[string]          `json:"tool_use_id"`
-	Content   optional[json.RawMessage] `json:"content"`
-	IsError   optional[bool]            `json:"is_error"`
+	Type      kit.Optional[string]          `json:"type"`
+	ToolUseID kit.Optional[string]          `json:"tool_use_id"`
+	Content   kit.Optional[json.RawMessage] `json:"content"`
+	IsError   kit.Optional[bool]            `json:"is_error"`
 }
 
 func parseConfirmationParam(path string, raw json.RawMessage) error {
 	var body confirmationBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return err
 	}
-	resultPath := maJoin(path, "result")
-	if err := maRequired(resultPath, body.Result); err != nil {
+	resultPath := kit.JoinPath(path, "result")
+	if err := kit.Required(resultPath, body.Result); err != nil {
 		return err
 	}
-	if err := maOneOf(resultPath, body.Result.Value, "allow", "deny"); err != nil {
+	if err := kit.OneOf(resultPath, body.Result.Value, "allow", "deny"); err != nil {
 		return err
 	}
-	if err := checkToolUseID(maJoin(path, toolUseIDField), body.ToolUseID); err != nil {
+	if err := checkToolUseID(kit.JoinPath(path, toolUseIDField), body.ToolUseID); err != nil {
 		return err
 	}
 	if body.DenyMessage.Present() {
-		denyPath := maJoin(path, "deny_message")
-		if err := checkLength(denyPath, body.DenyMessage.Value, 0, maxDenyMessage); err != nil {
+		denyPath := kit.JoinPath(path, "deny_message")
+		if err := kit.CheckLength(denyPath, body.DenyMessage.Value, 0, maxDenyMessage); err != nil {
 			return err
 		}
 		if body.Result.Value != "deny" {
-			return invalidField(denyPath, "only allowed when result is `deny`")
+			return kit.InvalidField(denyPath, "only allowed when result is `deny`")
 		}
 	}
 	return nil
 }
 
-func checkToolUseID(path string, id optional[string]) error {
-	if err := maRequired(path, id); err != nil {
+func checkToolUseID(path string, id kit.Optional[string]) error {
+	if err := kit.Required(path, id); err != nil {
 		return err
 	}
-	return checkLength(path, id.Value, 1, maxToolUseID)
+	return kit.CheckLength(path, id.Value, 1, maxToolUseID)
 }
 
 // checkResultParam checks a custom tool or sandbox tool result: the id, and
 // content as an array of text blocks (omitted is []).
-func checkResultParam(path, idField string, id optional[string], content optional[json.RawMessage]) error {
-	if err := checkToolUseID(maJoin(path, idField), id); err != nil {
+func checkResultParam(path, idField string, id kit.Optional[string], content kit.Optional[json.RawMessage]) error {
+	if err := checkToolUseID(kit.JoinPath(path, idField), id); err != nil {
 		return err
 	}
-	contentPath := maJoin(path, "content")
-	if err := maNotNull(contentPath, content); err != nil {
+	contentPath := kit.JoinPath(path, "content")
+	if err := kit.NotNull(contentPath, content); err != nil {
 		return err
 	}
 	if !content.Set {
 		return nil
 	}
-	blocks, err := maArray(contentPath, content.Value)
+	blocks, err := kit.ArrayAt(contentPath, content.Value)
 	if err != nil {
 		return err
 	}
@@ -169,18 +173,18 @@ func checkResultParam(path, idField string, id optional[string], content optiona
 // parseSystemParam checks a system.message's content: 1–1000 text blocks.
 func parseSystemParam(path string, raw json.RawMessage) error {
 	var body messageParamBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return err
 	}
-	contentPath := maJoin(path, "content")
-	if err := maRequired(contentPath, body.Content); err != nil {
+	contentPath := kit.JoinPath(path, "content")
+	if err := kit.Required(contentPath, body.Content); err != nil {
 		return err
 	}
-	blocks, err := maArray(contentPath, body.Content.Value)
+	blocks, err := kit.ArrayAt(contentPath, body.Content.Value)
 	if err != nil {
 		return err
 	}
-	if err := maCount(contentPath, len(blocks), 1, maxSystemBlocks); err != nil {
+	if err := kit.CheckCount(contentPath, len(blocks), 1, maxSystemBlocks); err != nil {
 		return err
 	}
 	return checkTextBlocks(contentPath, blocks)
@@ -190,24 +194,24 @@ func parseSystemParam(path string, raw json.RawMessage) error {
 // character (docs/session-events-wire.md 1.3).
 func checkTextBlocks(contentPath string, blocks []json.RawMessage) error {
 	for j, block := range blocks {
-		bp := maIndex(contentPath, j)
-		typ, err := maType(bp, block)
+		bp := kit.IndexPath(contentPath, j)
+		typ, err := kit.TypeAt(bp, block)
 		if err != nil {
 			return err
 		}
 		if typ != "text" {
-			return maBadType(bp, "text")
+			return kit.BadType(bp, "text")
 		}
 		var tb textBlockBody
-		if err := maDecode(bp, block, &tb); err != nil {
+		if err := kit.DecodeAt(bp, block, &tb); err != nil {
 			return err
 		}
-		textPath := maJoin(bp, "text")
-		if err := maRequired(textPath, tb.Text); err != nil {
+		textPath := kit.JoinPath(bp, "text")
+		if err := kit.Required(textPath, tb.Text); err != nil {
 			return err
 		}
 		if tb.Text.Value == "" {
-			return invalidField(textPath, "must be at least 1 character")
+			return kit.InvalidField(textPath, "must be at least 1 character")
 		}
 	}
 	return nil

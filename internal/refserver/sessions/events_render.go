@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Rendering of persisted events and previews (docs/session-events-wire.md
@@ -30,7 +32,7 @@ func appendEventHead(b []byte, id string, at time.Time, typ string) []byte {
 	b = append(b, `{"id":"`...)
 	b = append(b, id...)
 	b = append(b, `","processed_at":"`...)
-	b = at.UTC().AppendFormat(b, timestampLayout)
+	b = at.UTC().AppendFormat(b, kit.TimestampLayout)
 	b = append(b, `","type":`...)
 	return appendJSONString(b, typ)
 }

@@ -5,23 +5,25 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // V1 Send Events (docs/session-events-wire.md 2.1), and how the
 // engine records what it accepts: from Send Events, Create Session's
 // initial_events and deployment runs alike.
 
-func (s *Service) eventRoutes() []route {
+func (s *Service) eventRoutes() []kit.Route {
 	const events = "/v1/sessions/{session_id}/events"
-	return []route{
-		{Method: http.MethodPost, Path: events, Op: "sessions.events.send", Betas: maBetas, Handle: s.sendEvents},
-		{Method: http.MethodGet, Path: events, Op: "sessions.events.list", Betas: maBetas, Handle: s.listEvents},
-		{Method: http.MethodGet, Path: events + "/stream", Op: "sessions.events.stream", Betas: maBetas, Handle: s.streamEvents},
+	return []kit.Route{
+		{Method: http.MethodPost, Path: events, Op: "sessions.events.send", Betas: kit.ManagedAgentsBetas, Handle: s.sendEvents},
+		{Method: http.MethodGet, Path: events, Op: "sessions.events.list", Betas: kit.ManagedAgentsBetas, Handle: s.listEvents},
+		{Method: http.MethodGet, Path: events + "/stream", Op: "sessions.events.stream", Betas: kit.ManagedAgentsBetas, Handle: s.streamEvents},
 	}
 }
 
 type sendEventsBody struct {
-	Events optional[json.RawMessage] `json:"events"`
+	Events kit.Optional[json.RawMessage] `json:"events"`
 }
 
 type eventsJSON struct {
@@ -31,12 +33,12 @@ type eventsJSON struct {
 // sendEvents is V1: shapes, then the session (404, 409 archived or
 // terminated), then the state rules; then every event is recorded and the
 // engine runs the turns they start or continue, inside this request.
-func (s *Service) sendEvents(c *call) error {
+func (s *Service) sendEvents(c *kit.Call) error {
 	var body sendEventsBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if err := maRequired(eventsField, body.Events); err != nil {
+	if err := kit.Required(eventsField, body.Events); err != nil {
 		return err
 	}
 	params, err := parseSendEvents(body.Events.Value)
@@ -58,7 +60,7 @@ func (s *Service) sendEvents(c *call) error {
 	defer s.traceSessionEvents(c, x, params)()
 	echoes := s.acceptEventsLocked(x, params, c.Now())
 	x.eng.finish()
-	return c.OK(eventsJSON{Data: mapSlice(echoes, (*sessionEvent).view)})
+	return c.OK(eventsJSON{Data: kit.MapSlice(echoes, (*sessionEvent).view)})
 }
 
 // accept records params and applies each one's effect, in order
@@ -173,7 +175,7 @@ func (e *engine) echo(p eventParam, edits ...memberEdit) *sessionEvent {
 	b = append(b, `{"id":"`...)
 	b = append(b, id...)
 	b = append(b, `","processed_at":"`...)
-	b = e.now.UTC().AppendFormat(b, timestampLayout)
+	b = e.now.UTC().AppendFormat(b, kit.TimestampLayout)
 	b = append(b, '"')
 	for _, m := range members {
 		b = append(b, ',')

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 )
 
@@ -61,7 +62,7 @@ func (s *Service) ScriptAgent(agentID string, turns ...[]script.Step) error {
 
 // compileTurns checks turns for agent (Spawn names are looked up in its
 // roster); spawns counts the child threads already made or queued.
-func compileTurns(turns [][]script.Step, agent *agentVersion, spawns int) ([][]script.Op, error) {
+func compileTurns(turns [][]script.Step, agent *agents.Version, spawns int) ([][]script.Op, error) {
 	inRoster := func(name string) bool {
 		_, ok := resolveThreadAgent(agent, name)
 		return ok

@@ -3,6 +3,8 @@ package sessions
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Session resources R1–R5 (docs/managed-agents-wire.md section 7).
@@ -18,17 +20,17 @@ const sessionResourceListMax = 1000
 // request gave them (their created_at is the same, and their ids are
 // random, so neither breaks the tie); without limit every resource after
 // the cursor is returned (docs/managed-agents-wire.md 1.6).
-func (s *Service) listSessionResources(c *call) error {
+func (s *Service) listSessionResources(c *kit.Call) error {
 	q := c.R.URL.Query()
-	limit, err := queryInt(q, "limit", 0, 1, sessionResourceListMax) // 0: all
+	limit, err := kit.QueryInt(q, "limit", 0, 1, sessionResourceListMax) // 0: all
 	if err != nil {
 		return err
 	}
-	var after *position
-	if raw, ok := queryValue(q, "page"); ok {
-		pos, ok := decodeCursor(raw)
+	var after *kit.Position
+	if raw, ok := kit.QueryValue(q, "page"); ok {
+		pos, ok := kit.DecodeCursor(raw)
 		if !ok {
-			return invalidField("page", "invalid cursor")
+			return kit.InvalidField("page", "invalid cursor")
 		}
 		after = &pos
 	}
@@ -52,7 +54,7 @@ func (s *Service) listSessionResources(c *call) error {
 	if limit > 0 && len(all) > limit {
 		page = all[:limit]
 	}
-	out := cursorPage[any]{Data: mapSlice(page, (*sessionResource).view)}
+	out := kit.CursorPage[any]{Data: kit.MapSlice(page, (*sessionResource).view)}
 	if len(page) < len(all) {
 		next := page[len(page)-1].position().Encode()
 		out.NextPage = &next
@@ -62,14 +64,14 @@ func (s *Service) listSessionResources(c *call) error {
 
 // addSessionResource is R2: a file, like the real endpoint (repositories
 // and memory stores are attached only at creation).
-func (s *Service) addSessionResource(c *call) error {
+func (s *Service) addSessionResource(c *kit.Call) error {
 	// The type is read first, so that another resource type is answered by
 	// the type rule rather than by its first unknown field.
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(c.Ex.Body, &probe) == nil {
 		var typ string
 		if raw, ok := probe["type"]; ok && json.Unmarshal(raw, &typ) == nil && typ != "file" {
-			return maBadType("", "file")
+			return kit.BadType("", "file")
 		}
 	}
 	p, err := parseFileResource("", c.Ex.Body)
@@ -88,7 +90,7 @@ func (s *Service) addSessionResource(c *call) error {
 	if env, ok := s.deps.EnvironmentByIDLocked(x.environmentID); ok && env.SelfHosted {
 		// A property of the session the request acts on, not of the body:
 		// 409, like the other state rules (docs/managed-agents-wire.md 1.3).
-		return stateConflict(errInvalidRequest, "session_id: self-hosted environments cannot mount resources")
+		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: self-hosted environments cannot mount resources")
 	}
 	now := c.Now()
 	r := &sessionResource{typ: "file", fileID: p.fileID, mountPath: "/mnt/session/uploads/" + p.fileID, createdAt: now, updatedAt: now}
@@ -97,7 +99,7 @@ func (s *Service) addSessionResource(c *call) error {
 	}
 	for _, other := range x.resources {
 		if other.mountPath == r.mountPath {
-			return invalidField("mount_path", "duplicate mount path `%s`", r.mountPath)
+			return kit.InvalidField("mount_path", "duplicate mount path `%s`", r.mountPath)
 		}
 	}
 	r.id = s.cfg.ids("sesrsc_")
@@ -106,7 +108,7 @@ func (s *Service) addSessionResource(c *call) error {
 	return c.OK(r.view())
 }
 
-func (s *Service) getSessionResource(c *call) error {
+func (s *Service) getSessionResource(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x, err := s.pathSessionLocked(c)
@@ -121,21 +123,21 @@ func (s *Service) getSessionResource(c *call) error {
 }
 
 type resourceUpdateBody struct {
-	AuthorizationToken optional[string] `json:"authorization_token"`
+	AuthorizationToken kit.Optional[string] `json:"authorization_token"`
 }
 
 // updateSessionResource is R4: rotates a repository's token. The token is
 // write-only: it is stored, never returned, and the request log redacts it.
-func (s *Service) updateSessionResource(c *call) error {
+func (s *Service) updateSessionResource(c *kit.Call) error {
 	var body resourceUpdateBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
 	const field = "authorization_token"
-	if err := maRequired(field, body.AuthorizationToken); err != nil {
+	if err := kit.Required(field, body.AuthorizationToken); err != nil {
 		return err
 	}
-	if err := checkLength(field, body.AuthorizationToken.Value, 1, maxAuthorizationToken); err != nil {
+	if err := kit.CheckLength(field, body.AuthorizationToken.Value, 1, maxAuthorizationToken); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -152,7 +154,7 @@ func (s *Service) updateSessionResource(c *call) error {
 		return err
 	}
 	if r.typ != "vcs_repository" {
-		return invalidField(field, "only vcs_repository resources support token rotation")
+		return kit.InvalidField(field, "only vcs_repository resources support token rotation")
 	}
 	now := c.Now()
 	r.token = body.AuthorizationToken.Value
@@ -161,7 +163,7 @@ func (s *Service) updateSessionResource(c *call) error {
 }
 
 // deleteSessionResource is R5: any resource type.
-func (s *Service) deleteSessionResource(c *call) error {
+func (s *Service) deleteSessionResource(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x, err := s.pathSessionLocked(c)

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Session resource request forms (docs/managed-agents-wire.md 3.9). Session create and deployments accept the same forms
@@ -103,46 +105,46 @@ func (p resourceParam) configView() any {
 }
 
 type fileResourceBody struct {
-	Type      optional[string] `json:"type"`
-	FileID    optional[string] `json:"file_id"`
-	MountPath optional[string] `json:"mount_path"`
+	Type      kit.Optional[string] `json:"type"`
+	FileID    kit.Optional[string] `json:"file_id"`
+	MountPath kit.Optional[string] `json:"mount_path"`
 }
 
 type repoResourceBody struct {
-	Type               optional[string]          `json:"type"`
-	URL                optional[string]          `json:"url"`
-	AuthorizationToken optional[string]          `json:"authorization_token"`
-	Checkout           optional[json.RawMessage] `json:"checkout"`
-	MountPath          optional[string]          `json:"mount_path"`
+	Type               kit.Optional[string]          `json:"type"`
+	URL                kit.Optional[string]          `json:"url"`
+	AuthorizationToken kit.Optional[string]          `json:"authorization_token"`
+	Checkout           kit.Optional[json.RawMessage] `json:"checkout"`
+	MountPath          kit.Optional[string]          `json:"mount_path"`
 }
 
 type memoryResourceBody struct {
-	Type          optional[string] `json:"type"`
-	MemoryStoreID optional[string] `json:"memory_store_id"`
-	Access        optional[string] `json:"access"`
-	Instructions  optional[string] `json:"instructions"`
+	Type          kit.Optional[string] `json:"type"`
+	MemoryStoreID kit.Optional[string] `json:"memory_store_id"`
+	Access        kit.Optional[string] `json:"access"`
+	Instructions  kit.Optional[string] `json:"instructions"`
 }
 
 type checkoutBody struct {
-	Type optional[string] `json:"type"`
-	Name optional[string] `json:"name"`
-	SHA  optional[string] `json:"sha"`
+	Type kit.Optional[string] `json:"type"`
+	Name kit.Optional[string] `json:"name"`
+	SHA  kit.Optional[string] `json:"sha"`
 }
 
 // parseResourceParams reads a resources array at path (at most 500). Rules
 // that need state (memory stores, the environment, mount path clashes) are
 // attachResourcesLocked's.
 func parseResourceParams(path string, raw json.RawMessage) ([]resourceParam, error) {
-	items, err := maArray(path, raw)
+	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(path, len(items), 0, maxResources); err != nil {
+	if err := kit.CheckCount(path, len(items), 0, maxResources); err != nil {
 		return nil, err
 	}
 	out := make([]resourceParam, 0, len(items))
 	for i, item := range items {
-		p, err := parseResourceParam(maIndex(path, i), item)
+		p, err := parseResourceParam(kit.IndexPath(path, i), item)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +154,7 @@ func parseResourceParams(path string, raw json.RawMessage) ([]resourceParam, err
 }
 
 func parseResourceParam(p string, raw json.RawMessage) (resourceParam, error) {
-	typ, err := maType(p, raw)
+	typ, err := kit.TypeAt(p, raw)
 	if err != nil {
 		return resourceParam{}, err
 	}
@@ -164,174 +166,174 @@ func parseResourceParam(p string, raw json.RawMessage) (resourceParam, error) {
 	case "memory_store":
 		return parseMemoryResource(p, raw)
 	}
-	return resourceParam{}, maBadType(p, resourceTypes...)
+	return resourceParam{}, kit.BadType(p, resourceTypes...)
 }
 
 // parseFileResource reads the file form, also the whole body of Add
 // Session Resource (path "").
 func parseFileResource(p string, raw json.RawMessage) (resourceParam, error) {
 	var body fileResourceBody
-	if err := maDecode(p, raw, &body); err != nil {
+	if err := kit.DecodeAt(p, raw, &body); err != nil {
 		return resourceParam{}, err
 	}
-	if err := maRequired(maJoin(p, "type"), body.Type); err != nil {
+	if err := kit.Required(kit.JoinPath(p, "type"), body.Type); err != nil {
 		return resourceParam{}, err
 	}
-	if err := maOneOf(maJoin(p, "type"), body.Type.Value, "file"); err != nil {
+	if err := kit.OneOf(kit.JoinPath(p, "type"), body.Type.Value, "file"); err != nil {
 		return resourceParam{}, err
 	}
 	out := resourceParam{typ: "file"}
-	idPath := maJoin(p, "file_id")
-	if err := maRequired(idPath, body.FileID); err != nil {
+	idPath := kit.JoinPath(p, "file_id")
+	if err := kit.Required(idPath, body.FileID); err != nil {
 		return out, err
 	}
 	if err := checkFileID(idPath, body.FileID.Value); err != nil {
 		return out, err
 	}
 	out.fileID = body.FileID.Value
-	mount, err := parseMountPath(maJoin(p, "mount_path"), body.MountPath)
+	mount, err := parseMountPath(kit.JoinPath(p, "mount_path"), body.MountPath)
 	out.mountPath = mount
 	return out, err
 }
 
 func parseRepoResource(p string, raw json.RawMessage) (resourceParam, error) {
 	var body repoResourceBody
-	if err := maDecode(p, raw, &body); err != nil {
+	if err := kit.DecodeAt(p, raw, &body); err != nil {
 		return resourceParam{}, err
 	}
 	out := resourceParam{typ: "vcs_repository"}
-	urlPath := maJoin(p, "url")
-	if err := maRequired(urlPath, body.URL); err != nil {
+	urlPath := kit.JoinPath(p, "url")
+	if err := kit.Required(urlPath, body.URL); err != nil {
 		return out, err
 	}
 	if err := checkRepositoryURL(urlPath, body.URL.Value); err != nil {
 		return out, err
 	}
 	out.url = body.URL.Value
-	tokenPath := maJoin(p, "authorization_token")
-	if err := maNotNull(tokenPath, body.AuthorizationToken); err != nil {
+	tokenPath := kit.JoinPath(p, "authorization_token")
+	if err := kit.NotNull(tokenPath, body.AuthorizationToken); err != nil {
 		return out, err
 	}
 	if body.AuthorizationToken.Set {
-		if err := checkLength(tokenPath, body.AuthorizationToken.Value, 1, maxAuthorizationToken); err != nil {
+		if err := kit.CheckLength(tokenPath, body.AuthorizationToken.Value, 1, maxAuthorizationToken); err != nil {
 			return out, err
 		}
-		out.token = maStringPtr(body.AuthorizationToken.Value)
+		out.token = kit.StringPtr(body.AuthorizationToken.Value)
 	}
 	if body.Checkout.Present() {
-		c, err := parseCheckout(maJoin(p, "checkout"), body.Checkout.Value)
+		c, err := parseCheckout(kit.JoinPath(p, "checkout"), body.Checkout.Value)
 		if err != nil {
 			return out, err
 		}
 		out.checkout = c
 	}
-	mount, err := parseMountPath(maJoin(p, "mount_path"), body.MountPath)
+	mount, err := parseMountPath(kit.JoinPath(p, "mount_path"), body.MountPath)
 	out.mountPath = mount
 	return out, err
 }
 
 func parseMemoryResource(p string, raw json.RawMessage) (resourceParam, error) {
 	var body memoryResourceBody
-	if err := maDecode(p, raw, &body); err != nil {
+	if err := kit.DecodeAt(p, raw, &body); err != nil {
 		return resourceParam{}, err
 	}
 	out := resourceParam{typ: "memory_store"}
-	idPath := maJoin(p, "memory_store_id")
-	if err := maRequired(idPath, body.MemoryStoreID); err != nil {
+	idPath := kit.JoinPath(p, "memory_store_id")
+	if err := kit.Required(idPath, body.MemoryStoreID); err != nil {
 		return out, err
 	}
 	// Whether the id names a store is answered by the lookup (404,
 	// docs/managed-agents-wire.md 1.2), not by a format rule.
 	out.memoryStoreID = body.MemoryStoreID.Value
 	if body.Access.Present() {
-		if err := maOneOf(maJoin(p, "access"), body.Access.Value, accessModes...); err != nil {
+		if err := kit.OneOf(kit.JoinPath(p, "access"), body.Access.Value, accessModes...); err != nil {
 			return out, err
 		}
-		out.access = maStringPtr(body.Access.Value)
+		out.access = kit.StringPtr(body.Access.Value)
 	}
 	if body.Instructions.Present() {
-		if err := checkLength(maJoin(p, "instructions"), body.Instructions.Value, 0, maxInstructions); err != nil {
+		if err := kit.CheckLength(kit.JoinPath(p, "instructions"), body.Instructions.Value, 0, maxInstructions); err != nil {
 			return out, err
 		}
-		out.instructions = maStringPtr(body.Instructions.Value)
+		out.instructions = kit.StringPtr(body.Instructions.Value)
 	}
 	return out, nil
 }
 
 func parseCheckout(p string, raw json.RawMessage) (*checkout, error) {
-	typ, err := maType(p, raw)
+	typ, err := kit.TypeAt(p, raw)
 	if err != nil {
 		return nil, err
 	}
 	if typ != "branch" && typ != "commit" {
-		return nil, maBadType(p, "branch", "commit")
+		return nil, kit.BadType(p, "branch", "commit")
 	}
 	var body checkoutBody
-	if err := maDecode(p, raw, &body); err != nil {
+	if err := kit.DecodeAt(p, raw, &body); err != nil {
 		return nil, err
 	}
 	if typ == "branch" {
 		if body.SHA.Set {
-			return nil, invalidField(maJoin(p, "sha"), "unknown field")
+			return nil, kit.InvalidField(kit.JoinPath(p, "sha"), "unknown field")
 		}
-		np := maJoin(p, "name")
-		if err := maRequired(np, body.Name); err != nil {
+		np := kit.JoinPath(p, "name")
+		if err := kit.Required(np, body.Name); err != nil {
 			return nil, err
 		}
-		if err := checkLength(np, body.Name.Value, 1, 255); err != nil {
+		if err := kit.CheckLength(np, body.Name.Value, 1, 255); err != nil {
 			return nil, err
 		}
 		return &checkout{typ: typ, name: body.Name.Value}, nil
 	}
 	if body.Name.Set {
-		return nil, invalidField(maJoin(p, "name"), "unknown field")
+		return nil, kit.InvalidField(kit.JoinPath(p, "name"), "unknown field")
 	}
-	sp := maJoin(p, "sha")
-	if err := maRequired(sp, body.SHA); err != nil {
+	sp := kit.JoinPath(p, "sha")
+	if err := kit.Required(sp, body.SHA); err != nil {
 		return nil, err
 	}
-	if err := checkLength(sp, body.SHA.Value, 7, 64); err != nil {
+	if err := kit.CheckLength(sp, body.SHA.Value, 7, 64); err != nil {
 		return nil, err
 	}
 	if strings.Trim(strings.ToLower(body.SHA.Value), "0123456789abcdef") != "" {
-		return nil, invalidField(sp, "must be a hexadecimal commit id")
+		return nil, kit.InvalidField(sp, "must be a hexadecimal commit id")
 	}
 	return &checkout{typ: typ, sha: body.SHA.Value}, nil
 }
 
 // parseMountPath reads an optional, nullable mount path: 1–4096 characters,
 // absolute.
-func parseMountPath(p string, o optional[string]) (*string, error) {
+func parseMountPath(p string, o kit.Optional[string]) (*string, error) {
 	if !o.Present() {
 		return nil, nil
 	}
-	if err := checkLength(p, o.Value, 1, maxMountPath); err != nil {
+	if err := kit.CheckLength(p, o.Value, 1, maxMountPath); err != nil {
 		return nil, err
 	}
 	if !strings.HasPrefix(o.Value, "/") {
-		return nil, invalidField(p, "must start with `/`")
+		return nil, kit.InvalidField(p, "must start with `/`")
 	}
 	switch {
 	case strings.ContainsRune(o.Value, 0):
-		return nil, invalidField(p, "must not contain a NUL character")
+		return nil, kit.InvalidField(p, "must not contain a NUL character")
 	case strings.Contains(o.Value, "//"):
-		return nil, invalidField(p, "must not contain an empty segment (`//`)")
+		return nil, kit.InvalidField(p, "must not contain an empty segment (`//`)")
 	}
 	for seg := range strings.SplitSeq(o.Value, "/") {
 		if seg == "." || seg == ".." {
-			return nil, invalidField(p, "must not contain a `.` or `..` segment")
+			return nil, kit.InvalidField(p, "must not contain a `.` or `..` segment")
 		}
 	}
-	return maStringPtr(o.Value), nil
+	return kit.StringPtr(o.Value), nil
 }
 
 func checkRepositoryURL(p, raw string) error {
-	if err := checkLength(p, raw, 1, maxRepositoryURL); err != nil {
+	if err := kit.CheckLength(p, raw, 1, maxRepositoryURL); err != nil {
 		return err
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return invalidField(p, "must be an absolute https URL")
+		return kit.InvalidField(p, "must be an absolute https URL")
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package sessions
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+)
 
 // Session resources as attached to a session, and their wire shapes
 // (docs/managed-agents-wire.md 3.9). Memory store snapshots and
@@ -28,44 +32,46 @@ type sessionResource struct {
 	instructions  *string
 }
 
-func (r *sessionResource) position() position { return position{CreatedAt: r.createdAt, ID: r.id} }
+func (r *sessionResource) position() kit.Position {
+	return kit.Position{CreatedAt: r.createdAt, ID: r.id}
+}
 
 type fileResourceJSON struct {
-	Type      string    `json:"type"`
-	ID        string    `json:"id"`
-	FileID    string    `json:"file_id"`
-	MountPath string    `json:"mount_path"`
-	CreatedAt timestamp `json:"created_at"`
-	UpdatedAt timestamp `json:"updated_at"`
+	Type      string        `json:"type"`
+	ID        string        `json:"id"`
+	FileID    string        `json:"file_id"`
+	MountPath string        `json:"mount_path"`
+	CreatedAt kit.Timestamp `json:"created_at"`
+	UpdatedAt kit.Timestamp `json:"updated_at"`
 }
 
 type repoResourceJSON struct {
-	Type      string    `json:"type"`
-	ID        string    `json:"id"`
-	URL       string    `json:"url"`
-	Checkout  any       `json:"checkout"`
-	MountPath string    `json:"mount_path"`
-	CreatedAt timestamp `json:"created_at"`
-	UpdatedAt timestamp `json:"updated_at"`
+	Type      string        `json:"type"`
+	ID        string        `json:"id"`
+	URL       string        `json:"url"`
+	Checkout  any           `json:"checkout"`
+	MountPath string        `json:"mount_path"`
+	CreatedAt kit.Timestamp `json:"created_at"`
+	UpdatedAt kit.Timestamp `json:"updated_at"`
 }
 
 type memoryResourceJSON struct {
-	Type          string    `json:"type"`
-	ID            string    `json:"id"`
-	MemoryStoreID string    `json:"memory_store_id"`
-	Access        string    `json:"access"`
-	Name          string    `json:"name"`
-	Description   string    `json:"description"`
-	Instructions  *string   `json:"instructions"`
-	MountPath     string    `json:"mount_path"`
-	CreatedAt     timestamp `json:"created_at"`
-	UpdatedAt     timestamp `json:"updated_at"`
+	Type          string        `json:"type"`
+	ID            string        `json:"id"`
+	MemoryStoreID string        `json:"memory_store_id"`
+	Access        string        `json:"access"`
+	Name          string        `json:"name"`
+	Description   string        `json:"description"`
+	Instructions  *string       `json:"instructions"`
+	MountPath     string        `json:"mount_path"`
+	CreatedAt     kit.Timestamp `json:"created_at"`
+	UpdatedAt     kit.Timestamp `json:"updated_at"`
 }
 
 // view renders the resource (key order of docs/managed-agents-wire.md 3.9);
 // the token never.
 func (r *sessionResource) view() any {
-	created, updated := timestamp(r.createdAt), timestamp(r.updatedAt)
+	created, updated := kit.Timestamp(r.createdAt), kit.Timestamp(r.updatedAt)
 	switch r.typ {
 	case "file":
 		return fileResourceJSON{Type: r.typ, ID: r.id, FileID: r.fileID, MountPath: r.mountPath, CreatedAt: created, UpdatedAt: updated}
@@ -89,13 +95,13 @@ func (r *sessionResource) view() any {
 func (s *Service) attachResourcesLocked(workspaceID string, selfHosted bool, params []resourceParam, now time.Time) ([]*sessionResource, error) {
 	const field = "resources"
 	if len(params) > 0 && selfHosted {
-		return nil, invalidField(field, "self-hosted environments cannot mount resources")
+		return nil, kit.InvalidField(field, "self-hosted environments cannot mount resources")
 	}
 	out := make([]*sessionResource, 0, len(params))
 	mounts := map[string]bool{}
 	stores := map[string]bool{}
 	for i, p := range params {
-		ip := maIndex(field, i)
+		ip := kit.IndexPath(field, i)
 		r := &sessionResource{typ: p.typ, createdAt: now, updatedAt: now}
 		switch p.typ {
 		case "file":
@@ -109,18 +115,18 @@ func (s *Service) attachResourcesLocked(workspaceID string, selfHosted bool, par
 			r.mountPath = repositoryMountPath(p.url)
 		case "memory_store":
 			if len(stores) == maxMemoryStoresPerSsn {
-				return nil, invalidField(field, "must have at most %d memory stores", maxMemoryStoresPerSsn)
+				return nil, kit.InvalidField(field, "must have at most %d memory stores", maxMemoryStoresPerSsn)
 			}
-			idPath := maJoin(ip, "memory_store_id")
+			idPath := kit.JoinPath(ip, "memory_store_id")
 			st, err := s.deps.StoreLocked(workspaceID, p.memoryStoreID)
 			if err != nil {
 				return nil, err
 			}
 			if st.Archived {
-				return nil, invalidField(idPath, "memory store `%s` is archived", st.ID)
+				return nil, kit.InvalidField(idPath, "memory store `%s` is archived", st.ID)
 			}
 			if stores[st.ID] {
-				return nil, invalidField(idPath, "duplicate memory store `%s`", st.ID)
+				return nil, kit.InvalidField(idPath, "duplicate memory store `%s`", st.ID)
 			}
 			stores[st.ID] = true
 			r.memoryStoreID = st.ID
@@ -136,7 +142,7 @@ func (s *Service) attachResourcesLocked(workspaceID string, selfHosted bool, par
 			r.mountPath = *p.mountPath
 		}
 		if mounts[r.mountPath] {
-			return nil, invalidField(maJoin(ip, "mount_path"), "duplicate mount path `%s`", r.mountPath)
+			return nil, kit.InvalidField(kit.JoinPath(ip, "mount_path"), "duplicate mount path `%s`", r.mountPath)
 		}
 		mounts[r.mountPath] = true
 		out = append(out, r)

@@ -3,11 +3,14 @@ package sessions
 import (
 	"net/http"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Sessions and session resources (docs/managed-agents-wire.md sections 6
 // and 7). A session holds a snapshot of the agent it runs (an immutable
-// *agentVersion, or a modified copy of one), its resources, budget, usage
+// *agents.Version, or a modified copy of one), its resources, budget, usage
 // and an append-only event log. Sessions are created by Create Session, by
 // Run Deployment Now and by scheduled fires, all through createSessionLocked
 // (sessions_create.go). Updates are in sessions_update.go, the list in
@@ -35,7 +38,7 @@ type session struct {
 	workspaceID string
 	// agent is the session agent snapshot. Update Session replaces it with
 	// a modified copy; the agent's own versions are never touched.
-	agent *agentVersion
+	agent *agents.Version
 	// fromOverrides records that the session was created with
 	// agent_with_overrides: its agent cannot be updated.
 	fromOverrides bool
@@ -64,16 +67,16 @@ func (x *session) archived() bool { return !x.archivedAt.IsZero() }
 // the session cannot be deleted.
 func (x *session) running() bool { return x.status == statusRunning || x.status == statusRescheduling }
 
-func (x *session) position() position { return position{CreatedAt: x.createdAt, ID: x.id} }
+func (x *session) position() kit.Position { return kit.Position{CreatedAt: x.createdAt, ID: x.id} }
 
 // writable is the 409 for writes to an archived or terminated session
 // (docs/managed-agents-wire.md 6.7, 6.8): S4, R2, R4, R5 and Send Events.
 func (x *session) writable() error {
 	if x.archived() {
-		return stateConflict(errInvalidRequest, "session_id: session `%s` is archived", x.id)
+		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: session `%s` is archived", x.id)
 	}
 	if x.status == statusTerminated {
-		return stateConflict(errInvalidRequest, "session_id: session `%s` is terminated", x.id)
+		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: session `%s` is terminated", x.id)
 	}
 	return nil
 }
@@ -85,25 +88,25 @@ func (x *session) resource(id string) (int, *sessionResource, error) {
 			return i, r, nil
 		}
 	}
-	return -1, nil, notFound("Session resource `%s` not found.", id)
+	return -1, nil, kit.NotFound("Session resource `%s` not found.", id)
 }
 
-func (s *Service) sessionRoutes() []route {
+func (s *Service) sessionRoutes() []kit.Route {
 	const one = "/v1/sessions/{session_id}"
 	const res = one + "/resources"
-	return append([]route{
-		{Method: http.MethodPost, Path: "/v1/sessions", Op: "sessions.create", Betas: maBetas, Handle: s.createSession},
-		{Method: http.MethodGet, Path: "/v1/sessions", Op: "sessions.list", Betas: maBetas, Handle: s.listSessions},
-		{Method: http.MethodGet, Path: one, Op: "sessions.retrieve", Betas: maBetas, Handle: s.getSession},
-		{Method: http.MethodPost, Path: one, Op: "sessions.update", Betas: maBetas, Handle: s.updateSession},
-		{Method: http.MethodPost, Path: one + "/archive", Op: "sessions.archive", Betas: maBetas, Handle: s.archiveSession},
-		{Method: http.MethodDelete, Path: one, Op: "sessions.delete", Betas: maBetas, Handle: s.deleteSession},
+	return append([]kit.Route{
+		{Method: http.MethodPost, Path: "/v1/sessions", Op: "sessions.create", Betas: kit.ManagedAgentsBetas, Handle: s.createSession},
+		{Method: http.MethodGet, Path: "/v1/sessions", Op: "sessions.list", Betas: kit.ManagedAgentsBetas, Handle: s.listSessions},
+		{Method: http.MethodGet, Path: one, Op: "sessions.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getSession},
+		{Method: http.MethodPost, Path: one, Op: "sessions.update", Betas: kit.ManagedAgentsBetas, Handle: s.updateSession},
+		{Method: http.MethodPost, Path: one + "/archive", Op: "sessions.archive", Betas: kit.ManagedAgentsBetas, Handle: s.archiveSession},
+		{Method: http.MethodDelete, Path: one, Op: "sessions.delete", Betas: kit.ManagedAgentsBetas, Handle: s.deleteSession},
 
-		{Method: http.MethodGet, Path: res, Op: "sessions.resources.list", Betas: maBetas, Handle: s.listSessionResources},
-		{Method: http.MethodPost, Path: res, Op: "sessions.resources.add", Betas: maBetas, Handle: s.addSessionResource},
-		{Method: http.MethodGet, Path: res + "/{resource_id}", Op: "sessions.resources.retrieve", Betas: maBetas, Handle: s.getSessionResource},
-		{Method: http.MethodPost, Path: res + "/{resource_id}", Op: "sessions.resources.update", Betas: maBetas, Handle: s.updateSessionResource},
-		{Method: http.MethodDelete, Path: res + "/{resource_id}", Op: "sessions.resources.delete", Betas: maBetas, Handle: s.deleteSessionResource},
+		{Method: http.MethodGet, Path: res, Op: "sessions.resources.list", Betas: kit.ManagedAgentsBetas, Handle: s.listSessionResources},
+		{Method: http.MethodPost, Path: res, Op: "sessions.resources.add", Betas: kit.ManagedAgentsBetas, Handle: s.addSessionResource},
+		{Method: http.MethodGet, Path: res + "/{resource_id}", Op: "sessions.resources.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getSessionResource},
+		{Method: http.MethodPost, Path: res + "/{resource_id}", Op: "sessions.resources.update", Betas: kit.ManagedAgentsBetas, Handle: s.updateSessionResource},
+		{Method: http.MethodDelete, Path: res + "/{resource_id}", Op: "sessions.resources.delete", Betas: kit.ManagedAgentsBetas, Handle: s.deleteSessionResource},
 	}, s.eventRoutes()...)
 }
 
@@ -112,16 +115,16 @@ func (s *Service) sessionRoutes() []route {
 func (s *Service) sessionLocked(workspaceID, id string) (*session, error) {
 	x, ok := s.sessions.byID[id]
 	if !ok || x.workspaceID != workspaceID {
-		return nil, notFound("Session `%s` not found.", id)
+		return nil, kit.NotFound("Session `%s` not found.", id)
 	}
 	return x, nil
 }
 
-func (s *Service) pathSessionLocked(c *call) (*session, error) {
+func (s *Service) pathSessionLocked(c *kit.Call) (*session, error) {
 	return s.sessionLocked(c.WorkspaceID, c.R.PathValue("session_id"))
 }
 
-func (s *Service) getSession(c *call) error {
+func (s *Service) getSession(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x, err := s.pathSessionLocked(c)
@@ -133,7 +136,7 @@ func (s *Service) getSession(c *call) error {
 
 // archiveSession is S5 (docs/managed-agents-wire.md 6.7): any status,
 // idempotent, one-way.
-func (s *Service) archiveSession(c *call) error {
+func (s *Service) archiveSession(c *kit.Call) error {
 	if err := c.Decode(&struct{}{}); err != nil {
 		return err
 	}
@@ -155,7 +158,7 @@ func (s *Service) archiveSession(c *call) error {
 }
 
 // deleteSession is S6: permanent, refused while a turn is live.
-func (s *Service) deleteSession(c *call) error {
+func (s *Service) deleteSession(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x, err := s.pathSessionLocked(c)
@@ -163,7 +166,7 @@ func (s *Service) deleteSession(c *call) error {
 		return err
 	}
 	if x.running() {
-		return stateConflict(errInvalidRequest, "session_id: session is running; interrupt it first")
+		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: session is running; interrupt it first")
 	}
 	delete(s.sessions.byID, x.id)
 	x.eng.deleted(c.Now()) // open streams get session.deleted and end

@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Money and budgets (docs/managed-agents-wire.md 3.1). Sessions and
@@ -54,13 +57,13 @@ func (b *budget) view() *budgetJSON {
 }
 
 type budgetBody struct {
-	Type        optional[string]          `json:"type"`
-	MaxListCost optional[json.RawMessage] `json:"max_list_cost"`
+	Type        kit.Optional[string]          `json:"type"`
+	MaxListCost kit.Optional[json.RawMessage] `json:"max_list_cost"`
 }
 
 type moneyBody struct {
-	Amount   optional[string] `json:"amount"`
-	Currency optional[string] `json:"currency"`
+	Amount   kit.Optional[string] `json:"amount"`
+	Currency kit.Optional[string] `json:"currency"`
 }
 
 // parseBudget reads a non-null budget object at path for a new session or
@@ -75,48 +78,48 @@ func parseBudget(path string, raw json.RawMessage) (*budget, error) {
 // least least. Update Session takes any amount, "0" included, and compares
 // it with the consumed cost instead.
 func parseBudgetMin(path string, raw json.RawMessage, least int64) (*budget, error) {
-	typ, err := maType(path, raw)
+	typ, err := kit.TypeAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	if typ != "limit" {
-		return nil, maBadType(path, "limit")
+		return nil, kit.BadType(path, "limit")
 	}
 	var body budgetBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	costPath := maJoin(path, "max_list_cost")
-	if err := maRequired(costPath, body.MaxListCost); err != nil {
+	costPath := kit.JoinPath(path, "max_list_cost")
+	if err := kit.Required(costPath, body.MaxListCost); err != nil {
 		return nil, err
 	}
 	var m moneyBody
-	if err := maDecode(costPath, body.MaxListCost.Value, &m); err != nil {
+	if err := kit.DecodeAt(costPath, body.MaxListCost.Value, &m); err != nil {
 		return nil, err
 	}
-	amountPath := maJoin(costPath, "amount")
-	if err := maRequired(amountPath, m.Amount); err != nil {
+	amountPath := kit.JoinPath(costPath, "amount")
+	if err := kit.Required(amountPath, m.Amount); err != nil {
 		return nil, err
 	}
 	amount := m.Amount.Value
 	if !amountPattern.MatchString(amount) {
-		return nil, invalidField(amountPath, "must be a decimal integer string without leading zeros")
+		return nil, kit.InvalidField(amountPath, "must be a decimal integer string without leading zeros")
 	}
 	if len(amount) > maxAmountDigits {
-		return nil, invalidField(amountPath, "must have at most %d digits", maxAmountDigits)
+		return nil, kit.InvalidField(amountPath, "must have at most %d digits", maxAmountDigits)
 	}
 	n, err := strconv.ParseInt(amount, 10, 64)
 	if err != nil {
-		return nil, invalidField(amountPath, "must have at most %d digits", maxAmountDigits)
+		return nil, kit.InvalidField(amountPath, "must have at most %d digits", maxAmountDigits)
 	}
 	if n < least {
-		return nil, invalidField(amountPath, "must be at least %d", least)
+		return nil, kit.InvalidField(amountPath, "must be at least %d", least)
 	}
-	currencyPath := maJoin(costPath, "currency")
-	if err := maRequired(currencyPath, m.Currency); err != nil {
+	currencyPath := kit.JoinPath(costPath, "currency")
+	if err := kit.Required(currencyPath, m.Currency); err != nil {
 		return nil, err
 	}
-	if err := maOneOf(currencyPath, m.Currency.Value, currencyUSD); err != nil {
+	if err := kit.OneOf(currencyPath, m.Currency.Value, currencyUSD); err != nil {
 		return nil, err
 	}
 	return &budget{maxListCost: n}, nil
@@ -125,10 +128,10 @@ func parseBudgetMin(path string, raw json.RawMessage, least int64) (*budget, err
 // checkBudgetable reports the first model v can run that has no list
 // price: a budget could not be enforced on it (docs/managed-agents-wire.md
 // 6.6, 8.2).
-func checkBudgetable(v *agentVersion) error {
+func checkBudgetable(v *agents.Version) error {
 	for _, id := range v.ModelIDs() {
 		if !slices.Contains(pricedModels, id) {
-			return invalidField("budget", "model_not_budgetable: model `%s` has no public list price", id)
+			return kit.InvalidField("budget", "model_not_budgetable: model `%s` has no public list price", id)
 		}
 	}
 	return nil

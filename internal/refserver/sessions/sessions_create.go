@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Session creation (docs/managed-agents-wire.md 6.3). Create Session, Run
@@ -21,8 +24,8 @@ const (
 // sessionSpec is a validated request for a session: what Create Session's
 // body says, or what a deployment hands to each session it creates.
 type sessionSpec struct {
-	agent         *agentVersion // the snapshot the session runs
-	fromOverrides bool          // created with agent_with_overrides
+	agent         *agents.Version // the snapshot the session runs
+	fromOverrides bool            // created with agent_with_overrides
 	environmentID string
 	title         *string
 	metadata      map[string]string
@@ -101,50 +104,50 @@ func (s *Service) createAcceptedSessionLocked(workspaceID string, spec sessionSp
 
 // usableEnvironmentLocked returns the environment named by a request field:
 // 404 when unknown, 400 "<field>: environment `<id>` is archived".
-func (s *Service) usableEnvironmentLocked(workspaceID, field, id string) (environment, error) {
+func (s *Service) usableEnvironmentLocked(workspaceID, field, id string) (agents.EnvironmentInfo, error) {
 	env, err := s.deps.EnvironmentLocked(workspaceID, id)
 	if err != nil {
-		return environment{}, err
+		return agents.EnvironmentInfo{}, err
 	}
 	if env.Archived {
-		return environment{}, invalidField(field, "environment `%s` is archived", env.ID)
+		return agents.EnvironmentInfo{}, kit.InvalidField(field, "environment `%s` is archived", env.ID)
 	}
 	return env, nil
 }
 
 // environmentFieldLocked reads a required environment_id body field (1–128
 // characters) and returns the usable environment it names.
-func (s *Service) environmentFieldLocked(workspaceID string, o optional[string]) (environment, error) {
+func (s *Service) environmentFieldLocked(workspaceID string, o kit.Optional[string]) (agents.EnvironmentInfo, error) {
 	const field = "environment_id"
-	if err := maRequired(field, o); err != nil {
-		return environment{}, err
+	if err := kit.Required(field, o); err != nil {
+		return agents.EnvironmentInfo{}, err
 	}
-	if err := checkLength(field, o.Value, 1, 128); err != nil {
-		return environment{}, err
+	if err := kit.CheckLength(field, o.Value, 1, 128); err != nil {
+		return agents.EnvironmentInfo{}, err
 	}
 	return s.usableEnvironmentLocked(workspaceID, field, o.Value)
 }
 
 type sessionCreateBody struct {
-	Agent         optional[json.RawMessage]            `json:"agent"`
-	EnvironmentID optional[string]                     `json:"environment_id"`
-	Title         optional[string]                     `json:"title"`
-	Metadata      optional[map[string]json.RawMessage] `json:"metadata"`
-	Resources     optional[json.RawMessage]            `json:"resources"`
-	VaultIDs      optional[json.RawMessage]            `json:"vault_ids"`
-	Budget        optional[json.RawMessage]            `json:"budget"`
-	InitialEvents optional[json.RawMessage]            `json:"initial_events"`
+	Agent         kit.Optional[json.RawMessage]            `json:"agent"`
+	EnvironmentID kit.Optional[string]                     `json:"environment_id"`
+	Title         kit.Optional[string]                     `json:"title"`
+	Metadata      kit.Optional[map[string]json.RawMessage] `json:"metadata"`
+	Resources     kit.Optional[json.RawMessage]            `json:"resources"`
+	VaultIDs      kit.Optional[json.RawMessage]            `json:"vault_ids"`
+	Budget        kit.Optional[json.RawMessage]            `json:"budget"`
+	InitialEvents kit.Optional[json.RawMessage]            `json:"initial_events"`
 }
 
 // createSession is S1. Fields are checked in body order
 // (docs/managed-agents-wire.md 1.4: the
 // first broken rule is reported), lookups included.
-func (s *Service) createSession(c *call) error {
+func (s *Service) createSession(c *kit.Call) error {
 	var body sessionCreateBody
 	if err := c.Decode(&body); err != nil {
 		return err
 	}
-	if err := maRequired("agent", body.Agent); err != nil {
+	if err := kit.Required("agent", body.Agent); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -161,15 +164,15 @@ func (s *Service) createSession(c *call) error {
 	}
 	spec.environmentID = env.ID
 	if body.Title.Present() {
-		if err := checkLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
+		if err := kit.CheckLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
 			return err
 		}
-		spec.title = maStringPtr(body.Title.Value)
+		spec.title = kit.StringPtr(body.Title.Value)
 	}
-	if spec.metadata, err = maMetadataCreate(body.Metadata); err != nil {
+	if spec.metadata, err = kit.MetadataCreate(body.Metadata); err != nil {
 		return err
 	}
-	if err := maNotNull("resources", body.Resources); err != nil {
+	if err := kit.NotNull("resources", body.Resources); err != nil {
 		return err
 	}
 	if body.Resources.Set {
@@ -180,7 +183,7 @@ func (s *Service) createSession(c *call) error {
 			return err
 		}
 	}
-	if err := maNotNull("vault_ids", body.VaultIDs); err != nil {
+	if err := kit.NotNull("vault_ids", body.VaultIDs); err != nil {
 		return err
 	}
 	if body.VaultIDs.Set {
@@ -196,7 +199,7 @@ func (s *Service) createSession(c *call) error {
 			return err
 		}
 	}
-	if err := maNotNull("initial_events", body.InitialEvents); err != nil {
+	if err := kit.NotNull("initial_events", body.InitialEvents); err != nil {
 		return err
 	}
 	if body.InitialEvents.Set {
@@ -222,20 +225,20 @@ func (s *Service) createSession(c *call) error {
 // Vaults have no endpoints yet, so only the prefix is checked
 // (docs/managed-agents-wire.md 1.2).
 func parseVaultIDs(path string, raw json.RawMessage) ([]string, error) {
-	items, err := maArray(path, raw)
+	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(path, len(items), 0, maxVaultIDs); err != nil {
+	if err := kit.CheckCount(path, len(items), 0, maxVaultIDs); err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	return maStrings(path, raw, func(p, id string) error {
+	return kit.StringsAt(path, raw, func(p, id string) error {
 		if !strings.HasPrefix(id, "vlt_") {
-			return invalidField(p, "must be a vault id (`vlt_…`)")
+			return kit.InvalidField(p, "must be a vault id (`vlt_…`)")
 		}
 		if seen[id] {
-			return invalidField(p, "duplicate vault id `%s`", id)
+			return kit.InvalidField(p, "duplicate vault id `%s`", id)
 		}
 		seen[id] = true
 		return nil
@@ -248,10 +251,10 @@ func parseVaultIDs(path string, raw json.RawMessage) ([]string, error) {
 // or {type: agent_with_overrides}, which resolves the same way and then
 // replaces fields on a copy of the version. It reports whether overrides
 // were used.
-func (s *Service) resolveSessionAgentLocked(workspaceID string, raw json.RawMessage) (*agentVersion, bool, error) {
+func (s *Service) resolveSessionAgentLocked(workspaceID string, raw json.RawMessage) (*agents.Version, bool, error) {
 	const field = "agent"
-	if maKind(raw) == '{' {
-		typ, err := maType(field, raw)
+	if kit.JSONKind(raw) == '{' {
+		typ, err := kit.TypeAt(field, raw)
 		if err != nil {
 			return nil, false, err
 		}
@@ -261,7 +264,7 @@ func (s *Service) resolveSessionAgentLocked(workspaceID string, raw json.RawMess
 			v, err := s.resolveAgentOverridesLocked(workspaceID, field, raw)
 			return v, true, err
 		default:
-			return nil, false, maBadType(field, "agent", "agent_with_overrides")
+			return nil, false, kit.BadType(field, "agent", "agent_with_overrides")
 		}
 	}
 	v, err := s.deps.ResolveAgentLocked(workspaceID, field, raw)
@@ -269,14 +272,14 @@ func (s *Service) resolveSessionAgentLocked(workspaceID string, raw json.RawMess
 }
 
 type agentOverridesBody struct {
-	Type       optional[string]          `json:"type"`
-	ID         optional[json.RawMessage] `json:"id"`
-	Version    optional[json.RawMessage] `json:"version"`
-	Model      optional[json.RawMessage] `json:"model"`
-	System     optional[string]          `json:"system"`
-	Tools      optional[json.RawMessage] `json:"tools"`
-	MCPServers optional[json.RawMessage] `json:"mcp_servers"`
-	Skills     optional[json.RawMessage] `json:"skills"`
+	Type       kit.Optional[string]          `json:"type"`
+	ID         kit.Optional[json.RawMessage] `json:"id"`
+	Version    kit.Optional[json.RawMessage] `json:"version"`
+	Model      kit.Optional[json.RawMessage] `json:"model"`
+	System     kit.Optional[string]          `json:"system"`
+	Tools      kit.Optional[json.RawMessage] `json:"tools"`
+	MCPServers kit.Optional[json.RawMessage] `json:"mcp_servers"`
+	Skills     kit.Optional[json.RawMessage] `json:"skills"`
 }
 
 // resolveAgentOverridesLocked resolves agent_with_overrides: each field
@@ -284,19 +287,19 @@ type agentOverridesBody struct {
 // system null clears it), and the result is validated as an agent create
 // would be. The agent's stored versions are not touched: the override is a
 // copy.
-func (s *Service) resolveAgentOverridesLocked(workspaceID, field string, raw json.RawMessage) (*agentVersion, error) {
+func (s *Service) resolveAgentOverridesLocked(workspaceID, field string, raw json.RawMessage) (*agents.Version, error) {
 	var body agentOverridesBody
-	if err := maDecode(field, raw, &body); err != nil {
+	if err := kit.DecodeAt(field, raw, &body); err != nil {
 		return nil, err
 	}
 	// The reference part resolves exactly like {type: agent, id, version},
 	// with the same messages, so it is handed to resolveAgentRefLocked.
 	ref := map[string]json.RawMessage{"type": json.RawMessage(`"agent"`)}
 	if body.ID.Set {
-		ref["id"] = rawOrNil(body.ID)
+		ref["id"] = kit.RawOrNil(body.ID)
 	}
 	if body.Version.Set {
-		ref["version"] = rawOrNil(body.Version)
+		ref["version"] = kit.RawOrNil(body.Version)
 	}
 	refJSON, err := json.Marshal(ref)
 	if err != nil {
@@ -308,32 +311,32 @@ func (s *Service) resolveAgentOverridesLocked(workspaceID, field string, raw jso
 	}
 	o := *v
 	if body.Model.Set {
-		if err := maNotNull(maJoin(field, "model"), body.Model); err != nil {
+		if err := kit.NotNull(kit.JoinPath(field, "model"), body.Model); err != nil {
 			return nil, err
 		}
-		if o.Model, err = parseModelConfig(maJoin(field, "model"), body.Model.Value, nil); err != nil {
+		if o.Model, err = agents.ParseModelConfig(kit.JoinPath(field, "model"), body.Model.Value, nil); err != nil {
 			return nil, err
 		}
 	}
-	if o.System, err = clearableString(maJoin(field, "system"), body.System, o.System, maxSystemPrompt); err != nil {
+	if o.System, err = kit.ClearableString(kit.JoinPath(field, "system"), body.System, o.System, maxSystemPrompt); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
 		name string
-		o    optional[json.RawMessage]
+		o    kit.Optional[json.RawMessage]
 	}{{"tools", body.Tools}, {"mcp_servers", body.MCPServers}} {
-		if err := maNotNull(maJoin(field, f.name), f.o); err != nil {
+		if err := kit.NotNull(kit.JoinPath(field, f.name), f.o); err != nil {
 			return nil, err
 		}
 	}
-	if o.Tools, err = parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), v.Tools); err != nil {
+	if o.Tools, err = agents.ParseTools(field, kit.RawOrNil(body.Tools), kit.RawOrNil(body.MCPServers), v.Tools); err != nil {
 		return nil, err
 	}
 	if body.Skills.Set {
-		if err := maNotNull(maJoin(field, "skills"), body.Skills); err != nil {
+		if err := kit.NotNull(kit.JoinPath(field, "skills"), body.Skills); err != nil {
 			return nil, err
 		}
-		if o.Skills, err = parseSkills(maJoin(field, "skills"), body.Skills.Value); err != nil {
+		if o.Skills, err = agents.ParseSkills(kit.JoinPath(field, "skills"), body.Skills.Value); err != nil {
 			return nil, err
 		}
 	}

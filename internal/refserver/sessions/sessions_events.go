@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Event parameters of initial_events (docs/managed-agents-wire.md 3.10) and
@@ -37,21 +39,21 @@ type eventParam struct {
 // parseEventParams reads an initial_events array at path with between minN
 // and maxN entries.
 func parseEventParams(path string, raw json.RawMessage, minN, maxN int) ([]eventParam, error) {
-	items, err := maArray(path, raw)
+	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := maCount(path, len(items), minN, maxN); err != nil {
+	if err := kit.CheckCount(path, len(items), minN, maxN); err != nil {
 		return nil, err
 	}
 	out := make([]eventParam, 0, len(items))
 	for i, item := range items {
-		p := maIndex(path, i)
-		typ, err := maType(p, item)
+		p := kit.IndexPath(path, i)
+		typ, err := kit.TypeAt(p, item)
 		if err != nil {
 			return nil, err
 		}
-		ev := eventParam{typ: typ, payload: maCompact(item)}
+		ev := eventParam{typ: typ, payload: kit.CompactJSON(item)}
 		ev.stored = ev.payload
 		switch typ {
 		case "user.message":
@@ -62,13 +64,13 @@ func parseEventParams(path string, raw json.RawMessage, minN, maxN int) ([]event
 				// turn it accompanies; in initial_events no tool result can
 				// precede it, so that is a user.message.
 				if i != len(items)-1 || i == 0 || out[i-1].typ != "user.message" {
-					err = invalidField(p, systemMessagePlacement)
+					err = kit.InvalidField(p, systemMessagePlacement)
 				}
 			}
 		case "user.define_outcome":
 			ev.stored, err = parseDefineOutcomeParam(p, item)
 		default:
-			err = maBadType(p, initialEventTypes...)
+			err = kit.BadType(p, initialEventTypes...)
 		}
 		if err != nil {
 			return nil, err
@@ -79,13 +81,13 @@ func parseEventParams(path string, raw json.RawMessage, minN, maxN int) ([]event
 }
 
 type messageParamBody struct {
-	Type    optional[string]          `json:"type"`
-	Content optional[json.RawMessage] `json:"content"`
+	Type    kit.Optional[string]          `json:"type"`
+	Content kit.Optional[json.RawMessage] `json:"content"`
 }
 
 type textBlockBody struct {
-	Type optional[string] `json:"type"`
-	Text optional[string] `json:"text"`
+	Type kit.Optional[string] `json:"type"`
+	Text kit.Optional[string] `json:"text"`
 }
 
 // parseMessageParam checks a user.message or system.message: content is a
@@ -93,38 +95,38 @@ type textBlockBody struct {
 // only; docs/session-events-wire.md 11, choice 7).
 func parseMessageParam(path string, raw json.RawMessage) error {
 	var body messageParamBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return err
 	}
-	contentPath := maJoin(path, "content")
-	if err := maRequired(contentPath, body.Content); err != nil {
+	contentPath := kit.JoinPath(path, "content")
+	if err := kit.Required(contentPath, body.Content); err != nil {
 		return err
 	}
-	blocks, err := maArray(contentPath, body.Content.Value)
+	blocks, err := kit.ArrayAt(contentPath, body.Content.Value)
 	if err != nil {
 		return err
 	}
 	if len(blocks) == 0 {
-		return invalidField(contentPath, "must have at least 1 item")
+		return kit.InvalidField(contentPath, "must have at least 1 item")
 	}
 	return checkTextBlocks(contentPath, blocks)
 }
 
 type defineOutcomeBody struct {
-	Type          optional[string]          `json:"type"`
-	Description   optional[string]          `json:"description"`
-	Rubric        optional[json.RawMessage] `json:"rubric"`
-	MaxIterations optional[int64]           `json:"max_iterations"`
+	Type          kit.Optional[string]          `json:"type"`
+	Description   kit.Optional[string]          `json:"description"`
+	Rubric        kit.Optional[json.RawMessage] `json:"rubric"`
+	MaxIterations kit.Optional[int64]           `json:"max_iterations"`
 }
 
 type rubricTextBody struct {
-	Type    optional[string] `json:"type"`
-	Content optional[string] `json:"content"`
+	Type    kit.Optional[string] `json:"type"`
+	Content kit.Optional[string] `json:"content"`
 }
 
 type rubricFileBody struct {
-	Type   optional[string] `json:"type"`
-	FileID optional[string] `json:"file_id"`
+	Type   kit.Optional[string] `json:"type"`
+	FileID kit.Optional[string] `json:"file_id"`
 }
 
 type defineOutcomeStored struct {
@@ -138,61 +140,61 @@ type defineOutcomeStored struct {
 // stored form.
 func parseDefineOutcomeParam(path string, raw json.RawMessage) (json.RawMessage, error) {
 	var body defineOutcomeBody
-	if err := maDecode(path, raw, &body); err != nil {
+	if err := kit.DecodeAt(path, raw, &body); err != nil {
 		return nil, err
 	}
-	descPath := maJoin(path, "description")
-	if err := maRequired(descPath, body.Description); err != nil {
+	descPath := kit.JoinPath(path, "description")
+	if err := kit.Required(descPath, body.Description); err != nil {
 		return nil, err
 	}
 	if body.Description.Value == "" {
-		return nil, invalidField(descPath, "must be at least 1 character")
+		return nil, kit.InvalidField(descPath, "must be at least 1 character")
 	}
-	rubricPath := maJoin(path, "rubric")
-	if err := maRequired(rubricPath, body.Rubric); err != nil {
+	rubricPath := kit.JoinPath(path, "rubric")
+	if err := kit.Required(rubricPath, body.Rubric); err != nil {
 		return nil, err
 	}
-	typ, err := maType(rubricPath, body.Rubric.Value)
+	typ, err := kit.TypeAt(rubricPath, body.Rubric.Value)
 	if err != nil {
 		return nil, err
 	}
 	switch typ {
 	case "text":
 		var rb rubricTextBody
-		if err := maDecode(rubricPath, body.Rubric.Value, &rb); err != nil {
+		if err := kit.DecodeAt(rubricPath, body.Rubric.Value, &rb); err != nil {
 			return nil, err
 		}
-		p := maJoin(rubricPath, "content")
-		if err := maRequired(p, rb.Content); err != nil {
+		p := kit.JoinPath(rubricPath, "content")
+		if err := kit.Required(p, rb.Content); err != nil {
 			return nil, err
 		}
-		if err := checkLength(p, rb.Content.Value, 1, maxRubricText); err != nil {
+		if err := kit.CheckLength(p, rb.Content.Value, 1, maxRubricText); err != nil {
 			return nil, err
 		}
 	case "file":
 		var rb rubricFileBody
-		if err := maDecode(rubricPath, body.Rubric.Value, &rb); err != nil {
+		if err := kit.DecodeAt(rubricPath, body.Rubric.Value, &rb); err != nil {
 			return nil, err
 		}
-		p := maJoin(rubricPath, "file_id")
-		if err := maRequired(p, rb.FileID); err != nil {
+		p := kit.JoinPath(rubricPath, "file_id")
+		if err := kit.Required(p, rb.FileID); err != nil {
 			return nil, err
 		}
 		if err := checkFileID(p, rb.FileID.Value); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, maBadType(rubricPath, "text", "file")
+		return nil, kit.BadType(rubricPath, "text", "file")
 	}
 	iterations := int64(defaultMaxIterations)
 	if body.MaxIterations.Present() {
 		iterations = body.MaxIterations.Value
 		if iterations < 1 || iterations > maxOutcomeIterations {
-			return nil, invalidField(maJoin(path, "max_iterations"), "must be between 1 and %d", maxOutcomeIterations)
+			return nil, kit.InvalidField(kit.JoinPath(path, "max_iterations"), "must be between 1 and %d", maxOutcomeIterations)
 		}
 	}
 	stored, err := json.Marshal(defineOutcomeStored{Type: "user.define_outcome", Description: body.Description.Value,
-		Rubric: maCompact(body.Rubric.Value), MaxIterations: iterations})
+		Rubric: kit.CompactJSON(body.Rubric.Value), MaxIterations: iterations})
 	if err != nil {
 		return nil, err
 	}
@@ -203,11 +205,11 @@ func parseDefineOutcomeParam(path string, raw json.RawMessage) (json.RawMessage,
 // prefix (docs/managed-agents-wire.md 1.2: files have no endpoints yet, so nothing is
 // looked up).
 func checkFileID(path, id string) error {
-	if err := checkLength(path, id, 1, 128); err != nil {
+	if err := kit.CheckLength(path, id, 1, 128); err != nil {
 		return err
 	}
 	if !strings.HasPrefix(id, "file_") {
-		return invalidField(path, "must be a file id (`file_…`)")
+		return kit.InvalidField(path, "must be a file id (`file_…`)")
 	}
 	return nil
 }

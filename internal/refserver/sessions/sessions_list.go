@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // List Sessions (docs/managed-agents-wire.md 6.4). Unlike the
@@ -24,7 +26,7 @@ const sessionListMax = 100
 type sessionCursor struct {
 	backward bool
 	binding  string
-	pos      position
+	pos      kit.Position
 }
 
 const sessionCursorTag = "sesn"
@@ -36,11 +38,11 @@ func (sc sessionCursor) encode() string {
 	}
 	raw := strings.Join([]string{sessionCursorTag, dir, sc.binding,
 		strconv.FormatInt(sc.pos.CreatedAt.UnixMicro(), 10) + ":" + sc.pos.ID}, "|")
-	return cursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
+	return kit.CursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
 func decodeSessionCursor(s string) (sessionCursor, bool) {
-	rest, ok := strings.CutPrefix(s, cursorPrefix)
+	rest, ok := strings.CutPrefix(s, kit.CursorPrefix)
 	if !ok {
 		return sessionCursor{}, false
 	}
@@ -58,13 +60,13 @@ func decodeSessionCursor(s string) (sessionCursor, bool) {
 		return sessionCursor{}, false
 	}
 	return sessionCursor{backward: parts[1] == "prev", binding: parts[2],
-		pos: position{CreatedAt: time.UnixMicro(n).UTC(), ID: id}}, true
+		pos: kit.Position{CreatedAt: time.UnixMicro(n).UTC(), ID: id}}, true
 }
 
 type sessionListQuery struct {
 	agentID         string
 	agentVersion    int // 0: any
-	created         createdWindow
+	created         kit.CreatedWindow
 	deploymentID    string
 	memoryStoreID   string
 	statuses        []string
@@ -78,55 +80,55 @@ type sessionListQuery struct {
 func parseSessionListQuery(q url.Values) (sessionListQuery, error) {
 	var lq sessionListQuery
 	var err error
-	lq.agentID, _ = queryValue(q, "agent_id")
-	if raw, ok := queryValue(q, "agent_version"); ok {
+	lq.agentID, _ = kit.QueryValue(q, "agent_id")
+	if raw, ok := kit.QueryValue(q, "agent_version"); ok {
 		n, perr := strconv.ParseInt(raw, 10, 64)
 		if perr != nil {
-			return lq, invalidField("agent_version", "must be an integer")
+			return lq, kit.InvalidField("agent_version", "must be an integer")
 		}
-		if err := maInt32Min("agent_version", n, 1); err != nil {
+		if err := kit.Int32Min("agent_version", n, 1); err != nil {
 			return lq, err
 		}
 		if lq.agentID == "" {
-			return lq, invalidField("agent_version", "requires agent_id")
+			return lq, kit.InvalidField("agent_version", "requires agent_id")
 		}
 		lq.agentVersion = int(n)
 	}
-	if lq.created, err = parseCreatedWindow(q); err != nil {
+	if lq.created, err = kit.ParseCreatedWindow(q); err != nil {
 		return lq, err
 	}
-	lq.deploymentID, _ = queryValue(q, "deployment_id")
-	lq.memoryStoreID, _ = queryValue(q, "memory_store_id")
+	lq.deploymentID, _ = kit.QueryValue(q, "deployment_id")
+	lq.memoryStoreID, _ = kit.QueryValue(q, "memory_store_id")
 	// Repeatable: statuses=a&statuses=b and statuses[]=a
 	// (docs/managed-agents-wire.md 1.6).
 	for _, v := range append(slices.Clone(q["statuses"]), q["statuses[]"]...) {
-		if err := maOneOf("statuses", v, sessionStatuses...); err != nil {
+		if err := kit.OneOf("statuses", v, sessionStatuses...); err != nil {
 			return lq, err
 		}
 		lq.statuses = append(lq.statuses, v)
 	}
-	if lq.includeArchived, err = queryBool(q, "include_archived"); err != nil {
+	if lq.includeArchived, err = kit.QueryBool(q, "include_archived"); err != nil {
 		return lq, err
 	}
 	order := "desc"
-	if raw, ok := queryValue(q, "order"); ok {
-		if err := maOneOf("order", raw, "asc", "desc"); err != nil {
+	if raw, ok := kit.QueryValue(q, "order"); ok {
+		if err := kit.OneOf("order", raw, "asc", "desc"); err != nil {
 			return lq, err
 		}
 		order = raw
 	}
 	lq.desc = order == "desc"
-	if lq.limit, err = queryInt(q, "limit", 20, 1, sessionListMax); err != nil {
+	if lq.limit, err = kit.QueryInt(q, "limit", 20, 1, sessionListMax); err != nil {
 		return lq, err
 	}
 	lq.binding = order + "," + lq.created.Key()
-	if raw, ok := queryValue(q, "page"); ok {
+	if raw, ok := kit.QueryValue(q, "page"); ok {
 		sc, ok := decodeSessionCursor(raw)
 		if !ok {
-			return lq, invalidField("page", "invalid cursor")
+			return lq, kit.InvalidField("page", "invalid cursor")
 		}
 		if sc.binding != lq.binding {
-			return lq, invalidField("page", "cursor does not match this query")
+			return lq, kit.InvalidField("page", "cursor does not match this query")
 		}
 		lq.cursor = &sc
 	}
@@ -162,20 +164,20 @@ type sessionPageJSON struct {
 // page read backward (prev_page) ends right before it. next_page and
 // prev_page are null when nothing matching lies beyond the page in that
 // direction, so the first page has no prev_page.
-func (s *Service) listSessions(c *call) error {
+func (s *Service) listSessions(c *kit.Call) error {
 	lq, err := parseSessionListQuery(c.R.URL.Query())
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := slices.SortedFunc(maps.Values(s.sessions.byID), newestFirst((*session).position))
+	all := slices.SortedFunc(maps.Values(s.sessions.byID), kit.NewestFirst((*session).position))
 	if !lq.desc {
 		slices.Reverse(all)
 	}
 	matching := slices.DeleteFunc(all, func(x *session) bool { return !lq.keep(c.WorkspaceID, x) })
 	// inOrder reports whether p comes before q in this list's order.
-	inOrder := func(p, q position) bool {
+	inOrder := func(p, q kit.Position) bool {
 		if lq.desc {
 			return p.Before(q)
 		}
@@ -204,7 +206,7 @@ func (s *Service) listSessions(c *call) error {
 		}
 	}
 	page := matching[start:end]
-	out := sessionPageJSON{Data: mapSlice(page, (*session).view)}
+	out := sessionPageJSON{Data: kit.MapSlice(page, (*session).view)}
 	if len(page) > 0 {
 		if end < len(matching) {
 			next := sessionCursor{binding: lq.binding, pos: page[len(page)-1].position()}.encode()

@@ -4,30 +4,31 @@ import (
 	"encoding/json"
 	"maps"
 
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
 // Update Session (docs/managed-agents-wire.md 6.5, 6.6).
 
 type sessionUpdateBody struct {
-	Agent    optional[json.RawMessage]            `json:"agent"`
-	Budget   optional[json.RawMessage]            `json:"budget"`
-	Metadata optional[map[string]json.RawMessage] `json:"metadata"`
-	Title    optional[string]                     `json:"title"`
-	VaultIDs optional[json.RawMessage]            `json:"vault_ids"`
+	Agent    kit.Optional[json.RawMessage]            `json:"agent"`
+	Budget   kit.Optional[json.RawMessage]            `json:"budget"`
+	Metadata kit.Optional[map[string]json.RawMessage] `json:"metadata"`
+	Title    kit.Optional[string]                     `json:"title"`
+	VaultIDs kit.Optional[json.RawMessage]            `json:"vault_ids"`
 }
 
 // sessionAgentUpdateBody is the only part of the agent a session lets
 // change mid-session.
 type sessionAgentUpdateBody struct {
-	Tools      optional[json.RawMessage] `json:"tools"`
-	MCPServers optional[json.RawMessage] `json:"mcp_servers"`
+	Tools      kit.Optional[json.RawMessage] `json:"tools"`
+	MCPServers kit.Optional[json.RawMessage] `json:"mcp_servers"`
 }
 
 // updateSession is S4. The state of the session is checked first (404,
 // then 409 archived or terminated), then the fields in body order; nothing
 // is stored unless every field passes.
-func (s *Service) updateSession(c *call) error {
+func (s *Service) updateSession(c *kit.Call) error {
 	var body sessionUpdateBody
 	if err := c.Decode(&body); err != nil {
 		return err
@@ -49,7 +50,7 @@ func (s *Service) updateSession(c *call) error {
 	if err != nil {
 		return err
 	}
-	metadata, err := maMetadataPatch(x.metadata, body.Metadata, false)
+	metadata, err := kit.MetadataPatch(x.metadata, body.Metadata, false)
 	if err != nil {
 		return err
 	}
@@ -57,15 +58,15 @@ func (s *Service) updateSession(c *call) error {
 	if body.Title.Set {
 		title = nil
 		if body.Title.Present() {
-			if err := checkLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
+			if err := kit.CheckLength("title", body.Title.Value, 1, maxSessionTitle); err != nil {
 				return err
 			}
-			title = maStringPtr(body.Title.Value)
+			title = kit.StringPtr(body.Title.Value)
 		}
 	}
 	if body.VaultIDs.Set {
 		// Reserved: any value, null included, is refused.
-		return invalidField("vault_ids", "cannot be updated")
+		return kit.InvalidField("vault_ids", "cannot be updated")
 	}
 
 	update := sessionUpdate{agent: agent != x.agent, budget: !sameBudget(bud, x.budget),
@@ -89,32 +90,32 @@ func (s *Service) updateSession(c *call) error {
 // updatedSessionAgent applies an agent update ({tools, mcp_servers}) to a
 // copy of the session's snapshot; x.agent itself is returned when nothing
 // was sent or nothing changed.
-func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion, error) {
+func updatedSessionAgent(x *session, o kit.Optional[json.RawMessage]) (*agents.Version, error) {
 	const field = "agent"
 	if !o.Set {
 		return x.agent, nil
 	}
-	if err := maNotNull(field, o); err != nil {
+	if err := kit.NotNull(field, o); err != nil {
 		return nil, err
 	}
 	if x.fromOverrides {
 		// Checked before the running state: waiting would not help.
-		return nil, invalidField(field, "only sessions created from an agent or deployment reference can be updated")
+		return nil, kit.InvalidField(field, "only sessions created from an agent or deployment reference can be updated")
 	}
 	if x.running() {
-		return nil, stateConflict(errInvalidRequest, "agent: session is running; interrupt it first")
+		return nil, kit.StateConflict(kit.ErrInvalidRequest, "agent: session is running; interrupt it first")
 	}
 	var body sessionAgentUpdateBody
-	if err := maDecode(field, o.Value, &body); err != nil {
+	if err := kit.DecodeAt(field, o.Value, &body); err != nil {
 		return nil, err
 	}
-	if err := maNotNull(maJoin(field, "tools"), body.Tools); err != nil {
+	if err := kit.NotNull(kit.JoinPath(field, "tools"), body.Tools); err != nil {
 		return nil, err
 	}
-	if err := maNotNull(maJoin(field, "mcp_servers"), body.MCPServers); err != nil {
+	if err := kit.NotNull(kit.JoinPath(field, "mcp_servers"), body.MCPServers); err != nil {
 		return nil, err
 	}
-	tools, err := parseAgentTools(field, rawOrNil(body.Tools), rawOrNil(body.MCPServers), x.agent.Tools)
+	tools, err := agents.ParseTools(field, kit.RawOrNil(body.Tools), kit.RawOrNil(body.MCPServers), x.agent.Tools)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func updatedSessionAgent(x *session, o optional[json.RawMessage]) (*agentVersion
 //   - budget_create_only: there is no budget to replace.
 //   - budget_not_raised: the new ceiling is not above the consumed list
 //     cost the session shows.
-func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, error) {
+func updatedSessionBudget(x *session, o kit.Optional[json.RawMessage]) (*budget, error) {
 	if !o.Set {
 		return x.budget, nil
 	}
@@ -153,7 +154,7 @@ func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, err
 		return nil, err
 	}
 	if x.budget == nil {
-		return nil, invalidField("budget", "budget_create_only: a budget can only be set when the session is created")
+		return nil, kit.InvalidField("budget", "budget_create_only: a budget can only be set when the session is created")
 	}
 	// Against the consumed cost the session shows (usage.list_cost, whole
 	// cents), so that a client comparing with what it read agrees with the
@@ -161,7 +162,7 @@ func updatedSessionBudget(x *session, o optional[json.RawMessage]) (*budget, err
 	// above the exact cost (rounding moves it by under half a cent), so a
 	// paused session always resumes.
 	if b.maxListCost <= x.usage.listCost {
-		return nil, invalidField("budget", "budget_not_raised: max_list_cost must be above the consumed list cost %d", x.usage.listCost)
+		return nil, kit.InvalidField("budget", "budget_not_raised: max_list_cost must be above the consumed list cost %d", x.usage.listCost)
 	}
 	return b, nil
 }

@@ -1,5 +1,7 @@
 package sessions
 
+import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+
 // The session object on the wire (docs/managed-agents-wire.md 6.1). Every
 // key is always sent; nullable ones as null.
 
@@ -47,13 +49,13 @@ type statsJSON struct {
 // outcomeEvaluationJSON is one entry of outcome_evaluations, written by
 // the session engine at an outcome's terminal result (engine_outcome.go).
 type outcomeEvaluationJSON struct {
-	Type        string    `json:"type"`
-	OutcomeID   string    `json:"outcome_id"`
-	Description string    `json:"description"`
-	Explanation string    `json:"explanation"`
-	Iteration   int       `json:"iteration"`
-	Result      string    `json:"result"`
-	CompletedAt timestamp `json:"completed_at"`
+	Type        string        `json:"type"`
+	OutcomeID   string        `json:"outcome_id"`
+	Description string        `json:"description"`
+	Explanation string        `json:"explanation"`
+	Iteration   int           `json:"iteration"`
+	Result      string        `json:"result"`
+	CompletedAt kit.Timestamp `json:"completed_at"`
 }
 
 type sessionJSON struct {
@@ -71,9 +73,9 @@ type sessionJSON struct {
 	OutcomeEvaluations []outcomeEvaluationJSON `json:"outcome_evaluations"`
 	Stats              statsJSON               `json:"stats"`
 	Usage              usageJSON               `json:"usage"`
-	ArchivedAt         *timestamp              `json:"archived_at"`
-	CreatedAt          timestamp               `json:"created_at"`
-	UpdatedAt          timestamp               `json:"updated_at"`
+	ArchivedAt         *kit.Timestamp          `json:"archived_at"`
+	CreatedAt          kit.Timestamp           `json:"created_at"`
+	UpdatedAt          kit.Timestamp           `json:"updated_at"`
 }
 
 func (x *session) view() sessionJSON {
@@ -86,15 +88,15 @@ func (x *session) view() sessionJSON {
 		Status:             x.status,
 		Title:              x.title,
 		Metadata:           x.metadata,
-		Resources:          mapSlice(x.resources, (*sessionResource).view),
+		Resources:          kit.MapSlice(x.resources, (*sessionResource).view),
 		VaultIDs:           x.vaultIDs,
 		Budget:             x.budget.view(),
 		DeploymentID:       x.deploymentID,
 		OutcomeEvaluations: x.outcomeEvaluations(),
 		Stats:              statsJSON{ActiveSeconds: u.activeSeconds, DurationSeconds: u.durationSeconds},
 		Usage:              x.usageView(),
-		ArchivedAt:         optionalTimestamp(x.archivedAt),
-		CreatedAt:          timestamp(x.createdAt),
-		UpdatedAt:          timestamp(x.updatedAt),
+		ArchivedAt:         kit.OptionalTimestamp(x.archivedAt),
+		CreatedAt:          kit.Timestamp(x.createdAt),
+		UpdatedAt:          kit.Timestamp(x.updatedAt),
 	}
 }

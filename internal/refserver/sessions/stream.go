@@ -27,7 +27,7 @@ const (
 func parseEventDeltas(q map[string][]string) (uint8, error) {
 	values := append(slices.Clone(q["event_deltas"]), q["event_deltas[]"]...)
 	if len(values) > maxEventDeltas {
-		return 0, invalidField("event_deltas", "must have at most %d items", maxEventDeltas)
+		return 0, kit.InvalidField("event_deltas", "must have at most %d items", maxEventDeltas)
 	}
 	var kinds uint8
 	for _, v := range values {
@@ -37,13 +37,13 @@ func parseEventDeltas(q map[string][]string) (uint8, error) {
 		case "agent.thinking":
 			kinds |= previewThinking
 		default:
-			return 0, maOneOf("event_deltas", v, "agent.message", "agent.thinking")
+			return 0, kit.OneOf("event_deltas", v, "agent.message", "agent.thinking")
 		}
 	}
 	return kinds, nil
 }
 
-func (s *Service) streamEvents(c *call) error {
+func (s *Service) streamEvents(c *kit.Call) error {
 	kinds, err := parseEventDeltas(c.R.URL.Query())
 	if err != nil {
 		return err

@@ -1,6 +1,9 @@
 package sessions
 
-import "github.com/agentplatform/agentplatform-go/internal/refserver/script"
+import (
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
+)
 
 // Session threads (docs/session-events-wire.md section 7). Every session has
 // a primary thread; a coordinator's Spawn step creates child threads that
@@ -19,8 +22,8 @@ type thread struct {
 	id      string
 	name    string // agent_name
 	child   bool
-	version *agentVersion // a child's agent; nil for the primary (the session's agent) and the advisor
-	model   modelConfig   // a child's model
+	version *agents.Version    // a child's agent; nil for the primary (the session's agent) and the advisor
+	model   agents.ModelConfig // a child's model
 	log     []*sessionEvent
 	turn    *turn
 	// lastStop is the reason of its last idle; the zero value is end_turn.
@@ -40,14 +43,14 @@ func (th *thread) running() bool {
 	return th.turn != nil && (th.turn.wait == waitNone || th.turn.wait == waitHold)
 }
 
-func (e *engine) agentOf(th *thread) *agentVersion {
+func (e *engine) agentOf(th *thread) *agents.Version {
 	if th.child {
 		return th.version
 	}
 	return e.x.agent
 }
 
-func (e *engine) modelOf(th *thread) modelConfig {
+func (e *engine) modelOf(th *thread) agents.ModelConfig {
 	if th.child {
 		return th.model
 	}
@@ -57,8 +60,8 @@ func (e *engine) modelOf(th *thread) modelConfig {
 // threadAgent is what a Spawn name resolves to.
 type threadAgent struct {
 	name    string
-	version *agentVersion // nil for the advisor
-	model   modelConfig
+	version *agents.Version // nil for the advisor
+	model   agents.ModelConfig
 }
 
 // resolveThreadAgent finds agentName in the roster of owner's multiagent
@@ -66,26 +69,26 @@ type threadAgent struct {
 // multiagent_20261001's predefined subagents and advisor; with inline
 // subagents enabled, any other name is an inline agent running the owner's
 // definition.
-func resolveThreadAgent(owner *agentVersion, agentName string) (threadAgent, bool) {
+func resolveThreadAgent(owner *agents.Version, agentName string) (threadAgent, bool) {
 	m := owner.Multiagent
 	if m == nil {
 		return threadAgent{}, false
 	}
 	advisor := func(model string) threadAgent {
-		return threadAgent{name: advisorAgentName, model: modelConfig{ID: model, Effort: maDefaultEffort, Speed: "standard"}}
+		return threadAgent{name: advisorAgentName, model: agents.ModelConfig{ID: model, Effort: agents.DefaultEffort, Speed: "standard"}}
 	}
-	find := func(entries []rosterEntry) (threadAgent, bool) {
+	find := func(entries []agents.RosterEntry) (threadAgent, bool) {
 		for _, e := range entries {
 			switch e.Kind {
-			case rosterKindSelf:
+			case agents.RosterKindSelf:
 				if owner.Name == agentName {
 					return threadAgent{name: owner.Name, version: owner, model: owner.Model}, true
 				}
-			case rosterKindAgent:
+			case agents.RosterKindAgent:
 				if e.Agent.Name == agentName {
 					return threadAgent{name: e.Agent.Name, version: e.Agent, model: e.Agent.Model}, true
 				}
-			case rosterKindAdvisor:
+			case agents.RosterKindAdvisor:
 				if agentName == advisorAgentName {
 					return advisor(e.AdvisorModel), true
 				}
@@ -93,7 +96,7 @@ func resolveThreadAgent(owner *agentVersion, agentName string) (threadAgent, boo
 		}
 		return threadAgent{}, false
 	}
-	if m.Type == multiagentCoord {
+	if m.Type == agents.MultiagentCoordinator {
 		return find(m.Roster)
 	}
 	if m.AdvisorEnabled && agentName == advisorAgentName {
@@ -125,7 +128,7 @@ func (e *engine) spawn(parent *thread, st script.Op) {
 	}
 	child := &thread{id: e.s.cfg.ids("sthr_"), name: ta.name, child: true, version: ta.version, model: ta.model}
 	if child.version == nil {
-		child.version = &agentVersion{Agent: e.x.agent.Agent, Name: ta.name, Model: ta.model}
+		child.version = &agents.Version{Agent: e.x.agent.Agent, Name: ta.name, Model: ta.model}
 	}
 	e.threads = append(e.threads, child)
 	e.threadByID[child.id] = child

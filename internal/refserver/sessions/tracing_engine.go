@@ -8,6 +8,8 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/genai"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 )
 
 // The engine's spans (docs/tracing.md), all INTERNAL, all built under
@@ -112,7 +114,7 @@ func (e *engine) endTurnSpan(th *thread, stop string, cancelled bool) {
 		}
 		ts.span.SetAttributes(attrs...)
 	}
-	endWith(ts.span, spanOutcome{ErrType: ts.errType, Unset: cancelled})
+	spans.End(ts.span, spans.Outcome{ErrType: ts.errType, Unset: cancelled})
 }
 
 // endTurnSpans ends the spans of the turns that can never continue (a
@@ -185,7 +187,7 @@ func (ms *modelSpan) end(u tokenCount) {
 			attr.UsageCacheRead.Int64(u.cacheRead),
 		)
 	}
-	endWith(ms.span, spanOutcome{ErrType: ms.errType, Unset: ms.cancelled})
+	spans.End(ms.span, spans.Outcome{ErrType: ms.errType, Unset: ms.cancelled})
 }
 
 // toolSpan records a tool the server runs for th: failed when its output
@@ -205,35 +207,35 @@ func (e *engine) toolSpan(th *thread, c *toolCall) {
 	}
 	_, span := t.Tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
 	if span.IsRecording() {
-		span.SetAttributes(toolAttrs(c.name, c.id)...)
+		span.SetAttributes(spans.ToolAttrs(c.name, c.id)...)
 		if t.ContentOn() {
 			result := []any{}
 			if c.output.text != "" {
-				result = genai.Parts(c.output.text, agentContent)
+				result = genai.Parts(c.output.text, spans.AgentContent)
 			}
-			var ca contentAttrs
-			ca.Add(attr.GenAIToolCallArguments, genaiTree(orEmpty(e.toolInput(th, c))))
+			var ca spans.Content
+			ca.Add(attr.GenAIToolCallArguments, messages.GenaiTree(messages.OrEmpty(e.toolInput(th, c))))
 			ca.Add(attr.GenAIToolCallResult, result)
 			span.SetAttributes(ca.KVs()...)
 		}
 	}
-	var o spanOutcome
+	var o spans.Outcome
 	if c.output.isError {
-		o.ErrType = toolErrorType
+		o.ErrType = spans.ToolErrorType
 	}
-	endWith(span, o)
+	spans.End(span, o)
 }
 
 // toolInput is the input of c, read from its tool-use event, the latest of
 // th's log with that id (recorded in the request that just ended).
-func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
+func (e *engine) toolInput(th *thread, c *toolCall) *messages.JSON {
 	log := e.x.events
 	if th.child {
 		log = th.log
 	}
 	for i := len(log) - 1; i >= 0; i-- {
 		if log[i].id == c.id {
-			if n, err := parseJSON(log[i].raw); err == nil {
+			if n, err := messages.ParseJSON(log[i].raw); err == nil {
 				return n.Get("input")
 			}
 			break
@@ -251,9 +253,9 @@ func (e *engine) toolInput(th *thread, c *toolCall) *jnode {
 // managed-agent spans) and one tool message per result of a tool the
 // server ran.
 func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
-	var ca contentAttrs
+	var ca spans.Content
 	if sys := e.agentOf(th).System; sys != nil && *sys != "" {
-		ca.Add(attr.GenAISystemInstructions, genai.SystemInstructions(*sys, agentContent))
+		ca.Add(attr.GenAISystemInstructions, genai.SystemInstructions(*sys, spans.AgentContent))
 	}
 	tr := transcript{out: []any{}}
 	if ts.task != "" {
@@ -267,7 +269,7 @@ func (e *engine) turnContent(th *thread, ts *turnSpan) []attribute.KeyValue {
 		tr.scan(e.x.events[ts.fromEvents:], "", true, true)
 	}
 	tr.close()
-	ca.Add(attr.GenAIInputMessages, genai.InputMessages(tr.in, agentContent))
+	ca.Add(attr.GenAIInputMessages, genai.InputMessages(tr.in, spans.AgentContent))
 	ca.Add(attr.GenAIOutputMessages, tr.out)
 	return ca.KVs()
 }
@@ -361,7 +363,7 @@ func (tr *transcript) assistant(call bool, blocks ...any) {
 func (tr *transcript) toolResult(b genai.Object) {
 	tr.close()
 	msg := genai.Object{{Key: "role", Value: "tool"}, {Key: "content", Value: []any{b}}}
-	tr.out = append(tr.out, genai.InputMessages([]any{msg}, agentContent)...)
+	tr.out = append(tr.out, genai.InputMessages([]any{msg}, spans.AgentContent)...)
 }
 
 // close ends the open assistant message: its finish reason is tool_call
@@ -375,7 +377,7 @@ func (tr *transcript) close() {
 	if tr.call {
 		stop = "tool_use"
 	}
-	msg := genai.OutputMessages("assistant", tr.blocks, genai.FinishReason(stop), agentContent)
+	msg := genai.OutputMessages("assistant", tr.blocks, genai.FinishReason(stop), spans.AgentContent)
 	if parts, _ := msg[0].(genai.Object).Get("parts").([]any); len(parts) > 0 {
 		tr.out = append(tr.out, msg...)
 	}

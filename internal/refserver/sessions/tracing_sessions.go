@@ -1,14 +1,18 @@
 package sessions
 
-import "github.com/agentplatform/agentplatform-go/internal/attr"
+import (
+	"github.com/agentplatform/agentplatform-go/internal/attr"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
+)
 
 // What sessions add to their request spans (the engine's own spans are in
 // tracing_engine.go).
 
 // traceSessionCreated adds what vendor.sessions.create knows once the
 // session exists, and parents the turn its initial events start.
-func (s *Service) traceSessionCreated(c *call, x *session) func() {
-	if span := recording(c); span != nil {
+func (s *Service) traceSessionCreated(c *kit.Call, x *session) func() {
+	if span := spans.Recording(c); span != nil {
 		span.SetAttributes(
 			attr.SessionID.String(x.id),
 			attr.GenAIAgentID.String(x.agent.Agent.ID),
@@ -24,8 +28,8 @@ func (s *Service) traceSessionCreated(c *call, x *session) func() {
 // thread (docs/tracing.md: an interrupt of one thread, an answer to a
 // child thread's call; the first one named), and parents the turns the
 // events start.
-func (s *Service) traceSessionEvents(c *call, x *session, params []eventParam) func() {
-	if span := recording(c); span != nil {
+func (s *Service) traceSessionEvents(c *kit.Call, x *session, params []eventParam) func() {
+	if span := spans.Recording(c); span != nil {
 		if id := namedThread(x.eng, params); id != "" {
 			span.SetAttributes(attr.GenAIConversationID.String(id))
 		}

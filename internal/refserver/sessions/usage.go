@@ -1,6 +1,10 @@
 package sessions
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+)
 
 // Usage accounting (docs/session-events-wire.md section 8). Token usage is
 // added per span.model_request_end and per span.outcome_evaluation_end;
@@ -42,7 +46,7 @@ func (t *tokenCount) add(u tokenCount) {
 // nano prices t at model (fast doubles every token price,
 // docs/session-events-wire.md 8.2). Cache writes are all 5-minute entries
 // (same document, section 11, choice 23).
-func (t tokenCount) nano(model modelConfig) int64 {
+func (t tokenCount) nano(model agents.ModelConfig) int64 {
 	p := priceTable[model.ID]
 	n := t.input*p.input + t.output*p.output + t.cacheCreation*p.write5m + t.cacheRead*p.read
 	if model.Speed == "fast" {
@@ -115,7 +119,7 @@ func (a *account) touch(x *session, now time.Time) {
 }
 
 // charge adds one request's (or grader cycle's) usage at model's prices.
-func (e *engine) charge(model modelConfig, t tokenCount) {
+func (e *engine) charge(model agents.ModelConfig, t tokenCount) {
 	u := &e.x.usage
 	u.inputTokens += t.input
 	u.outputTokens += t.output
