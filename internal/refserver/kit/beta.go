@@ -30,8 +30,8 @@ func CheckVersion(h http.Header) error {
 	return nil
 }
 
-// Beta values routes require. Managed agents and memory stores will add
-// theirs here.
+// BetaMCPTunnels is the beta value the tunnel routes require (the managed
+// agents' value is BetaManagedAgents).
 const BetaMCPTunnels = "mcp-tunnels-2026-06-22"
 
 // knownBetas is the list of beta values the API knows; anything else is a
