@@ -6,6 +6,7 @@
 package attr
 
 import (
+	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/agentplatform/agentplatform-go/tracing"
@@ -33,6 +34,16 @@ const (
 	SessionID            = tracing.SessionID
 	GenAIConversationID  = semconv.GenAIConversationIDKey // the thread id, or the conversation_id option
 	SessionEnvironmentID = tracing.SessionEnvironmentID
+
+	// HTTPRequestBodySize is the file bytes an upload sent;
+	// HTTPResponseBodySize the bytes a download read, known when it is
+	// closed. Calls with JSON bodies record neither.
+	HTTPRequestBodySize  = semconv.HTTPRequestBodySizeKey
+	HTTPResponseBodySize = semconv.HTTPResponseBodySizeKey
+	// FileID is the file an upload created or a download, retrieval or
+	// deletion names. The key is the vendor's own, spelt as the public
+	// tracing package spells its other keys.
+	FileID = attribute.Key("vendor.file.id")
 )
 
 // GenAI request and response attributes.

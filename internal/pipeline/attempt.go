@@ -63,7 +63,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	c := callFrom(req.Context())
 	stream := req.Header.Get("Accept") == "text/event-stream"
 	if c != nil {
-		stream = c.req.Stream
+		stream = c.req.Stream || c.req.Download // both bodies are the caller's to read
 	}
 	if t.timeout <= 0 {
 		resp, err := t.next(req)

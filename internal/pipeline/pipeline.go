@@ -174,11 +174,18 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []option.Option)
 		// A token the source still thought valid was refused (revoked, or
 		// the clocks disagree): drop it and try once more with a fresh one.
 		inv.Invalidate(refusedRequest(err))
-		resp, err = p.attempt(ctx, c, rc, query, body)
+		if rerr := c.rewind(nil, err); rerr != nil {
+			err = rerr
+		} else {
+			resp, err = p.attempt(ctx, c, rc, query, body)
+		}
 	}
 	span.attemptsOver()
-	if r, ok := err.(*refused); ok {
+	switch r := err.(type) {
+	case *refused:
 		err = r.err // the caller sees the API error itself
+	case *rewindError:
+		err = r.err // an upload that could not be sent again
 	}
 	if err != nil {
 		span.End(ctx, err)
@@ -255,7 +262,10 @@ func attemptError(ctx context.Context, req *Request, err error) error {
 	var credErr *credentialsError
 	var respErr *apierror.ResponseError
 	var redirErr *apierror.RedirectError
+	var rewErr *rewindError
 	switch {
+	case errors.As(err, &rewErr):
+		return rewErr
 	case errors.As(err, &credErr):
 		return credErr
 	case errors.As(err, &respErr):

@@ -181,3 +181,21 @@ func RawStream(ctx context.Context, p *Pipeline, req *Request, opts []option.Opt
 	resp.Body = NewTracedBody(ctx, resp.Body, span)
 	return resp, nil
 }
+
+// Download sends req for a response's bytes and returns the response, its
+// body unread and not bound by the response size limit: the caller streams
+// it and closes it, which ends the call's span (OK once read to its end,
+// unset when closed before, ERROR when a read failed) with
+// http.response.body.size, the bytes read. Retries cover only getting the
+// response headers.
+func Download(ctx context.Context, p *Pipeline, req *Request, opts []option.Option) (*http.Response, error) {
+	req.Download = true
+	resp, span, err := p.send(ctx, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	body := NewTracedBody(ctx, resp.Body, span)
+	body.size = true
+	resp.Body = body
+	return resp, nil
+}

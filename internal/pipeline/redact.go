@@ -56,6 +56,11 @@ func redactedRequestBody(req *http.Request) string {
 	if req.GetBody == nil || req.ContentLength == 0 {
 		return ""
 	}
+	if ct := req.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		// An upload: the file is content, and reading it again here would
+		// consume a source that cannot be read twice.
+		return "<" + strconv.FormatInt(req.ContentLength, 10) + " bytes of " + ct + ">"
+	}
 	if req.ContentLength > maxLoggedBody {
 		return "<" + strconv.FormatInt(req.ContentLength, 10) + " bytes>"
 	}

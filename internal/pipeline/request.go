@@ -27,6 +27,14 @@ type Request struct {
 	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans; "" for a raw call
 	Stream bool   // the response is an event stream: Accept text/event-stream
 
+	// Upload, when set, is the request body, streamed from its source on
+	// every attempt rather than held in memory; Body is then ignored.
+	Upload *Upload
+	// Download asks for the response's bytes (Accept
+	// application/octet-stream): a successful body is returned unread,
+	// neither buffered nor bound by the response size limit.
+	Download bool
+
 	// Op names the call's span, "vendor."+Op; empty means the name the
 	// route implies (docs/tracing.md), e.g. "sessions.events.send".
 	Op string
@@ -95,6 +103,7 @@ var (
 	userAgentValue   = []string{"agentplatform-go/" + Version + " (" + goVersion() + ")"}
 	acceptJSON       = []string{"application/json"}
 	acceptStream     = []string{"text/event-stream"}
+	acceptBytes      = []string{"application/octet-stream"}
 	contentTypeJSON  = []string{"application/json"}
 	defaultVersionHV = []string{config.DefaultVersion}
 )
@@ -141,7 +150,9 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 		u += "?" + query
 	}
 	var body any // untyped nil unless there is a body: a typed nil []byte would send an empty chunked body
-	if data != nil {
+	if req.Upload != nil {
+		body = retryablehttp.ReaderFunc(req.Upload.reader)
+	} else if data != nil {
 		body = data
 	}
 	rreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, u, body)
@@ -150,12 +161,20 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 	}
 	h := rreq.Header
 	h["User-Agent"] = userAgentValue
-	if req.Stream {
+	switch {
+	case req.Stream:
 		h["Accept"] = acceptStream
-	} else {
+	case req.Download:
+		h["Accept"] = acceptBytes
+	default:
 		h["Accept"] = acceptJSON
 	}
-	if body != nil {
+	if u := req.Upload; u != nil {
+		h["Content-Type"] = []string{u.ContentType}
+		if u.Size > 0 {
+			rreq.ContentLength = u.Size // else 0, which a client request with a body sends chunked
+		}
+	} else if body != nil {
 		h["Content-Type"] = contentTypeJSON
 	}
 	if cfg.Version == config.DefaultVersion {

@@ -64,6 +64,9 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	if c == nil || c.attempt >= c.cfg.MaxRetries || !retryable(resp, err) {
 		return false, nil
 	}
+	if rerr := c.rewind(resp, err); rerr != nil {
+		return false, rerr
+	}
 	c.wait = backoff(initialBackoff, c.cfg.MaxRetryWait, c.attempt, resp)
 	c.status = 0
 	if err == nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"sync/atomic"
+
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 )
 
 // TracedBody is an event stream's body that ends the stream's span when it
@@ -35,6 +37,8 @@ type TracedBody struct {
 	left   bool // Abandon: the application left before the stream's end
 	keep   bool // KeepSpan: the span outlives this connection
 	resume bool // Resumable: a broken connection is replaced, not a failure
+	size   bool // a download: Close records http.response.body.size
+	n      int64
 }
 
 // NewTracedBody wraps a stream's body; ctx is the stream's context, whose
@@ -61,6 +65,7 @@ func (b *TracedBody) Read(p []byte) (int, error) {
 		b.claimed.Store(true)
 	}
 	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
 	switch {
 	case errors.Is(err, io.EOF):
 		b.eof = true
@@ -108,6 +113,9 @@ func (b *TracedBody) Span() Span { return b.span }
 func (b *TracedBody) Close() error {
 	b.stop()
 	err := b.ReadCloser.Close()
+	if b.size && !b.keep {
+		b.span.SetAttributes(attr.HTTPResponseBodySize.Int64(b.n))
+	}
 	switch {
 	case b.keep:
 	case b.failed != nil:
