@@ -9,6 +9,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/files"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/messages"
@@ -30,6 +31,7 @@ type Client struct {
 	Sessions     *sessions.Service     // running conversations and their resources
 	Deployments  *deployments.Service  // agents started by hand or on a schedule, and their runs
 	MemoryStores *memorystores.Service // stores of memories that sessions mount
+	Files        *files.Service        // stored files that sessions mount and Messages name
 	Models       *models.Service       // the model catalogue
 	Workspaces   *workspaces.Service   // organization workspaces (admin API)
 	APIKeys      *apikeys.Service      // organization API keys (admin API)
@@ -55,6 +57,7 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		Sessions:     sessions.NewService(shared),
 		Deployments:  deployments.NewService(shared),
 		MemoryStores: memorystores.NewService(shared),
+		Files:        files.NewService(shared),
 		Models:       models.NewService(shared),
 		Workspaces:   workspaces.NewService(shared),
 		APIKeys:      apikeys.NewService(shared),
