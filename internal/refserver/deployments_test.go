@@ -52,6 +52,7 @@ func (f sessionFixture) deploymentID(t *testing.T, overrides ...string) string {
 
 func TestDeploymentWireShape(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	store := f.createMemoryStore(t, `{"name":"notes"}`)
 	r := f.ma(t, "POST", deploymentsPath, `{
 		"agent": "`+f.agent+`", "environment_id": "`+f.envID+`",
@@ -203,6 +204,7 @@ func TestDeploymentListAndIsolation(t *testing.T) {
 
 func TestDeploymentUpdate(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	store := f.createMemoryStore(t, `{"name":"s"}`)
 	id := f.deploymentID(t, `"description":"d"`, `"metadata":{"a":"1","b":"2"}`, `"vault_ids":["vlt_1"]`, `"budget":`+budget25,
 		`"resources":[{"type":"memory_store","memory_store_id":"`+store+`"}]`,

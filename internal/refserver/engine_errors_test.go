@@ -114,6 +114,7 @@ func TestRescheduleRetryMeetsTheBudget(t *testing.T) {
 
 func TestTerminateStep(t *testing.T) {
 	f := newEvFixture(t)
+	f.srv.PutFilesForTest(f.seed.DefaultWorkspaceID, "file_1")
 	sid := f.sessionID(t, `,"resources":[{"type":"file","file_id":"file_1"}]`)
 	one := sessionsPath + "/" + sid
 	rsc := f.listResources(t, sid, "").ids()[0]

@@ -32,7 +32,12 @@ func newEnv(t *testing.T, opts ...refserver.Option) *env {
 	all := append([]refserver.Option{refserver.WithClock(clock), refserver.WithIDs(refserver.SequentialIDs())}, opts...)
 	srv := refserver.New(all...)
 	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	t.Cleanup(func() {
+		ts.Close()
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
 	return &env{srv: srv, url: ts.URL, seed: srv.Seed(), clock: clock}
 }
 

@@ -38,7 +38,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// the body: with any queued, it is read first.
 	var fault kit.Fault
 	faulted := false
-	if s.faults.Queued() {
+	if s.faults.Queued() && s.rawBodyRoute(r) {
+		// A streamed body (a file upload) is left for its handler: faults
+		// match it by method and path only.
+		fault, faulted = s.faults.Take(r.Method, r.URL.Path, nil, streamRequest)
+	} else if s.faults.Queued() {
 		if err := ex.LoadBody(r); err != nil {
 			kit.WriteError(ex.RB, ex.RequestID, err)
 			ex.RB.Commit()
@@ -66,6 +70,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 	}
 	ex.RB.Commit()
+}
+
+// rawBodyRoute reports whether r goes to a kit.Route with RawBody set,
+// whose handler reads the body itself.
+func (s *Server) rawBodyRoute(r *http.Request) bool {
+	if len(s.rawRoutes) == 0 {
+		return false
+	}
+	_, pattern := s.mux.Handler(r)
+	return s.rawRoutes[pattern]
 }
 
 // unreadBodyMayBeLarge reports whether r has a body that net/http would
@@ -131,6 +145,10 @@ func (s *Server) serveRoute(rt kit.Route) http.HandlerFunc {
 			c.Fail(err)
 			return
 		}
+		if r.Method == http.MethodPost && rt.RawBody {
+			s.idempotency.RunRaw(c, rt.Handle)
+			return
+		}
 		if r.Method == http.MethodPost && (rt.Streams == nil || !rt.Streams(c.Ex.Body)) {
 			s.idempotency.Run(c, rt.Handle)
 			return
@@ -144,10 +162,12 @@ func (s *Server) prepareCall(c *kit.Call, rt kit.Route, admin bool) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Ex.LoadBody(c.R); err != nil {
-		return err
+	if !rt.RawBody {
+		if err := c.Ex.LoadBody(c.R); err != nil {
+			return err
+		}
+		s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 	}
-	s.requests.KeepBody(c.Ex.Logged, c.Ex.Body)
 	c.Caller = caller
 	s.trace.StartRequest(c, rt, true)
 	wsID, err := s.identity.SelectWorkspace(caller, c.R.Header.Get(kit.HeaderWorkspaceID))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/deployments"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/files"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/identity"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
@@ -29,6 +30,7 @@ type Server struct {
 	faults      kit.FaultQueue
 	requests    kit.RequestLog
 	idempotency kit.IdempotencyStore
+	rawRoutes   map[string]bool // patterns of the kit.Route.RawBody routes; fixed by New
 
 	// mu guards the state below. It is never held while waiting (fault
 	// delays) or while writing to a client.
@@ -55,6 +57,9 @@ type Server struct {
 	// scripted agent's queued turns; guarded by mu (a turn reads agents
 	// and memory stores, a deployment run creates a session, under it).
 	sessions *sessions.Service
+	// files is the files and their bytes on disk; guarded by mu (sessions
+	// check and read mounted files under it).
+	files *files.Service
 }
 
 type config struct {
@@ -66,6 +71,8 @@ type config struct {
 	thinkingKey  []byte                // WithThinkingKey
 	spanExporter sdktrace.SpanExporter // WithSpanExporter; nil: no spans (tracing.go)
 	content      bool                  // WithContentCapture
+	fileDir      string                // WithFileDir; "": a temporary directory
+	maxFileSize  int64                 // WithMaxFileSize; 0: files.DefaultMaxFileSize
 }
 
 // Option configures a Server.
@@ -160,6 +167,8 @@ func (s *Server) newSessions() *sessions.Service {
 		EnvironmentLocked:     s.agents.EnvironmentLocked,
 		EnvironmentByIDLocked: s.agents.EnvironmentByIDLocked,
 		StoreLocked:           s.memory.StoreLocked,
+		FileLocked:            s.files.FileLocked,
+		FileContentLocked:     s.files.ContentLocked,
 	})
 }
 
@@ -193,6 +202,7 @@ func New(opts ...Option) *Server {
 	// Archiving an agent archives its deployments, in the same operation.
 	archiveDeployments := func(agentID string, now time.Time) { s.deployments.ArchiveAgentLocked(agentID, now) }
 	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: archiveDeployments})
+	s.files = s.newFiles()
 	s.sessions = s.newSessions()
 	s.deployments = s.newDeployments()
 	s.mux = http.NewServeMux()
@@ -214,7 +224,14 @@ func (s *Server) Seed() Seed { return s.seed }
 
 // handle registers a route with its chain.
 func (s *Server) handle(rt kit.Route) {
-	s.mux.Handle(rt.Method+" "+rt.Path, s.serveRoute(rt))
+	pattern := rt.Method + " " + rt.Path
+	s.mux.Handle(pattern, s.serveRoute(rt))
+	if rt.RawBody {
+		if s.rawRoutes == nil {
+			s.rawRoutes = map[string]bool{}
+		}
+		s.rawRoutes[pattern] = true
+	}
 }
 
 // routes is the route table. A new endpoint family adds its routes here.
@@ -226,5 +243,6 @@ func (s *Server) routes() []kit.Route {
 	all = append(all, s.memory.Routes()...)
 	all = append(all, s.sessions.Routes()...)
 	all = append(all, s.deployments.Routes()...)
+	all = append(all, s.files.Routes()...)
 	return all
 }

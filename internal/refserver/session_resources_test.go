@@ -41,6 +41,7 @@ func (f sessionFixture) listResources(t *testing.T, id, query string) resourcePa
 
 func TestSessionResourcesListAndAdd(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	id := f.sessionID(t, `,"resources":[{"type":"file","file_id":"file_a"},{"type":"vcs_repository","url":"https://example.com/o/repo"}]`)
 	base := sessionsPath + "/" + id + "/resources"
 	created := f.listResources(t, id, "").ids()
@@ -122,6 +123,7 @@ func TestSessionResourcesListAndAdd(t *testing.T) {
 
 func TestSessionResourceGetUpdateDelete(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	store := f.createMemoryStore(t, `{"name":"notes"}`)
 	id := f.sessionID(t, `,"resources":[
 		{"type":"vcs_repository","url":"https://example.com/o/repo","authorization_token":"first-secret-token"},
@@ -199,6 +201,7 @@ func TestSessionResourceGetUpdateDelete(t *testing.T) {
 func TestSessionResourcesListInAttachOrder(t *testing.T) {
 	e := newEnv(t, refserver.WithIDs(refserver.RandomIDs()))
 	f := sessionFixture{env: e, agent: e.createAgent(t, "a"), envID: e.createEnvironment(t, `{"name":"e"}`)["id"].(string)}
+	f.putFiles()
 	for range 8 {
 		id := f.sessionID(t, `,"resources":[{"type":"file","file_id":"file_c"},{"type":"file","file_id":"file_a"},`+
 			`{"type":"vcs_repository","url":"https://example.com/o/repo"},{"type":"file","file_id":"file_b"}]`)

@@ -1,6 +1,7 @@
 package refserver_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -34,6 +35,26 @@ func newSessionFixture(t *testing.T) sessionFixture {
 	return sessionFixture{env: e, agent: e.createAgent(t, "a"), envID: e.createEnvironment(t, `{"name":"e"}`)["id"].(string)}
 }
 
+// fixtureFileIDs are the file ids the managed-agents tests attach as
+// file resources: file_0…file_500, file_a…file_z, an id of the platform's
+// form, and one of 128 characters. A file resource must name an existing
+// file (docs/files-wire.md 4), so putFiles stores them.
+var fixtureFileIDs = func() []string {
+	ids := []string{"file_011CNha8iCJcU1wXNR6q4V8w", "file_" + strings.Repeat("x", 123)}
+	for i := range 501 {
+		ids = append(ids, fmt.Sprintf("file_%d", i))
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		ids = append(ids, "file_"+string(c))
+	}
+	return ids
+}()
+
+// putFiles stores fixtureFileIDs in the default workspace.
+func (f sessionFixture) putFiles() {
+	f.srv.PutFilesForTest(f.seed.DefaultWorkspaceID, fixtureFileIDs...)
+}
+
 // sessionBody is a create body with the fixture's agent and environment,
 // plus extra members (",\"title\":\"x\"").
 func (f sessionFixture) sessionBody(extra string) string {
@@ -61,6 +82,7 @@ func jsonItems(n int, item func(i int) string) string {
 
 func TestSessionWireShape(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	store := f.createMemoryStore(t, `{"name":"User Preferences","description":"Per-user preferences."}`)
 	r := f.ma(t, "POST", sessionsPath, f.sessionBody(`,
 		"title": "Order #1234 inquiry",
@@ -201,6 +223,7 @@ func TestSessionInitialEventsAreRecorded(t *testing.T) {
 
 func TestSessionArchiveAndDelete(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	id := f.sessionID(t, `,"resources":[{"type":"file","file_id":"file_1"}]`)
 	one := sessionsPath + "/" + id
 	rsc := wantOK(t, f.ma(t, "GET", one+"/resources", ""))["data"].([]any)[0].(map[string]any)["id"].(string)
@@ -256,6 +279,7 @@ func TestSessionArchiveAndDelete(t *testing.T) {
 
 func TestSessionsAreWorkspaceScoped(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putFiles()
 	id := f.sessionID(t, `,"resources":[{"type":"file","file_id":"file_1"}]`)
 	other := f.srv.CreateWorkspace("other")
 	must(t, f.srv.GrantAPIAccess(f.seed.UserID, other))

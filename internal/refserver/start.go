@@ -27,7 +27,8 @@ var (
 
 // Start serves the server on addr (for example "127.0.0.1:0") in a
 // goroutine and returns its base URL. stop shuts it down gracefully and
-// returns once the serving goroutine has ended, so no goroutine outlives it;
+// returns once the serving goroutine has ended, so no goroutine outlives it,
+// and then closes the server (Close: the stored files go);
 // calling it again returns the first result.
 func (s *Server) Start(addr string) (baseURL string, stop func() error, err error) {
 	ln, err := net.Listen("tcp", addr)
@@ -60,6 +61,9 @@ func (s *Server) Start(addr string) (baseURL string, stop func() error, err erro
 		}
 		if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 			err = serveErr
+		}
+		if closeErr := s.Close(); err == nil {
+			err = closeErr
 		}
 		return err
 	})

@@ -3,14 +3,16 @@ package refserver
 import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 
 // Time-driven work: scheduled deployments fire when the server's clock passes
-// their next occurrence. tick does whatever has fallen due. It runs before
+// their next occurrence, and expired files are removed from disk. tick does whatever has fallen due. It runs before
 // every request, whenever a ManualClock moves, and once a second while Start
 // serves on the system clock, so a standalone server fires on time even when
 // nobody is calling it.
 func (s *Server) tick() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.deployments.FireDueLocked(s.now())
+	now := s.now()
+	s.deployments.FireDueLocked(now)
+	s.files.SweepLocked(now)
 }
 
 // tickEverySecond runs tick in the background until the returned stop

@@ -29,6 +29,13 @@ type Route struct {
 	// docs/auth-wire.md 1.2): no authentication, workspace selection, access check or
 	// idempotency; the handler runs vendor-version and vendor-beta itself.
 	Public bool
+	// RawBody routes get the request body unread (Call.R.Body): the
+	// pipeline authenticates and checks the request as usual but neither
+	// loads the body nor keeps it in the request log, so the handler can
+	// stream a body larger than MaxBodyBytes (a file upload). Under an
+	// Idempotency-Key the handler calls Call.ClaimIdempotency once it has
+	// read the body (IdempotencyStore.RunRaw).
+	RawBody bool
 }
 
 // Deps is what every call may use of the server it runs in: the clock,
@@ -64,6 +71,26 @@ type Call struct {
 	Caller      Caller          // nil on public routes
 	WorkspaceID string          // the workspace the request runs in
 	Betas       map[string]bool // vendor-beta values sent
+
+	// claim is set by IdempotencyStore.RunRaw for ClaimIdempotency.
+	claim func(digest [32]byte) (replayed bool, err error)
+}
+
+// ClaimIdempotency is for RawBody handlers, which read the body themselves:
+// once the whole body is read, the handler passes a digest of what the
+// request asks for (the same digest for the same request, whatever its
+// framing, such as a multipart boundary). Under an Idempotency-Key already
+// used with the same digest the stored response has been sent, and replayed
+// is true: the handler must change nothing and return nil. The same key
+// with another digest, or one still in flight, is the error to return.
+// Without a key (or off a RawBody route) it returns false, nil.
+func (c *Call) ClaimIdempotency(digest [32]byte) (replayed bool, err error) {
+	if c.claim == nil {
+		return false, nil
+	}
+	claim := c.claim
+	c.claim = nil // once
+	return claim(digest)
 }
 
 // Run calls a handler and writes the error it returns, if any.
@@ -156,8 +183,14 @@ func (ex *Exchange) LoadBody(r *http.Request) *APIError {
 	return ex.bodyErr
 }
 
-// BodyRead reports whether LoadBody has run.
+// BodyRead reports whether LoadBody has run, or a RawBody handler said it
+// read the body to its end (SetBodyRead).
 func (ex *Exchange) BodyRead() bool { return ex.bodyRead }
+
+// SetBodyRead is for RawBody handlers: the body was read to its end, so the
+// connection can be kept (the pipeline closes it after a body left unread,
+// rather than let net/http read the rest).
+func (ex *Exchange) SetBodyRead() { ex.bodyRead = true }
 
 // ReadBody reads the whole body (the request log and idempotency need its
 // bytes) and enforces the size limit.

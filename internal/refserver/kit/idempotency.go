@@ -109,28 +109,87 @@ func (st *IdempotencyStore) finish(scope idempotencyScope, rb *ResponseBuffer, o
 
 // Run runs a POST handler under the idempotency rules.
 func (st *IdempotencyStore) Run(c *Call, handle func(*Call) error) {
-	values := c.R.Header.Values(HeaderIdempotencyKey)
-	if len(values) == 0 {
+	scope, keyed, err := idempotencyScopeOf(c)
+	switch {
+	case err != nil:
+		c.Fail(err)
+		return
+	case !keyed:
 		c.Run(handle)
 		return
 	}
-	key := values[0]
-	if n := utf8.RuneCountInString(key); n < 1 || n > 255 {
-		c.Fail(InvalidField(HeaderIdempotencyKey, "must be between 1 and 255 characters"))
+	if replayed, err := st.claim(c, scope, requestFingerprint(c.R, c.WorkspaceID, c.Ex.Body)); err != nil || replayed {
+		if err != nil {
+			c.Fail(err)
+		}
 		return
 	}
-	scope := idempotencyScope{apiKeyID: c.Caller.IdempotencyOwner(), key: key}
-	rec, outcome := st.begin(scope, requestFingerprint(c.R, c.WorkspaceID, c.Ex.Body), c.Deps.Clock.Now())
+	finished := false
+	defer func() { st.finish(scope, c.Ex.RB, finished) }()
+	c.Run(handle)
+	finished = true
+}
+
+// RunRaw runs a RawBody POST handler under the idempotency rules. The key
+// is checked before the handler runs, but the request is known only once
+// the handler has read the body: it then calls Call.ClaimIdempotency with
+// a digest of it, which looks the key up as Run does before its handler.
+// A handler that fails before claiming (a malformed body) leaves nothing
+// stored, so that answer is not replayed: a retry is checked again.
+func (st *IdempotencyStore) RunRaw(c *Call, handle func(*Call) error) {
+	scope, keyed, err := idempotencyScopeOf(c)
+	switch {
+	case err != nil:
+		c.Fail(err)
+		return
+	case !keyed:
+		c.Run(handle)
+		return
+	}
+	claimed := false
+	c.claim = func(digest [32]byte) (bool, error) {
+		replayed, err := st.claim(c, scope, requestFingerprint(c.R, c.WorkspaceID, digest[:]))
+		claimed = err == nil && !replayed
+		return replayed, err
+	}
+	finished := false
+	defer func() {
+		c.claim = nil
+		if claimed {
+			st.finish(scope, c.Ex.RB, finished)
+		}
+	}()
+	c.Run(handle)
+	finished = true
+}
+
+// idempotencyScopeOf reads the request's Idempotency-Key: keyed is false
+// without one; a key of the wrong length is the error.
+func idempotencyScopeOf(c *Call) (scope idempotencyScope, keyed bool, err error) {
+	values := c.R.Header.Values(HeaderIdempotencyKey)
+	if len(values) == 0 {
+		return idempotencyScope{}, false, nil
+	}
+	key := values[0]
+	if n := utf8.RuneCountInString(key); n < 1 || n > 255 {
+		return idempotencyScope{}, false, InvalidField(HeaderIdempotencyKey, "must be between 1 and 255 characters")
+	}
+	return idempotencyScope{apiKeyID: c.Caller.IdempotencyOwner(), key: key}, true, nil
+}
+
+// claim looks the key up for a request with fingerprint fp: a new key is
+// marked in flight (false, nil), a finished one with the same fingerprint
+// has its response replayed (true, nil), anything else is the error.
+func (st *IdempotencyStore) claim(c *Call, scope idempotencyScope, fp [32]byte) (replayed bool, err error) {
+	rec, outcome := st.begin(scope, fp, c.Deps.Clock.Now())
 	switch outcome {
 	case idempotencyMismatch:
-		c.Fail(InvalidField(HeaderIdempotencyKey, "was already used for a different request"))
-		return
+		return false, InvalidField(HeaderIdempotencyKey, "was already used for a different request")
 	case idempotencyInFlight:
 		inFlight := NewAPIError(http.StatusConflict, ErrInvalidRequest,
 			"%s: a request with this key is still in progress", HeaderIdempotencyKey)
 		inFlight.ShouldRetry = "true" // once the first request ends, a retry gets its answer
-		c.Fail(inFlight)
-		return
+		return false, inFlight
 	case idempotencyReplay:
 		c.W.Header().Set("idempotent-replayed", "true")
 		if rec.contentType != "" {
@@ -138,12 +197,9 @@ func (st *IdempotencyStore) Run(c *Call, handle func(*Call) error) {
 		}
 		c.W.WriteHeader(rec.status)
 		_, _ = c.W.Write(rec.body)
-		return
+		return true, nil
 	}
-	finished := false
-	defer func() { st.finish(scope, c.Ex.RB, finished) }()
-	c.Run(handle)
-	finished = true
+	return false, nil
 }
 
 // requestFingerprint identifies "the same request": method, path, query,

@@ -55,6 +55,10 @@ type toolCall struct {
 	denyText   string // the error result's text when denied
 	output     toolOutput
 	resultText string // what the client answered (custom tools)
+	// readPath is the file_path of a read call without a scripted output:
+	// when a file resource is mounted there, the result is its content
+	// (engine_files.go).
+	readPath string
 }
 
 // toolOutput is what a built-in or MCP tool returns when the server runs
@@ -149,6 +153,8 @@ func (e *engine) callTool(th *thread, st script.Op) {
 	c := &toolCall{id: e.newID(), thread: th, name: st.Name, server: st.Server, output: toolOutput{text: "ok"}}
 	if o := st.Output; o != nil {
 		c.output = toolOutput{text: o.Text, isError: o.IsError}
+	} else if st.Kind == script.KindUseTool && st.Name == "read" {
+		c.readPath = readFilePath(st.Raw)
 	}
 	var typ string
 	var fields any
@@ -227,6 +233,9 @@ func (e *engine) deliver(th *thread, c *toolCall) {
 	if c.kind == toolBuiltin && c.name == "web_search" {
 		e.x.usage.webSearchRequests++ // web_fetch is not metered (docs/session-events-wire.md 8.1)
 		e.refreshUsage()
+	}
+	if c.readPath != "" {
+		c.output = e.readMounted(c.readPath, c.output)
 	}
 	content := []textBlock{}
 	if c.output.text != "" {

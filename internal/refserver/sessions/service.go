@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/files"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
@@ -40,6 +41,13 @@ type Deps struct {
 	// StoreLocked is memory.Service.StoreLocked: whether a memory store
 	// exists in the workspace and is archived.
 	StoreLocked func(workspaceID, id string) (memory.StoreInfo, error)
+	// FileLocked is files.Service.FileLocked: the live file with this id
+	// in the workspace, or a 404 naming field. nil: every file id is taken
+	// as existing (tests of the family alone).
+	FileLocked func(workspaceID, id, field string, now time.Time) (files.Info, error)
+	// FileContentLocked is files.Service.ContentLocked: up to limit bytes
+	// of a file, for the scripted agent's read tool. nil: none.
+	FileContentLocked func(workspaceID, id string, limit int64, now time.Time) ([]byte, bool, error)
 }
 
 // DefaultPingInterval is how long a stream stays silent before a ping

@@ -93,6 +93,9 @@ func (s *Service) addSessionResource(c *kit.Call) error {
 		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: self-hosted environments cannot mount resources")
 	}
 	now := c.Now()
+	if err := s.checkFileLocked(x.workspaceID, p.fileID, "file_id", now); err != nil {
+		return err
+	}
 	r := &sessionResource{typ: "file", fileID: p.fileID, mountPath: "/mnt/session/uploads/" + p.fileID, createdAt: now, updatedAt: now}
 	if p.mountPath != nil {
 		r.mountPath = *p.mountPath

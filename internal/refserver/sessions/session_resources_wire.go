@@ -85,8 +85,9 @@ func (r *sessionResource) view() any {
 
 // attachResourcesLocked turns request forms into resources of a session,
 // applying the rules that depend on state (docs/managed-agents-wire.md 3.9,
-// 5.6): a session
-// in a self-hosted environment mounts nothing; memory stores must exist
+// 5.6, docs/files-wire.md 4): a session
+// in a self-hosted environment mounts nothing; files must exist (404);
+// memory stores must exist
 // (404) and not be archived (400), at most 8, each once; mount paths, given
 // or derived, are unique. Snapshots and derived paths are taken now. Ids
 // are not assigned: a refused request consumes none, and Create Session
@@ -105,6 +106,9 @@ func (s *Service) attachResourcesLocked(workspaceID string, selfHosted bool, par
 		r := &sessionResource{typ: p.typ, createdAt: now, updatedAt: now}
 		switch p.typ {
 		case "file":
+			if err := s.checkFileLocked(workspaceID, p.fileID, kit.JoinPath(ip, "file_id"), now); err != nil {
+				return nil, err
+			}
 			r.fileID = p.fileID
 			r.mountPath = "/mnt/session/uploads/" + p.fileID
 		case "vcs_repository":
@@ -148,4 +152,14 @@ func (s *Service) attachResourcesLocked(workspaceID string, selfHosted bool, par
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// checkFileLocked is the rule of a file resource (docs/files-wire.md 4):
+// the file must exist, unexpired, in the workspace; the 404 names field.
+func (s *Service) checkFileLocked(workspaceID, fileID, field string, now time.Time) error {
+	if s.deps.FileLocked == nil {
+		return nil
+	}
+	_, err := s.deps.FileLocked(workspaceID, fileID, field, now)
+	return err
 }
