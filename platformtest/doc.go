@@ -68,6 +68,13 @@
 // still between Advance calls, and makes ids sequential, so that
 // responses are the same on every run.
 //
+// # Files
+//
+// Uploads are streamed to a temporary directory that Close removes, up to
+// 500 MB a file unless WithMaxFileSize says otherwise. Uploaded files are
+// not downloadable, as on the platform; PutFile creates a file as the
+// platform would (a code-execution output), which is.
+//
 // # Workload identity federation
 //
 // AddFederation sets up what an administrator and a workload's platform

@@ -12,6 +12,7 @@ type Option func(*config)
 type config struct {
 	start        time.Time // WithStartTime; zero: the real time
 	spanExporter sdktrace.SpanExporter
+	maxFileSize  int64 // WithMaxFileSize; 0: the platform's limit
 }
 
 // WithStartTime makes the server deterministic, for tests that compare
@@ -34,4 +35,11 @@ func WithStartTime(t time.Time) Option {
 // response that ends them is sent. The server never shuts e down.
 func WithSpanExporter(e sdktrace.SpanExporter) Option {
 	return func(c *config) { c.spanExporter = e }
+}
+
+// WithMaxFileSize sets the largest file the server accepts in an upload
+// (default 500 MB, the platform's limit), so that a test can upload more,
+// or reach the limit with less. Values of zero or less keep the default.
+func WithMaxFileSize(n int64) Option {
+	return func(c *config) { c.maxFileSize = n }
 }

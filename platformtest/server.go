@@ -49,6 +49,9 @@ func NewServer(opts ...Option) (*Server, error) {
 	if cfg.spanExporter != nil {
 		rsOpts = append(rsOpts, refserver.WithSpanExporter(cfg.spanExporter))
 	}
+	if cfg.maxFileSize > 0 {
+		rsOpts = append(rsOpts, refserver.WithMaxFileSize(cfg.maxFileSize))
+	}
 	rs := refserver.New(rsOpts...)
 
 	url, stop, err := rs.Start("127.0.0.1:0")
