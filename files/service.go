@@ -51,7 +51,7 @@ func (s *Service) Upload(ctx context.Context, params UploadParams, opts ...optio
 	}
 	req := pipeline.NewRequest(http.MethodPost, route)
 	req.Op = "files.upload"
-	req.Upload = b.upload()
+	req.Body = b.upload()
 	req.Result = func(span pipeline.Span, out any) {
 		span.SetAttributes(attr.HTTPRequestBodySize.Int64(b.bytesSent()), attr.FileID.String(out.(*File).ID))
 	}

@@ -22,14 +22,13 @@ type Request struct {
 	Method string
 	Path   string // escaped, built with Path and Segment
 	Query  Query
-	Body   any    // marshalled to JSON (a json.RawMessage is sent as it is); nil sends no body
+	// Body is marshalled to JSON (a json.RawMessage is sent as it is); nil
+	// sends no body. An *Upload is streamed from its source instead, on
+	// every attempt, never held in memory.
+	Body   any
 	Beta   string // the beta value(s) the endpoint requires, comma-separated, if any: the SDK sends them itself
 	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans; "" for a raw call
 	Stream bool   // the response is an event stream: Accept text/event-stream
-
-	// Upload, when set, is the request body, streamed from its source on
-	// every attempt rather than held in memory; Body is then ignored.
-	Upload *Upload
 	// Download asks for the response's bytes (Accept
 	// application/octet-stream): a successful body is returned unread,
 	// neither buffered nor bound by the response size limit.
@@ -127,7 +126,8 @@ func encodeQuery(cfg *Config, req *Request) string {
 func encodeBody(cfg *Config, req *Request) ([]byte, error) {
 	var b []byte
 	switch v := req.Body.(type) {
-	case nil:
+	case nil, *Upload:
+		return nil, nil // an upload is no JSON for the caller's edits to change
 	case json.RawMessage:
 		b = v
 	default:
@@ -150,8 +150,9 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 		u += "?" + query
 	}
 	var body any // untyped nil unless there is a body: a typed nil []byte would send an empty chunked body
-	if req.Upload != nil {
-		body = retryablehttp.ReaderFunc(req.Upload.reader)
+	upload, _ := req.Body.(*Upload)
+	if upload != nil {
+		body = retryablehttp.ReaderFunc(upload.reader)
 	} else if data != nil {
 		body = data
 	}
@@ -169,10 +170,10 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 	default:
 		h["Accept"] = acceptJSON
 	}
-	if u := req.Upload; u != nil {
-		h["Content-Type"] = []string{u.ContentType}
-		if u.Size > 0 {
-			rreq.ContentLength = u.Size // else 0, which a client request with a body sends chunked
+	if upload != nil {
+		h["Content-Type"] = []string{upload.ContentType}
+		if upload.Size > 0 {
+			rreq.ContentLength = upload.Size // else 0, which a client request with a body sends chunked
 		}
 	} else if body != nil {
 		h["Content-Type"] = contentTypeJSON

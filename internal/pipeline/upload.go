@@ -8,9 +8,9 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/apierr"
 )
 
-// Upload is a request body streamed from its source, such as a file being
-// uploaded: each attempt reads it afresh through Open, so that the body
-// is never held in memory, whatever its size.
+// Upload is a request body (Request.Body) streamed from its source, such
+// as a file being uploaded: each attempt reads it afresh through Open, so
+// that the body is never held in memory, whatever its size.
 type Upload struct {
 	// ContentType is the body's Content-Type, e.g. a multipart/form-data
 	// value with its boundary.
@@ -44,8 +44,8 @@ func (e *rewindError) Unwrap() error { return e.err }
 // rewind prepares c's upload, if it has one, for another attempt that
 // follows one that failed with err, or that answered resp.
 func (c *call) rewind(resp *http.Response, err error) error {
-	u := c.req.Upload
-	if u == nil {
+	u, ok := c.req.Body.(*Upload)
+	if !ok {
 		return nil
 	}
 	cause := err
