@@ -175,6 +175,11 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 		if upload.Size > 0 {
 			rreq.ContentLength = upload.Size // else 0, which a client request with a body sends chunked
 		}
+		// Without GetBody, net/http does not resend a body it has begun
+		// to read (its own retry of an idempotent request on a dead
+		// connection, a 307): the resend is the pipeline's, through
+		// Upload.Rewind, which knows whether the source can go back.
+		rreq.GetBody = nil
 	} else if body != nil {
 		h["Content-Type"] = contentTypeJSON
 	}
