@@ -56,7 +56,9 @@
 // rule and access-token scopes, vendor-version, vendor-beta (with the
 // route's required value), idempotency, and the handler. Responses are
 // buffered until the handler returns (see kit.ResponseBuffer); every error is
-// the error body of docs/api-choices.md "Errors".
+// the error body of docs/api-choices.md "Errors". A route with
+// kit.Route.RawBody (file uploads) gets its body unread and reads it
+// itself (package files).
 //
 // # Spans
 //
@@ -190,6 +192,14 @@
 //     stores come through sessions.Deps, and deployments create a run's
 //     session through sessions.Service.CreateSessionLocked
 //     (deployments_deps.go).
+//
+//   - files: uploads (streamed to disk: kit.Route.RawBody), the file
+//     objects, downloads and deletes. Its state is guarded by the server's
+//     lock (files.Deps.Lock); sessions and deployments check file resources
+//     through files.Service.FileLocked, and the scripted agent's read tool
+//     reads a mounted file through files.Service.ContentLocked. WithFileDir
+//     and WithMaxFileSize configure it, PutFile creates a downloadable file
+//     as the platform would, and Close removes the stored bytes.
 //
 // A new endpoint goes in its family's package, next to the SDK package of
 // the same name; a new family gets a package of its own and one line in
