@@ -25,5 +25,11 @@
 //
 // A raw call (agentplatform.Client.Execute: NewRawRequest, then Into or
 // RawStream) takes the same path with a caller's method, path and body.
+//
+// Files take it too, without holding a file in memory: a Request whose Body
+// is an *Upload streams its body on each attempt, and the Upload decides
+// before a retry whether its source can be sent again (Rewind); Download
+// returns a response's bytes unread, unbounded, its span ended when the
+// body is closed.
 // Resource packages never build headers, retry or log themselves.
 package pipeline
