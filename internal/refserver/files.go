@@ -1,7 +1,9 @@
 package refserver
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/files"
 )
@@ -48,6 +50,17 @@ func (s *Server) PutFile(workspaceID, name, mimeType string, r io.Reader) (id st
 // not checked.
 func (s *Server) PutSessionFile(workspaceID, sessionID, name, mimeType string, r io.Reader) (id string, err error) {
 	return s.files.Put(files.PutParams{WorkspaceID: workspaceID, SessionID: sessionID, Filename: name, MimeType: mimeType, Content: r}, s.now())
+}
+
+// PutFileWithID is PutFile with the file's id chosen by the caller
+// (replacing a file that has it), for tests that attach file resources by
+// fixed ids: a file resource must name an existing file of the workspace.
+func (s *Server) PutFileWithID(workspaceID, id, name, mimeType string, r io.Reader) error {
+	if !strings.HasPrefix(id, "file_") {
+		return fmt.Errorf("refserver: PutFileWithID: %q is not a file id (file_…)", id)
+	}
+	_, err := s.files.Put(files.PutParams{WorkspaceID: workspaceID, ID: id, Filename: name, MimeType: mimeType, Content: r}, s.now())
+	return err
 }
 
 // Close releases what the server holds outside memory: the stored files'

@@ -335,3 +335,22 @@ func TestFileUploadFault(t *testing.T) {
 	wantError(t, e.upload(t, parts), 503, "api_error", "")
 	wantOK(t, e.upload(t, parts))
 }
+
+// PutFileWithID stores a file under a fixed id, replacing one that has it;
+// anything but a file id is refused.
+func TestPutFileWithID(t *testing.T) {
+	e := newFilesEnv(t)
+	ws := e.seed.DefaultWorkspaceID
+	must(t, e.srv.PutFileWithID(ws, "file_02", "a.txt", "", strings.NewReader("one")))
+	must(t, e.srv.PutFileWithID(ws, "file_02", "b.md", "", strings.NewReader("three")))
+	f := wantOK(t, e.do(t, "GET", filesPath+"/file_02", ""))
+	if f["filename"] != "b.md" || f["mime_type"] != "text/markdown" || f["size_bytes"] != float64(5) || f["downloadable"] != true {
+		t.Fatalf("file %v", f)
+	}
+	if ids, _ := e.listFiles(t, ""); len(ids) != 1 {
+		t.Fatalf("listed %v", ids)
+	}
+	if err := e.srv.PutFileWithID(ws, "doc_1", "a.txt", "", strings.NewReader("x")); err == nil {
+		t.Fatal("a non-file id was accepted")
+	}
+}
