@@ -192,7 +192,6 @@
 //     stores come through sessions.Deps, and deployments create a run's
 //     session through sessions.Service.CreateSessionLocked
 //     (deployments_deps.go).
-//
 //   - files: uploads (streamed to disk: kit.Route.RawBody), the file
 //     objects, downloads and deletes. Its state is guarded by the server's
 //     lock (files.Deps.Lock); sessions and deployments check file resources
