@@ -79,7 +79,12 @@ func (s *Service) upload(c *kit.Call) error {
 	}
 	var body io.Reader = c.R.Body
 	if s.cfg.readTimeout > 0 {
-		body = &deadlineReader{r: body, rc: http.NewResponseController(c.W), idle: s.cfg.readTimeout}
+		rc := http.NewResponseController(c.W)
+		body = &deadlineReader{r: body, rc: rc, idle: s.cfg.readTimeout}
+		// net/http sets a connection's read deadline for each request only
+		// when its server has read timeouts; without them the deadline set
+		// here would outlive the request on a kept-alive connection.
+		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
 	}
 	var in received
 	defer in.discard()
