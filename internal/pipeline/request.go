@@ -126,8 +126,9 @@ func encodeQuery(cfg *Config, req *Request) string {
 func encodeBody(cfg *Config, req *Request) ([]byte, error) {
 	var b []byte
 	switch v := req.Body.(type) {
-	case nil, *Upload:
-		return nil, nil // an upload is no JSON for the caller's edits to change
+	case nil:
+	case *Upload:
+		return nil, nil // not JSON, for the caller's edits to change
 	case json.RawMessage:
 		b = v
 	default:
