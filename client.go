@@ -16,6 +16,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
 	"github.com/agentplatform/agentplatform-go/tunnels"
+	"github.com/agentplatform/agentplatform-go/vaults"
 	"github.com/agentplatform/agentplatform-go/workspaces"
 )
 
@@ -30,6 +31,7 @@ type Client struct {
 	Sessions     *sessions.Service     // running conversations and their resources
 	Deployments  *deployments.Service  // agents started by hand or on a schedule, and their runs
 	MemoryStores *memorystores.Service // stores of memories that sessions mount
+	Vaults       *vaults.Service       // credentials that sessions use on the agent's behalf
 	Models       *models.Service       // the model catalogue
 	Workspaces   *workspaces.Service   // organization workspaces (admin API)
 	APIKeys      *apikeys.Service      // organization API keys (admin API)
@@ -55,6 +57,7 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		Sessions:     sessions.NewService(shared),
 		Deployments:  deployments.NewService(shared),
 		MemoryStores: memorystores.NewService(shared),
+		Vaults:       vaults.NewService(shared),
 		Models:       models.NewService(shared),
 		Workspaces:   workspaces.NewService(shared),
 		APIKeys:      apikeys.NewService(shared),
