@@ -22,6 +22,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/vaults"
 )
 
 // TestCanariesNeverLeak runs a workload that carries a working API key, a
@@ -42,8 +43,10 @@ func canaryWorkload(t *testing.T, contentMode bool) {
 		badKey    = "sk-vendor-api03-CANARYrejectedKey0001"
 		repoToken = param.Secret("ghp_CANARYrepositoryToken0002")
 		content   = "CANARYpromptText0003"
+		vaultTok  = param.Secret("CANARYvaultToken0013")
+		envSecret = param.Secret("CANARYvaultSecretValue0014")
 	)
-	canaries := []string{env.Seed.APIKey, badKey, string(repoToken)}
+	canaries := []string{env.Seed.APIKey, badKey, string(repoToken), string(vaultTok), string(envSecret)}
 	if !contentMode {
 		canaries = append(canaries, content)
 	}
@@ -114,6 +117,23 @@ func canaryWorkload(t *testing.T, contentMode bool) {
 	require.Error(t, err)
 	keep(err)
 	_, err = client.Sessions.Resources.Update(ctx, s.ID, "sesrsc_missing", sessions.ResourceUpdateParams{AuthorizationToken: repoToken})
+	require.Error(t, err)
+	keep(err)
+
+	// Vault secrets: created, rotated, and sent in a refused request.
+	v, err := client.Vaults.Create(ctx, vaults.CreateParams{DisplayName: "v"})
+	require.NoError(t, err)
+	cred, err := client.Vaults.Credentials.Create(ctx, v.ID, vaults.CredentialCreateParams{
+		Auth: vaults.StaticBearerParams{MCPServerURL: "https://mcp.example.com/mcp", Token: vaultTok}})
+	require.NoError(t, err)
+	_, err = client.Vaults.Credentials.Update(ctx, v.ID, cred.ID, vaults.CredentialUpdateParams{
+		Auth: vaults.StaticBearerUpdateParams{Token: vaultTok + "-rotated"}})
+	require.NoError(t, err)
+	_, err = client.Vaults.Credentials.Create(ctx, v.ID, vaults.CredentialCreateParams{Auth: vaults.EnvironmentVariableParams{
+		SecretName: "K", SecretValue: envSecret, Networking: &vaults.UnrestrictedNetworking{}}})
+	require.NoError(t, err)
+	_, err = client.Vaults.Credentials.Create(ctx, v.ID, vaults.CredentialCreateParams{Auth: vaults.EnvironmentVariableParams{
+		SecretName: "1bad", SecretValue: envSecret, Networking: &vaults.UnrestrictedNetworking{}}})
 	require.Error(t, err)
 	keep(err)
 

@@ -26,7 +26,8 @@ func sensitiveName(name string) bool {
 	n := strings.ToLower(name)
 	switch n {
 	case "authorization", "proxy-authorization", "x-api-key", "cookie", "set-cookie",
-		"assertion", "attestation", "password", "secret", "token", "credentials":
+		"assertion", "attestation", "password", "secret", "token", "credentials",
+		"secret_value": // a vault credential's secret (docs/vaults-wire.md 7)
 		return true
 	}
 	for _, suffix := range []string{"_token", "-token", "_secret", "-secret", "_password", "api_key", "api-key", "_credentials"} {

@@ -17,6 +17,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/sessions"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -43,6 +44,8 @@ type Server struct {
 	// memory is the memory stores; its state is guarded by mu (sessions
 	// and deployments read stores under it).
 	memory *memory.Service
+	// vaults is the vaults and their credentials; guarded by mu.
+	vaults *vaults.Service
 	// identity is workspaces, users, keys, tunnels and the token
 	// exchanges; its state is guarded by mu (its denial log has its own
 	// lock).
@@ -197,6 +200,7 @@ func New(opts ...Option) *Server {
 	s.trace = newServerTracing(cfg)
 	s.msgs = s.newMessages()
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
+	s.vaults = vaults.New(vaults.Deps{Deps: s.deps, Lock: &s.mu})
 	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu, Cloud: cfg.cloud}) // seeds the organization
 	s.seed = s.identity.Seed()
 	// Archiving an agent archives its deployments, in the same operation.
@@ -241,6 +245,7 @@ func (s *Server) routes() []kit.Route {
 	all = append(all, s.msgs.Routes()...)     // messages, count_tokens, chat completions, models
 	all = append(all, s.agents.Routes()...)   // agents, environments
 	all = append(all, s.memory.Routes()...)
+	all = append(all, s.vaults.Routes()...)
 	all = append(all, s.sessions.Routes()...)
 	all = append(all, s.deployments.Routes()...)
 	all = append(all, s.files.Routes()...)

@@ -132,8 +132,10 @@ func redactHeader(h http.Header) http.Header {
 // secretBodyFields are body fields that carry credentials, redacted in the
 // request log: a repository's authorization_token (never returned, so never
 // recorded), and the token exchanges' assertion and attestation
-// (docs/auth-wire.md 2.9).
-var secretBodyFields = []string{"authorization_token", "assertion", "attestation"}
+// (docs/auth-wire.md 2.9), and the secrets of vault credentials
+// (docs/vaults-wire.md 7).
+var secretBodyFields = []string{"authorization_token", "assertion", "attestation",
+	"access_token", "refresh_token", "client_secret", "token", "secret_value"}
 
 // redactBody replaces the values of secretBodyFields anywhere in a JSON
 // body. Field names match without regard to case, as encoding/json matches
