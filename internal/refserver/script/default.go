@@ -12,14 +12,15 @@ import (
 
 // ReplyTurn is the default answer to a user.message with text T:
 // Think("Reading the message."), Say("You said: " + T). An agent with
-// custom skills thinks "Reading the message. Skills: <names>." instead,
-// naming them in order (docs/skills-wire.md 5).
+// custom skills says "You said: T (skills: <names>)", naming them in
+// order, so that a test sees which skills a session has
+// (docs/skills-wire.md 5).
 func ReplyTurn(text string, skills ...string) []Op {
-	thought := "Reading the message."
+	reply := "You said: " + text
 	if len(skills) > 0 {
-		thought += " Skills: " + strings.Join(skills, ", ") + "."
+		reply += " (skills: " + strings.Join(skills, ", ") + ")"
 	}
-	return []Op{{Kind: KindThink, Text: thought}, say("You said: " + text)}
+	return []Op{{Kind: KindThink, Text: "Reading the message."}, say(reply)}
 }
 
 // OutcomeTurn is the default turn a user.define_outcome starts on its own.

@@ -315,7 +315,7 @@ func (e *engine) defaultSteps(tr *turnTrigger) []script.Op {
 }
 
 // skillNames are the names of the agent's custom skills, which the default
-// reply's thinking lists.
+// reply lists.
 func skillNames(v *agents.Version) []string {
 	var names []string
 	for _, sk := range v.Skills {
