@@ -29,7 +29,7 @@ func Example() {
 	ctx := context.Background()
 
 	files := fstest.MapFS{
-		"SKILL.md": {Data: []byte("---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n# Release notes\n")},
+		"SKILL.md":           {Data: []byte("---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n# Release notes\n")},
 		"templates/notes.md": {Data: []byte("## {{version}}\n")},
 	}
 	sk, err := client.Skills.Create(ctx, skills.CreateParams{Files: skills.FS(files)})
