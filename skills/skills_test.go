@@ -109,13 +109,15 @@ func TestSkillListFiltersBySource(t *testing.T) {
 }
 
 // TestSkillUploadIsStreamedAndRetried: the files are opened as the request
-// goes out, not when it is checked, and a retried attempt opens them again;
-// one skill is created.
+// goes out, not when it is checked, and a retried attempt opens them again.
+// The first attempt is handled and its answer lost, so the server has read
+// both bodies whole; the retry's Idempotency-Key replays the first answer,
+// and one skill is created.
 func TestSkillUploadIsStreamedAndRetried(t *testing.T) {
 	env := reftest.New(t)
 	client := env.Client(t)
 	fsys := newCountingFS(skillFS("streamed", "Read as it goes.", "data/a.bin", strings.Repeat("a", 1<<20)))
-	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: "/v1/skills", Status: http.StatusServiceUnavailable})
+	env.Server.InjectFault(refserver.Fault{Method: http.MethodPost, Path: "/v1/skills", DropAfterHandling: true})
 	sk, err := client.Skills.Create(context.Background(), skills.CreateParams{Files: skills.FS(fsys)})
 	require.NoError(t, err)
 	require.Equal(t, 2, env.Count(http.MethodPost, "/v1/skills"), "one retry")
