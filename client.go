@@ -16,6 +16,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/skills"
 	"github.com/agentplatform/agentplatform-go/tunnels"
 	"github.com/agentplatform/agentplatform-go/vaults"
 	"github.com/agentplatform/agentplatform-go/workspaces"
@@ -34,6 +35,7 @@ type Client struct {
 	MemoryStores *memorystores.Service // stores of memories that sessions mount
 	Files        *files.Service        // stored files that sessions mount and Messages name
 	Vaults       *vaults.Service       // credentials that sessions use on the agent's behalf
+	Skills       *skills.Service       // custom skills and their versions
 	Models       *models.Service       // the model catalogue
 	Workspaces   *workspaces.Service   // organization workspaces (admin API)
 	APIKeys      *apikeys.Service      // organization API keys (admin API)
@@ -61,6 +63,7 @@ func NewClient(opts ...option.Option) (*Client, error) {
 		MemoryStores: memorystores.NewService(shared),
 		Files:        files.NewService(shared),
 		Vaults:       vaults.NewService(shared),
+		Skills:       skills.NewService(shared),
 		Models:       models.NewService(shared),
 		Workspaces:   workspaces.NewService(shared),
 		APIKeys:      apikeys.NewService(shared),

@@ -51,6 +51,7 @@ func requireStatus(t *testing.T, err error, status int, contains string) {
 func TestCreateWithEveryField(t *testing.T) {
 	_, client := newClient(t)
 	helper := simpleAgent(t, client, "helper")
+	custom := customSkill(t, client)
 	params := agents.CreateParams{
 		Name:        "Researcher",
 		Model:       agents.ModelConfig{ID: models.VendorOpus55, Effort: agents.EffortMax, InferenceGeo: "us", Speed: agents.SpeedFast},
@@ -74,7 +75,7 @@ func TestCreateWithEveryField(t *testing.T) {
 			}},
 		},
 		MCPServers:        []agents.MCPServer{{Name: "docs", URL: "https://mcp.example.com/sse"}},
-		Skills:            []agents.Skill{agents.VendorSkill{SkillID: "xlsx"}, agents.CustomSkill{SkillID: "skill_01abc", Version: "2"}},
+		Skills:            []agents.Skill{agents.VendorSkill{SkillID: "xlsx"}, custom},
 		Multiagent:        agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID(helper.ID), agents.SelfEntry{}, agents.AdvisorEntry{Model: models.VendorOpus55}}},
 		ExecutionIdentity: agents.CloudRole{RoleARN: "arn:aws:iam::123456789012:role/agent"},
 		Metadata:          map[string]string{"team": "research"},
@@ -106,7 +107,7 @@ func TestCreateWithEveryField(t *testing.T) {
 			params.Tools[2],
 		},
 		MCPServers: params.MCPServers,
-		Skills:     []agents.Skill{agents.VendorSkill{SkillID: "xlsx", Version: "latest"}, agents.CustomSkill{SkillID: "skill_01abc", Version: "2"}},
+		Skills:     []agents.Skill{agents.VendorSkill{SkillID: "xlsx", Version: "latest"}, custom},
 		Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{
 			agents.AgentReference{ID: helper.ID, Version: 1},
 			agents.AgentReference{ID: a.ID, Version: 1},

@@ -30,6 +30,7 @@ func decodeAgent(data []byte) (agents.Agent, error) {
 func TestServerResponsesRoundTrip(t *testing.T) {
 	env, client := newClient(t)
 	helper := simpleAgent(t, client, "helper")
+	custom := customSkill(t, client)
 	full, err := client.Agents.Create(ctx, agents.CreateParams{
 		Name:        "full",
 		Model:       agents.ModelConfig{ID: models.VendorOpus55, Effort: agents.EffortMax, InferenceGeo: "us", Speed: agents.SpeedFast},
@@ -48,7 +49,7 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 			}},
 		},
 		MCPServers:        []agents.MCPServer{{Name: "docs", URL: "https://mcp.example.com/sse"}},
-		Skills:            []agents.Skill{agents.VendorSkill{SkillID: "xlsx"}, agents.CustomSkill{SkillID: "skill_01abc", Version: "2"}},
+		Skills:            []agents.Skill{agents.VendorSkill{SkillID: "xlsx"}, custom},
 		Multiagent:        agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID(helper.ID), agents.SelfEntry{}, agents.AdvisorEntry{Model: models.VendorOpus55}}},
 		ExecutionIdentity: agents.CloudRole{RoleARN: "arn:aws:iam::123456789012:role/agent"},
 		Metadata:          map[string]string{"team": "research"},

@@ -43,11 +43,11 @@
 //
 // Warning: against the real API the tests create real resources in the
 // workspace (environments, agents, sessions, deployments, memory stores,
-// tunnels). They also run real model requests, which spend tokens and are
+// tunnels, skills). They also run real model requests, which spend tokens and are
 // billed. Every resource's name starts with "conformance-", and resources
 // that take metadata are tagged created_by=agentplatform-go/conformance.
-// Each resource is removed when its test ends. Environments, sessions and
-// memory stores are deleted; agents, deployments and tunnels are archived,
+// Each resource is removed when its test ends. Environments, sessions,
+// memory stores and skills are deleted; agents, deployments and tunnels are archived,
 // since the API cannot delete them. A run that is killed may leave some
 // behind; look for that prefix. Use a workspace set aside for testing, and
 // -count=1 so that go test does not reuse a cached result. A test does not

@@ -75,6 +75,14 @@
 // not downloadable, as on the platform; PutFile creates a file as the
 // platform would (a code-execution output), which is.
 //
+// # Skills
+//
+// Skills uploads are held in memory, up to the platform's 8 MiB a version,
+// and checked as the platform checks them (docs/skills-wire.md). The
+// scripted agent's default reply names the custom skills of its session's
+// agent — "You said: T (skills: release-notes)" — so that a test can check
+// that the skills it uploaded reached the session.
+//
 // # Workload identity federation
 //
 // AddFederation sets up what an administrator and a workload's platform

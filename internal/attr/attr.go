@@ -44,6 +44,10 @@ const (
 	// deletion names. The key is the vendor's own, spelt as the public
 	// tracing package spells its other keys.
 	FileID = attribute.Key("vendor.file.id")
+	// SkillID is the skill a skills call creates or names;
+	// SkillVersionID the version (an id, or "latest" on a retrieval).
+	SkillID        = attribute.Key("vendor.skill.id")
+	SkillVersionID = attribute.Key("vendor.skill.version.id")
 )
 
 // GenAI request and response attributes.

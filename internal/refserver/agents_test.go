@@ -43,6 +43,7 @@ func requireJSON(t *testing.T, r response, want string) {
 func TestAgentWireShape(t *testing.T) {
 	e := newEnv(t)
 	helper := e.createAgent(t, "helper")
+	skill, version := e.createSkill(t, "research")
 	r := e.do(t, "POST", "/v1/agents", `{
 		"name": "Researcher",
 		"description": "Finds and summarises sources.",
@@ -58,7 +59,7 @@ func TestAgentWireShape(t *testing.T) {
 			 "input_schema": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"], "additionalProperties": false}}
 		],
 		"mcp_servers": [{"type": "url", "name": "example-mcp", "url": "https://mcp.example.com/sse"}],
-		"skills": [{"type": "vendor", "skill_id": "xlsx"}, {"type": "custom", "skill_id": "skill_011CZkZFNu9hAbo3jZPRgTlx", "version": "2"}],
+		"skills": [{"type": "vendor", "skill_id": "xlsx"}, {"type": "custom", "skill_id": "`+skill+`", "version": "`+version+`"}],
 		"multiagent": {"type": "coordinator", "agents": ["`+helper+`", {"type": "self"}, {"type": "advisor", "model": "vendor-opus-5-5"}]},
 		"metadata": {"team": "research"}
 	}`, agentsBeta)
@@ -84,7 +85,7 @@ func TestAgentWireShape(t *testing.T) {
 	  ],
 	  "mcp_servers": [{"type": "url", "name": "example-mcp", "url": "https://mcp.example.com/sse"}],
 	  "skills": [{"type": "vendor", "skill_id": "xlsx", "version": "latest"},
-	             {"type": "custom", "skill_id": "skill_011CZkZFNu9hAbo3jZPRgTlx", "version": "2"}],
+	             {"type": "custom", "skill_id": "`+skill+`", "version": "`+version+`"}],
 	  "multiagent": {"type": "coordinator", "agents": [{"type": "agent", "id": "`+helper+`", "version": 1},
 	                 {"type": "agent", "id": "`+id+`", "version": 1}, {"type": "advisor", "model": "vendor-opus-5-5"}]},
 	  "execution_identity": {"type": "service_account"},

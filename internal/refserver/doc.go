@@ -113,7 +113,8 @@
 // and the session accepts no write again); options Verdict, ToolOutput,
 // Tokens and Outcome. Consecutive agent steps up to and including a tool
 // call form one model request; an error step fails the request it is in.
-// With nothing queued, the agent answers "You said: T" after thinking, and
+// With nothing queued, the agent answers "You said: T" after thinking (an
+// agent with custom skills adds " (skills: <names>)"), and
 // on a session's first turn calls the agent's first custom tool instead, if
 // it has one (package script has the details, the default token counts
 // included). The statuses rescheduling and terminated come only from these
@@ -199,6 +200,10 @@
 //     reads a mounted file through files.Service.ContentLocked. WithFileDir
 //     and WithMaxFileSize configure it, PutFile creates a downloadable file
 //     as the platform would, and Close removes the stored bytes.
+//   - skills: custom skills and their versions (docs/skills-wire.md),
+//     guarded by the server's lock; agents resolve custom skill
+//     references through agents.Deps.ResolveSkillLocked, which the façade
+//     fills from skills.Service.ResolveLocked.
 //
 // A new endpoint goes in its family's package, next to the SDK package of
 // the same name; a new family gets a package of its own and one line in

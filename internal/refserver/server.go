@@ -16,6 +16,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/messages"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/sessions"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/skills"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
@@ -63,6 +64,9 @@ type Server struct {
 	// files is the files and their bytes on disk; guarded by mu (sessions
 	// check and read mounted files under it).
 	files *files.Service
+	// skills is the custom skills and their versions; guarded by mu
+	// (agents resolve skill references under it).
+	skills *skills.Service
 }
 
 type config struct {
@@ -172,7 +176,14 @@ func (s *Server) newSessions() *sessions.Service {
 		StoreLocked:           s.memory.StoreLocked,
 		FileLocked:            s.files.FileLocked,
 		FileContentLocked:     s.files.ContentLocked,
+		ResolveSkillsLocked:   s.agents.ResolveSkillsLocked,
 	})
+}
+
+// resolveSkillLocked is the agents family's lookup of a custom skill.
+func (s *Server) resolveSkillLocked(workspaceID, field, skillID, version string) (string, string, error) {
+	ref, err := s.skills.ResolveLocked(workspaceID, field, skillID, version)
+	return ref.Name, ref.Version, err
 }
 
 // residency is a workspace's default inference geo and allowed geos (nil:
@@ -205,7 +216,8 @@ func New(opts ...Option) *Server {
 	s.seed = s.identity.Seed()
 	// Archiving an agent archives its deployments, in the same operation.
 	archiveDeployments := func(agentID string, now time.Time) { s.deployments.ArchiveAgentLocked(agentID, now) }
-	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: archiveDeployments})
+	s.skills = skills.New(skills.Deps{Deps: s.deps, Lock: &s.mu})
+	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: archiveDeployments, ResolveSkillLocked: s.resolveSkillLocked})
 	s.files = s.newFiles()
 	s.sessions = s.newSessions()
 	s.deployments = s.newDeployments()
@@ -249,5 +261,6 @@ func (s *Server) routes() []kit.Route {
 	all = append(all, s.sessions.Routes()...)
 	all = append(all, s.deployments.Routes()...)
 	all = append(all, s.files.Routes()...)
+	all = append(all, s.skills.Routes()...)
 	return all
 }

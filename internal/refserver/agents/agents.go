@@ -236,6 +236,9 @@ func (s *Service) applyAgentBodyLocked(draft, prev *Version, body agentBody) err
 			if draft.Skills, err = ParseSkills("skills", body.Skills.Value); err != nil {
 				return err
 			}
+			if err := s.ResolveSkillsLocked(draft.Agent.workspaceID, "skills", draft.Skills); err != nil {
+				return err
+			}
 		}
 	}
 	if body.Multiagent.Set {

@@ -11,12 +11,47 @@ import (
 
 const maMaxSkills = 20
 
-// Skill is a resolved Skill; version is "latest" when none was given
-// (**choice**: no Skill catalogue).
+// Skill is a resolved Skill. A vendor skill's version is "latest" when
+// none was given (**choice**: no catalogue of vendor skills); a custom
+// skill's is, once ResolveSkillsLocked has run, the skill's latest version
+// id then (docs/skills-wire.md 5).
 type Skill struct {
 	typ     string // "vendor" or "custom"
 	skillID string
 	version string
+	name    string // a custom skill's name, set by ResolveSkillsLocked
+	given   bool   // the request named a version
+}
+
+// Name is a custom skill's name, from its manifest; "" for a vendor skill.
+func (sk Skill) Name() string { return sk.name }
+
+// ResolveSkillsLocked checks the custom skills of a list parsed at path
+// (ParseSkills) against the workspace's skills, through
+// Deps.ResolveSkillLocked: 404 naming path[i].skill_id or path[i].version
+// for a skill or version that does not exist. It fills in their names and
+// the versions of those that named none. Without that lookup it does
+// nothing. The caller holds Deps.Lock.
+func (s *Service) ResolveSkillsLocked(workspaceID, path string, skills []Skill) error {
+	if s.resolveSkillLocked == nil {
+		return nil
+	}
+	for i := range skills {
+		sk := &skills[i]
+		if sk.typ != "custom" {
+			continue
+		}
+		version := ""
+		if sk.given {
+			version = sk.version
+		}
+		name, resolved, err := s.resolveSkillLocked(workspaceID, kit.IndexPath(path, i), sk.skillID, version)
+		if err != nil {
+			return err
+		}
+		sk.name, sk.version = name, resolved
+	}
+	return nil
 }
 
 type skillJSON struct {
@@ -75,7 +110,7 @@ func ParseSkills(path string, raw json.RawMessage) ([]Skill, error) {
 			if err := kit.CheckLength(kit.JoinPath(p, "version"), body.Version.Value, 1, 64); err != nil {
 				return nil, err
 			}
-			sk.version = body.Version.Value
+			sk.version, sk.given = body.Version.Value, true
 		}
 		key := typ + "\x00" + sk.skillID
 		if seen[key] {

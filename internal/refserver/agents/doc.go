@@ -47,7 +47,10 @@
 //     (Update Session replaces tools and MCP servers, ParseTools) copies
 //     the Version and changes the copy; it never writes to a stored one.
 //     Session create with overrides parses with ParseModelConfig,
-//     ParseTools and ParseSkills. The engine also builds a Version of its
+//     ParseTools and ParseSkills, and checks custom skills with
+//     Service.ResolveSkillsLocked (the lookup is Deps.ResolveSkillLocked,
+//     filled from the skills family; Skill.Name is what the scripted
+//     agent's reply lists). The engine also builds a Version of its
 //     own for an inline child thread (Agent, Name, Model only); such a
 //     value is never stored here.
 //   - Service.EnvironmentLocked and EnvironmentByIDLocked, which return an

@@ -19,6 +19,13 @@ type Deps struct {
 	// same operation as archiving the agent. It is called with Lock held
 	// and must not take it. nil: nothing to archive.
 	ArchiveDeploymentsLocked func(agentID string, now time.Time)
+	// ResolveSkillLocked looks a custom skill reference up in the skills
+	// family (docs/skills-wire.md 5), at field ("skills[i]"): the skill's
+	// name and the version the reference pins ("" given: the latest
+	// version id), or the 404 naming field's skill_id or version. It is
+	// called with Lock held and must not take it. nil: custom skills are
+	// not looked up.
+	ResolveSkillLocked func(workspaceID, field, skillID, version string) (name, resolved string, err error)
 }
 
 // config is the part of Deps the handlers read as s.cfg.
@@ -37,6 +44,7 @@ type Service struct {
 	environments environmentState
 
 	archiveDeploymentsLocked func(agentID string, now time.Time)
+	resolveSkillLocked       func(workspaceID, field, skillID, version string) (name, resolved string, err error)
 }
 
 // New returns the family's service.
@@ -45,7 +53,7 @@ func New(d Deps) *Service {
 	if mu == nil {
 		mu = new(sync.Mutex)
 	}
-	return &Service{cfg: config{ids: d.IDs}, deps: d.Deps, mu: mu, archiveDeploymentsLocked: d.ArchiveDeploymentsLocked}
+	return &Service{cfg: config{ids: d.IDs}, deps: d.Deps, mu: mu, archiveDeploymentsLocked: d.ArchiveDeploymentsLocked, resolveSkillLocked: d.ResolveSkillLocked}
 }
 
 // Routes are the family's endpoints: agents and their versions, and

@@ -3,6 +3,7 @@ package script
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // The default turns: what the agent does when nothing is queued (doc.go
@@ -10,9 +11,16 @@ import (
 // needs checking.
 
 // ReplyTurn is the default answer to a user.message with text T:
-// Think("Reading the message."), Say("You said: " + T).
-func ReplyTurn(text string) []Op {
-	return []Op{{Kind: KindThink, Text: "Reading the message."}, say("You said: " + text)}
+// Think("Reading the message."), Say("You said: " + T). An agent with
+// custom skills says "You said: T (skills: <names>)", naming them in
+// order, so that a test sees which skills a session has
+// (docs/skills-wire.md 5).
+func ReplyTurn(text string, skills ...string) []Op {
+	reply := "You said: " + text
+	if len(skills) > 0 {
+		reply += " (skills: " + strings.Join(skills, ", ") + ")"
+	}
+	return []Op{{Kind: KindThink, Text: "Reading the message."}, say(reply)}
 }
 
 // OutcomeTurn is the default turn a user.define_outcome starts on its own.

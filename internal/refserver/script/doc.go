@@ -53,7 +53,8 @@
 //     "The <tool> tool returned: <result text>" and the turn ends
 //     (CustomToolTurn);
 //   - otherwise: Think("Reading the message."), Say("You said: " + T)
-//     (ReplyTurn).
+//     (ReplyTurn); an agent with custom skills says
+//     "You said: T (skills: <names>)".
 //
 // A user.define_outcome that starts a turn on its own defaults to
 // Say("Working on the outcome: <description>") (OutcomeTurn), then the

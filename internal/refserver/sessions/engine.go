@@ -311,7 +311,19 @@ func (e *engine) defaultSteps(tr *turnTrigger) []script.Op {
 			return script.CustomToolTurn(ct.Name, ct.InputSchema, tr.text)
 		}
 	}
-	return script.ReplyTurn(tr.text)
+	return script.ReplyTurn(tr.text, skillNames(e.x.agent)...)
+}
+
+// skillNames are the names of the agent's custom skills, which the default
+// reply lists.
+func skillNames(v *agents.Version) []string {
+	var names []string
+	for _, sk := range v.Skills {
+		if n := sk.Name(); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func firstCustomTool(v *agents.Version) *agents.CustomTool {

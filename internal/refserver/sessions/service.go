@@ -48,6 +48,10 @@ type Deps struct {
 	// FileContentLocked is files.Service.ContentLocked: up to limit bytes
 	// of a file, for the scripted agent's read tool. nil: none.
 	FileContentLocked func(workspaceID, id string, limit int64, now time.Time) ([]byte, bool, error)
+	// ResolveSkillsLocked is agents.Service.ResolveSkillsLocked: an
+	// agent_with_overrides session's custom skills must exist. nil: they
+	// are not looked up.
+	ResolveSkillsLocked func(workspaceID, path string, skills []agents.Skill) error
 }
 
 // DefaultPingInterval is how long a stream stays silent before a ping

@@ -339,6 +339,11 @@ func (s *Service) resolveAgentOverridesLocked(workspaceID, field string, raw jso
 		if o.Skills, err = agents.ParseSkills(kit.JoinPath(field, "skills"), body.Skills.Value); err != nil {
 			return nil, err
 		}
+		if s.deps.ResolveSkillsLocked != nil {
+			if err := s.deps.ResolveSkillsLocked(workspaceID, kit.JoinPath(field, "skills"), o.Skills); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return &o, nil
 }

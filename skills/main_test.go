@@ -1,0 +1,10 @@
+package skills_test
+
+import (
+	"testing"
+
+	"github.com/agentplatform/agentplatform-go/internal/leaktest"
+)
+
+// TestMain fails the package if a test leaves a goroutine behind.
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
