@@ -13,6 +13,7 @@ import (
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/refserver"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/internal/wiretest"
@@ -345,4 +346,37 @@ func TestThreadsRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, sessions.AdvisorAgentName, advisor.AgentName())
 	require.Equal(t, models.VendorOpus55, advisor.Agent.(*sessions.AdvisorThreadAgent).Model)
+}
+
+// TestThreadSpans: each thread call has its span (docs/tracing.md), naming
+// the session and the thread.
+func TestThreadSpans(t *testing.T) {
+	f := newFixture(t)
+	client, rec := f.traced(t)
+	s := f.newSession(t, f.params())
+	primary := f.primaryThread(t, s.ID)
+	call := func(name string, do func() error) {
+		t.Helper()
+		_ = do() // archiving the primary thread fails: its span is checked all the same
+		a := spanAttrs(lastSpan(t, rec, name))
+		require.Equal(t, s.ID, a[attr.SessionID].AsString(), name)
+		if name != "vendor.sessions.threads.list" {
+			require.Equal(t, primary, a[attr.GenAIConversationID].AsString(), name)
+		}
+	}
+	call("vendor.sessions.threads.list", func() error {
+		_, err := client.Sessions.Threads.List(ctx, s.ID, sessions.ThreadListParams{})
+		return err
+	})
+	call("vendor.sessions.threads.retrieve", func() error { _, err := client.Sessions.Threads.Get(ctx, s.ID, primary); return err })
+	call("vendor.sessions.threads.events.list", func() error {
+		_, err := client.Sessions.Threads.Events(ctx, s.ID, primary, sessions.EventListParams{})
+		return err
+	})
+	call("vendor.sessions.threads.events.stream", func() error {
+		st, err := client.Sessions.Threads.Stream(ctx, s.ID, primary, sessions.StreamParams{NoReconnect: true})
+		require.NoError(t, err)
+		return st.Close()
+	})
+	call("vendor.sessions.threads.archive", func() error { _, err := client.Sessions.Threads.Archive(ctx, s.ID, primary); return err })
 }
