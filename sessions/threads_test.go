@@ -380,3 +380,30 @@ func TestThreadSpans(t *testing.T) {
 	})
 	call("vendor.sessions.threads.archive", func() error { _, err := client.Sessions.Threads.Archive(ctx, s.ID, primary); return err })
 }
+
+// TestArchivedThreadsDoNotCount: a session runs at most 25 child threads
+// at a time; an archived one makes room for another.
+func TestArchivedThreadsDoNotCount(t *testing.T) {
+	f := newFixture(t)
+	s, _ := f.leadSession(t)
+	spawns := make([]refserver.Step, 25)
+	for i := range spawns {
+		spawns[i] = refserver.Spawn("code-reviewer", refserver.Say("ok"))
+	}
+	f.script(t, s.ID, spawns)
+	tl := f.tail(t, s.ID, sessions.StreamParams{})
+	f.send(t, s.ID, sessions.UserMessage("Fan out."))
+	tl.untilIdle()
+	page, err := f.client.Sessions.Threads.List(ctx, s.ID, sessions.ThreadListParams{})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 26)
+	_, err = f.client.Sessions.Threads.Archive(ctx, s.ID, page.Data[1].ID)
+	require.NoError(t, err)
+
+	f.script(t, s.ID, []refserver.Step{refserver.Spawn("code-reviewer", refserver.Say("one more"))})
+	f.send(t, s.ID, sessions.UserMessage("Again."))
+	tl.untilIdle()
+	page, err = f.client.Sessions.Threads.List(ctx, s.ID, sessions.ThreadListParams{})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 27, "the archived thread made room for a 26th child")
+}

@@ -75,6 +75,18 @@ func (e *engine) modelOf(th *thread) agents.ModelConfig {
 	return e.x.agent.Model
 }
 
+// liveChildren counts the child threads that are not archived: the ones
+// the limit of docs/session-events-wire.md 7.1 counts.
+func (e *engine) liveChildren() int {
+	n := 0
+	for _, th := range e.threads[1:] {
+		if th.archivedAt.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
 // threadAgent is what a Spawn name resolves to.
 type threadAgent struct {
 	kind    string // threadKindAgent, threadKindAdvisor or threadKindInline
@@ -138,7 +150,7 @@ func resolveThreadAgent(owner *agents.Version, agentName string) (threadAgent, b
 // 7.2), which runs at
 // once until it ends or waits; then the coordinator continues.
 func (e *engine) spawn(parent *thread, st script.Op) {
-	if len(e.threads)-1 >= script.MaxChildThreads {
+	if e.liveChildren() >= script.MaxChildThreads {
 		return // compileTurns prevents it; a later agent version could not
 	}
 	ta, ok := resolveThreadAgent(e.x.agent, st.Name)
