@@ -22,11 +22,13 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tunnels"
 	"github.com/agentplatform/agentplatform-go/vaults"
 )
 
 // TestCanariesNeverLeak runs a workload that carries a working API key, a
-// rejected API key, a repository token and prompt text, each a canary, and
+// rejected API key, a repository token, vault secrets, a tunnel's
+// connector tokens and prompt text, each a canary, and
 // then looks for them in everything the SDK emits besides the wire: the
 // debug log, the spans (content mode off) and every error string. Retries,
 // a 401 and a cut stream make the SDK log and record its unhappy paths too.
@@ -136,6 +138,17 @@ func canaryWorkload(t *testing.T, contentMode bool) {
 		SecretName: "1bad", SecretValue: envSecret, Networking: &vaults.UnrestrictedNetworking{}}})
 	require.Error(t, err)
 	keep(err)
+
+	// A tunnel's connector token, revealed and rotated: server-made
+	// secrets that arrive in responses.
+	tn, err := client.Tunnels.Create(ctx, tunnels.CreateParams{})
+	require.NoError(t, err)
+	tok, err := client.Tunnels.RevealToken(ctx, tn.ID)
+	require.NoError(t, err)
+	rotated, err := client.Tunnels.RotateToken(ctx, tn.ID, tunnels.RotateTokenParams{Reason: "rotation drill"})
+	require.NoError(t, err)
+	canaries = append(canaries, string(tok.TunnelToken), string(rotated.TunnelToken))
+	keep(fmt.Errorf("printed: %v %+v", tok, rotated)) // %v of the values is checked like an error string
 
 	require.NotEmpty(t, logs.String(), "debug logging was on")
 	if contentMode {

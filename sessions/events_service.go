@@ -101,10 +101,15 @@ func (p *EventListParams) validate() error {
 // stream delivers, without previews; archived and terminated sessions can
 // be listed. Every item is a PersistedEvent.
 func (s *EventsService) List(ctx context.Context, sessionID string, params EventListParams, opts ...option.Option) (*pagination.CursorPage[Event], error) {
+	return s.list(ctx, streamTarget{sessionID: sessionID}, params, opts)
+}
+
+// list is one page of t's history: a session's events or a thread's.
+func (s *EventsService) list(ctx context.Context, t streamTarget, params EventListParams, opts []option.Option) (*pagination.CursorPage[Event], error) {
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
-	req := newRequest(http.MethodGet, "/v1/sessions/{session_id}/events", sessionID)
+	req := t.listRequest()
 	if err := req.Query.CursorPage(params.Page, params.Limit, maxEventListLimit); err != nil {
 		return nil, err
 	}
@@ -125,10 +130,15 @@ func (s *EventsService) List(ctx context.Context, sessionID string, params Event
 // All walks a session's history from params.Page on, fetching pages as the
 // loop asks for them and stopping when it breaks.
 func (s *EventsService) All(ctx context.Context, sessionID string, params EventListParams, opts ...option.Option) iter.Seq2[Event, error] {
+	return s.all(ctx, streamTarget{sessionID: sessionID}, params, opts)
+}
+
+// all walks t's history, as All does a session's.
+func (s *EventsService) all(ctx context.Context, t streamTarget, params EventListParams, opts []option.Option) iter.Seq2[Event, error] {
 	pages := pagination.Cursor(params.Page, func(page string) (*pagination.CursorPage[Event], error) {
 		p := params
 		p.Page = page
-		return s.List(ctx, sessionID, p, opts...)
+		return s.list(ctx, t, p, opts)
 	})
 	return func(yield func(Event, error) bool) {
 		for ev, err := range pages {

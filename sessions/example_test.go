@@ -265,3 +265,66 @@ func exampleServer() (*platformtest.Server, *agentplatform.Client, func()) {
 		srv.Close()
 	}
 }
+
+// A coordinator's child threads have endpoints of their own: list a
+// session's threads, then read what one child did.
+func ExampleThreadsService() {
+	srv, err := platformtest.NewServer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := srv.Client()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+
+	env, err := client.Environments.Create(ctx, environments.CreateParams{Name: "review"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	reviewer, err := client.Agents.Create(ctx, agents.CreateParams{Name: "code-reviewer", Model: agents.ModelID(models.VendorHaiku55)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	lead, err := client.Agents.Create(ctx, agents.CreateParams{Name: "lead", Model: agents.ModelID(models.VendorSonnet55),
+		Multiagent: agents.Coordinator{Agents: []agents.RosterEntry{agents.AgentID(reviewer.ID)}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sess, err := client.Sessions.Create(ctx, sessions.CreateParams{Agent: agents.AgentID(lead.ID), EnvironmentID: env.ID})
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = srv.ScriptSession(sess.ID, []platformtest.Step{platformtest.Spawn("code-reviewer", platformtest.Say("Two issues.")), platformtest.Say("Reviewed.")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := client.Sessions.Events.Send(ctx, sess.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("Review the diff.")}}); err != nil {
+		log.Fatal(err)
+	}
+
+	for th, err := range client.Sessions.Threads.All(ctx, sess.ID, sessions.ThreadListParams{}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s primary=%v %s\n", th.AgentName(), th.Primary(), th.Status)
+		if th.Primary() {
+			continue
+		}
+		for ev, err := range client.Sessions.Threads.AllEvents(ctx, sess.ID, th.ID, sessions.EventListParams{}) {
+			if err != nil {
+				log.Fatal(err)
+			}
+			if m, ok := ev.(*sessions.AgentMessageEvent); ok {
+				fmt.Println("  said:", sessions.Text(m.Content))
+			}
+		}
+	}
+	// Output:
+	// lead primary=true idle
+	// code-reviewer primary=false idle
+	//   said: Two issues.
+}

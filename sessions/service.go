@@ -22,6 +22,7 @@ type Service struct {
 
 	Resources *ResourcesService // the files, repositories and memory stores of a session
 	Events    *EventsService    // sending, listing and streaming a session's events
+	Threads   *ThreadsService   // a session's threads, and each thread's events
 }
 
 // NewService returns a service configured from the environment and opts,
@@ -31,7 +32,8 @@ type Service struct {
 // option.WithHTTPClient to manage its connections.
 func NewService(opts ...option.Option) *Service {
 	p := pipeline.ForService(opts)
-	return &Service{p: p, Resources: &ResourcesService{p: p}, Events: &EventsService{p: p}}
+	events := &EventsService{p: p}
+	return &Service{p: p, Resources: &ResourcesService{p: p}, Events: events, Threads: &ThreadsService{p: p, events: events}}
 }
 
 // ResourcesService calls the session resource endpoints. Get one from

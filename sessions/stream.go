@@ -151,15 +151,21 @@ type EventStream struct {
 // before the connection, so before the span: it stays a call of its own,
 // under ctx.
 func (s *EventsService) Stream(ctx context.Context, sessionID string, params StreamParams, opts ...option.Option) (*EventStream, error) {
+	return s.open(ctx, streamTarget{sessionID: sessionID}, params, opts)
+}
+
+// open opens the stream of t, a session's or one of its threads': the
+// same connection, reconnection and exactly-once delivery for both.
+func (s *EventsService) open(ctx context.Context, t streamTarget, params StreamParams, opts []option.Option) (*EventStream, error) {
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	es := &EventStream{ctx: ctx, sctx: sctx, cancel: cancel, src: streamSource(sessionID)}
+	es := &EventStream{ctx: ctx, sctx: sctx, cancel: cancel, src: t.source()}
 	if !params.NoReconnect {
 		pos := params.ResumeAfter
 		if pos.IsZero() {
-			page, err := s.List(sctx, sessionID, EventListParams{Order: OrderDesc, Limit: 1}, opts...)
+			page, err := s.list(sctx, t, EventListParams{Order: OrderDesc, Limit: 1}, opts)
 			if err != nil {
 				cancel()
 				return nil, err
@@ -174,9 +180,9 @@ func (s *EventsService) Stream(ctx context.Context, sessionID string, params Str
 		}
 		es.lastTime = pos.ProcessedAt
 		es.last = &positionEvent{EventMeta{ID: pos.EventID, ProcessedAt: pos.ProcessedAt}}
-		es.follow = s.follower(es, sessionID, params, opts)
+		es.follow = s.follower(es, t, params, opts)
 	}
-	body, err := s.connect(sctx, sessionID, params, opts)
+	body, err := s.connect(sctx, t, params, opts)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -189,8 +195,8 @@ func (s *EventsService) Stream(ctx context.Context, sessionID string, params Str
 
 // connect opens one connection of the stream. Its span is a child of the
 // span ctx carries: the stream's, for a reconnection.
-func (s *EventsService) connect(ctx context.Context, sessionID string, params StreamParams, opts []option.Option) (*pipeline.TracedBody, error) {
-	req := newRequest(http.MethodGet, "/v1/sessions/{session_id}/events/stream", sessionID)
+func (s *EventsService) connect(ctx context.Context, t streamTarget, params StreamParams, opts []option.Option) (*pipeline.TracedBody, error) {
+	req := t.streamRequest()
 	req.Query.Strings("event_deltas", typeStrings(params.EventDeltas))
 	resp, span, err := pipeline.Stream(ctx, s.p, req, opts)
 	if err != nil {
@@ -199,21 +205,21 @@ func (s *EventsService) connect(ctx context.Context, sessionID string, params St
 	return pipeline.NewTracedBody(ctx, resp.Body, span), nil
 }
 
-// sessionState is what a reconnection needs to know of the session.
+// sessionState is what a reconnection needs to know of the session (or
+// thread: the same two members).
 type sessionState struct {
 	Status     Status     `json:"status"`
 	ArchivedAt *time.Time `json:"archived_at"`
 }
 
 // follower builds the reconnection of es (internal/stream.Follow).
-func (s *EventsService) follower(es *EventStream, sessionID string, params StreamParams, opts []option.Option) *stream.Follow[Event] {
+func (s *EventsService) follower(es *EventStream, t streamTarget, params StreamParams, opts []option.Option) *stream.Follow[Event] {
 	return &stream.Follow[Event]{
 		Source:       es.src,
 		MaxEventSize: stream.DefaultMaxEventSize,
 		Decode:       streamDecoder{}.decode,
 		Open: func(ctx context.Context) (io.ReadCloser, error) {
-			req := newRequest(http.MethodGet, "/v1/sessions/{session_id}", sessionID)
-			st, err := pipeline.Do[sessionState](ctx, s.p, req, opts)
+			st, err := pipeline.Do[sessionState](ctx, s.p, t.stateRequest(), opts)
 			if err != nil {
 				return nil, err
 			}
@@ -228,7 +234,7 @@ func (s *EventsService) follower(es *EventStream, sessionID string, params Strea
 				es.ended = true
 				return io.NopCloser(strings.NewReader("")), nil
 			}
-			body, err := s.connect(ctx, sessionID, params, opts)
+			body, err := s.connect(ctx, t, params, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -239,7 +245,7 @@ func (s *EventsService) follower(es *EventStream, sessionID string, params Strea
 			return body, nil
 		},
 		Since: func(ctx context.Context, last Event, _ bool) ([]Event, error) {
-			missed, err := s.since(ctx, sessionID, last, es.lastTime, opts)
+			missed, err := s.since(ctx, t, last, es.lastTime, opts)
 			es.drained = es.ended && err == nil
 			return missed, err
 		},
@@ -258,11 +264,11 @@ func (s *EventsService) follower(es *EventStream, sessionID string, params Strea
 // the events from lastTime on, oldest first, less those up to and including
 // last. When last is not in that window, the events at lastTime itself are
 // taken as delivered.
-func (s *EventsService) since(ctx context.Context, sessionID string, last Event, lastTime time.Time, opts []option.Option) ([]Event, error) {
+func (s *EventsService) since(ctx context.Context, t streamTarget, last Event, lastTime time.Time, opts []option.Option) ([]Event, error) {
 	lastID := eventKey(last)
 	var out []Event
 	found := lastID == ""
-	for ev, err := range s.All(ctx, sessionID, EventListParams{CreatedAtGTE: lastTime, Order: OrderAsc, Limit: maxEventListLimit}, opts...) {
+	for ev, err := range s.all(ctx, t, EventListParams{CreatedAtGTE: lastTime, Order: OrderAsc, Limit: maxEventListLimit}, opts) {
 		if err != nil {
 			return nil, err
 		}
@@ -285,8 +291,42 @@ func (s *EventsService) since(ctx context.Context, sessionID string, last Event,
 	return out, nil
 }
 
-func streamSource(sessionID string) stream.Source {
-	return stream.Source{Method: http.MethodGet, Path: "/v1/sessions/" + sessionID + "/events/stream"}
+// streamTarget is the stream a Stream call reads: a session's (threadID
+// "") or one of its threads'. Everything that differs between them is
+// here: the routes of the stream, of its history and of the state a
+// reconnection checks.
+type streamTarget struct{ sessionID, threadID string }
+
+func (t streamTarget) streamRequest() *pipeline.Request {
+	if t.threadID == "" {
+		return newRequest(http.MethodGet, "/v1/sessions/{session_id}/events/stream", t.sessionID)
+	}
+	req := newThreadRequest(http.MethodGet, threadRoute+"/stream", t.sessionID, t.threadID)
+	req.Op = "sessions.threads.events.stream" // the official name; the route alone would say sessions.threads.stream
+	return req
+}
+
+// stateRequest reads the session, or the thread, whose status and
+// archived_at tell whether anything can still follow.
+func (t streamTarget) stateRequest() *pipeline.Request {
+	if t.threadID == "" {
+		return newRequest(http.MethodGet, "/v1/sessions/{session_id}", t.sessionID)
+	}
+	return newThreadRequest(http.MethodGet, threadRoute, t.sessionID, t.threadID)
+}
+
+func (t streamTarget) listRequest() *pipeline.Request {
+	if t.threadID == "" {
+		return newRequest(http.MethodGet, "/v1/sessions/{session_id}/events", t.sessionID)
+	}
+	return newThreadRequest(http.MethodGet, threadRoute+"/events", t.sessionID, t.threadID)
+}
+
+func (t streamTarget) source() stream.Source {
+	if t.threadID == "" {
+		return stream.Source{Method: http.MethodGet, Path: "/v1/sessions/" + t.sessionID + "/events/stream"}
+	}
+	return stream.Source{Method: http.MethodGet, Path: "/v1/sessions/" + t.sessionID + "/threads/" + t.threadID + "/stream"}
 }
 
 // eventKey is an event's id; previews have none.

@@ -32,6 +32,7 @@ func init() {
 		wire.Union(decodeEventParamUnion),
 		wire.Union(decodeResourceUnion),
 		wire.Union(decodeCheckoutUnion),
+		wire.Union(decodeThreadAgentUnion),
 		hooks.AgentUnions,
 		nested,
 	)

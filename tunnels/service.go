@@ -17,6 +17,9 @@ const maxListLimit = 1000
 type Service struct {
 	calls
 
+	// Certificates calls the endpoints of a tunnel's CA certificates.
+	Certificates *CertificatesService
+
 	// Legacy calls the same operations on the organization endpoints that
 	// /v1/tunnels supersedes.
 	//
@@ -55,9 +58,11 @@ const (
 // option.WithHTTPClient to manage its connections.
 func NewService(opts ...option.Option) *Service {
 	p := pipeline.ForService(opts)
+	c := calls{p: p, base: route, beta: beta}
 	return &Service{
-		calls:  calls{p: p, base: route, beta: beta},
-		Legacy: &LegacyService{calls{p: p, base: legacyRoute}},
+		calls:        c,
+		Certificates: &CertificatesService{c},
+		Legacy:       &LegacyService{calls{p: p, base: legacyRoute}},
 	}
 }
 

@@ -174,3 +174,30 @@ func (v *Version) ModelIDs() []string {
 	}
 	return ids
 }
+
+// ThreadAgentJSON is the agent of a session thread that runs v
+// (docs/session-events-wire.md 7.6): v's thread agent, type "agent".
+func (v *Version) ThreadAgentJSON() any { return v.threadAgentJSON() }
+
+// inlineAgentJSON is an inline thread agent: a definition with no Agent
+// resource behind it, so without id and version.
+type inlineAgentJSON struct {
+	Type              string                `json:"type"`
+	Name              string                `json:"name"`
+	Description       *string               `json:"description"`
+	System            *string               `json:"system"`
+	Model             modelConfigJSON       `json:"model"`
+	Tools             []any                 `json:"tools"`
+	MCPServers        []mcpServerJSON       `json:"mcp_servers"`
+	Skills            []skillJSON           `json:"skills"`
+	ExecutionIdentity executionIdentityJSON `json:"execution_identity"`
+}
+
+// InlineAgentJSON is the agent of an inline subagent thread named name,
+// which runs v's definition (docs/session-events-wire.md 7.6): type
+// "inline", no id or version.
+func (v *Version) InlineAgentJSON(name string) any {
+	t := v.threadAgentJSON()
+	return inlineAgentJSON{Type: "inline", Name: name, Description: t.Description, System: t.System, Model: t.Model,
+		Tools: t.Tools, MCPServers: t.MCPServers, Skills: t.Skills, ExecutionIdentity: t.ExecutionIdentity}
+}

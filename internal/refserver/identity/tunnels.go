@@ -29,6 +29,12 @@ func (s *Service) tunnelRoutes() []kit.Route {
 		{Method: http.MethodGet, Path: "/v1/tunnels", Op: "tunnels.list", Betas: beta, Handle: s.listTunnels},
 		{Method: http.MethodGet, Path: "/v1/tunnels/{tunnel_id}", Op: "tunnels.retrieve", Betas: beta, Handle: s.getTunnel},
 		{Method: http.MethodPost, Path: "/v1/tunnels/{tunnel_id}/archive", Op: "tunnels.archive", Betas: beta, Handle: s.archiveTunnel},
+		{Method: http.MethodPost, Path: "/v1/tunnels/{tunnel_id}/reveal_token", Op: "tunnels.reveal_token", Betas: beta, Handle: s.revealTunnelToken},
+		{Method: http.MethodPost, Path: "/v1/tunnels/{tunnel_id}/rotate_token", Op: "tunnels.rotate_token", Betas: beta, Handle: s.rotateTunnelToken},
+		{Method: http.MethodPost, Path: tunnelCertificates, Op: "tunnels.certificates.create", Betas: beta, Handle: s.createTunnelCertificate},
+		{Method: http.MethodGet, Path: tunnelCertificates, Op: "tunnels.certificates.list", Betas: beta, Handle: s.listTunnelCertificates},
+		{Method: http.MethodGet, Path: tunnelCertificates + "/{certificate_id}", Op: "tunnels.certificates.retrieve", Betas: beta, Handle: s.getTunnelCertificate},
+		{Method: http.MethodPost, Path: tunnelCertificates + "/{certificate_id}/archive", Op: "tunnels.certificates.archive", Betas: beta, Handle: s.archiveTunnelCertificate},
 
 		{Method: http.MethodPost, Path: "/v1/organizations/tunnels", Op: "organizations.tunnels.create", Handle: s.createTunnel},
 		{Method: http.MethodGet, Path: "/v1/organizations/tunnels", Op: "organizations.tunnels.list", Handle: s.listTunnels},
@@ -44,6 +50,11 @@ type tunnel struct {
 	archivedAt  time.Time // zero while active
 	displayName *string
 	domain      string
+	// token is the connector token: its id changes with its value. The
+	// server keeps the value (reveal returns it) and shows it only to
+	// reveal and rotate (docs/api-choices.md "Tunnels").
+	token tunnelToken
+	certs []*tunnelCert // creation order
 }
 
 func (t *tunnel) archived() bool { return !t.archivedAt.IsZero() }
@@ -90,6 +101,7 @@ func (s *Service) createTunnel(c *kit.Call) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.id = s.cfg.ids("tnl_")
+	t.token = s.newTunnelToken()
 	t.domain = tunnelDomain(t.id, 0)
 	for attempt := 1; s.tunnelDomains[t.domain]; attempt++ {
 		t.domain = tunnelDomain(t.id, attempt)

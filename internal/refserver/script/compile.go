@@ -12,15 +12,15 @@ import (
 // with a message naming the turn and step, rather than in the middle of a
 // turn; tool inputs and Emit payloads are encoded once here.
 
-// MaxChildThreads is the real platform's limit on child threads
-// (docs/session-events-wire.md 7.1); threads are never archived by the
-// reference server, so it bounds all Spawn steps of a session.
+// MaxChildThreads is the real platform's limit on child threads that are
+// not archived (docs/session-events-wire.md 7.1): it bounds the Spawn steps
+// queued for a session plus its children not archived.
 const MaxChildThreads = 25
 
 // Compile checks turns and encodes their JSON parts once. inRoster reports
 // whether an agent name is in the roster of the agent the turns will run
-// as (Spawn names one); spawns counts the child threads already made or
-// queued for the session. Errors name the turn and step ("turn 0: step 2:
+// as (Spawn names one); spawns counts the session's child threads not
+// archived and those already queued. Errors name the turn and step ("turn 0: step 2:
 // ..."); a step built wrong (the zero Step, an option on a step that takes
 // none) is reported first, wherever it is, before what the steps say is
 // checked.

@@ -66,9 +66,9 @@ type turnTrigger struct {
 }
 
 func (s *Service) newEngine(x *session, selfHosted bool) *engine {
-	e := &engine{s: s, x: x, feed: newFeed(x), selfHosted: selfHosted,
+	e := &engine{s: s, x: x, feed: newFeed(&x.events), selfHosted: selfHosted,
 		threadByID: map[string]*thread{}, callByID: map[string]*toolCall{}}
-	e.primary = &thread{id: s.cfg.ids("sthr_"), name: x.agent.Name}
+	e.primary = &thread{id: s.cfg.ids("sthr_"), name: x.agent.Name, kind: threadKindAgent, feed: e.feed, createdAt: x.createdAt, updatedAt: x.createdAt}
 	e.threads = []*thread{e.primary}
 	e.threadByID[e.primary.id] = e.primary
 	e.script = s.agentScriptLocked(x.agent.Agent.ID)
@@ -185,6 +185,7 @@ func (e *engine) markRunning(th *thread) {
 		e.acct.startActive(e.now)
 		e.emit("session.status_running", nil)
 	}
+	th.updatedAt = e.now
 	if th.child {
 		e.emit("session.thread_status_running", threadStatusJSON{SessionThreadID: th.id, AgentName: th.name})
 	}

@@ -65,7 +65,7 @@ func (e *engine) archive(now time.Time) {
 	}
 	e.endTurnSpans() // turns left waiting on the client never continue
 	e.acct.touch(e.x, now)
-	e.feed.close(nil)
+	e.closeFeeds(nil)
 }
 
 // deleted sends session.deleted to the open streams, which end after it; it
@@ -73,7 +73,7 @@ func (e *engine) archive(now time.Time) {
 func (e *engine) deleted(now time.Time) {
 	e.enter(now)
 	e.endTurnSpans()
-	e.feed.close(e.newEvent(e.newID(), "session.deleted", nil))
+	e.closeFeeds(e.newEvent(e.newID(), "session.deleted", nil))
 }
 
 // terminate follows a terminal session.error (docs/session-events-wire.md
@@ -95,9 +95,18 @@ func (e *engine) terminate() {
 	e.acct.touch(e.x, e.now)
 	e.x.status = statusTerminated
 	e.emit("session.status_terminated", nil)
-	e.feed.close(nil)
+	e.closeFeeds(nil)
 }
 
 // over reports whether the session is terminated: final, nothing runs or
 // is announced any more.
 func (e *engine) over() bool { return e.x.status == statusTerminated }
+
+// closeFeeds ends the session's streams and every thread's (after final,
+// when set): no thread of an archived, terminated or deleted session can
+// have a further event.
+func (e *engine) closeFeeds(final *sessionEvent) {
+	for _, th := range e.threads {
+		th.feed.close(final)
+	}
+}

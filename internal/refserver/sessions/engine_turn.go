@@ -280,7 +280,7 @@ func (e *engine) flushPending(th *thread, p pendingEvent) {
 	e.open = append(e.open, c)
 	e.callByID[c.id] = c
 	if th.child {
-		th.log = append(th.log, ev)
+		th.feed.append(ev)
 		// A child's call is cross-posted when it waits on the client,
 		// keeping its id (docs/session-events-wire.md 7.3).
 		if c.kind == toolCustom || c.blocking() {
@@ -355,6 +355,7 @@ func (e *engine) stopped(th *thread, reason stopReason) {
 }
 
 func (e *engine) announceThreadIdle(th *thread, reason stopReason) {
+	th.updatedAt = e.now
 	e.emit("session.thread_status_idle", threadIdleJSON{SessionThreadID: th.id, AgentName: th.name,
 		StopReason: reason.view(), StopDetails: reason.details()})
 }

@@ -134,14 +134,23 @@ func (s *Service) listEvents(c *kit.Call) error {
 	if err != nil {
 		return err
 	}
-	log := x.events
+	page, err := listLog(x.events, lq)
+	if err != nil {
+		return err
+	}
+	return c.OK(page)
+}
+
+// listLog is one page of log for lq: the session's events, or a thread's
+// (threads_http.go).
+func listLog(log []*sessionEvent, lq eventListQuery) (eventPageJSON, error) {
 	step, i := 1, 0
 	if lq.desc {
 		step, i = -1, len(log)-1
 	}
 	if a := lq.after; a != nil {
 		if a.index >= len(log) || log[a.index].id != a.id {
-			return kit.InvalidField("page", "invalid cursor")
+			return eventPageJSON{}, kit.InvalidField("page", "invalid cursor")
 		}
 		i = a.index + step
 	}
@@ -159,5 +168,5 @@ func (s *Service) listEvents(c *kit.Call) error {
 		out.Data = append(out.Data, log[i].raw)
 		last = i
 	}
-	return c.OK(out)
+	return out, nil
 }

@@ -56,7 +56,7 @@ func (e *engine) emitOn(th *thread, typ string, fields any) *sessionEvent {
 
 func (e *engine) record(th *thread, ev *sessionEvent) {
 	if th.child {
-		th.log = append(th.log, ev)
+		th.feed.append(ev)
 		return
 	}
 	e.feed.append(ev)

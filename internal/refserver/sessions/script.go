@@ -23,7 +23,7 @@ func (s *Service) ScriptSession(sessionID string, turns ...[]script.Step) error 
 	if !ok {
 		return fmt.Errorf("%w: session %q not found", errScript, sessionID)
 	}
-	spawns := len(x.eng.threads) - 1
+	spawns := x.eng.liveChildren()
 	for _, turn := range x.eng.script {
 		spawns += script.CountSpawns(turn)
 	}

@@ -107,7 +107,7 @@ func (s *Service) sessionRoutes() []kit.Route {
 		{Method: http.MethodGet, Path: res + "/{resource_id}", Op: "sessions.resources.retrieve", Betas: kit.ManagedAgentsBetas, Handle: s.getSessionResource},
 		{Method: http.MethodPost, Path: res + "/{resource_id}", Op: "sessions.resources.update", Betas: kit.ManagedAgentsBetas, Handle: s.updateSessionResource},
 		{Method: http.MethodDelete, Path: res + "/{resource_id}", Op: "sessions.resources.delete", Betas: kit.ManagedAgentsBetas, Handle: s.deleteSessionResource},
-	}, s.eventRoutes()...)
+	}, append(s.eventRoutes(), s.threadRoutes()...)...)
 }
 
 // sessionLocked returns a session of workspaceID: 404 `Session `<id>` not

@@ -22,7 +22,7 @@ func TestZeroValueSessionState(t *testing.T) {
 func TestSessionEventEcho(t *testing.T) {
 	x := &session{}
 	e := &engine{s: New(Deps{Deps: &kit.Deps{IDs: kit.SequentialIDs()}}), x: x, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	e.feed = newFeed(x)
+	e.feed = newFeed(&x.events)
 	ev := e.echo(eventParam{typ: "user.message", payload: json.RawMessage(`{"type":"user.message","content":[]}`)})
 	want := `{"id":"sevt_010000000000000000000001","processed_at":"2026-01-02T03:04:05.000000Z","type":"user.message","content":[]}`
 	if got := string(ev.view()); got != want || string(x.events[0].view()) != want {

@@ -65,6 +65,13 @@ func (s *Service) streamEvents(c *kit.Call) error {
 		sub = f.subscribe(kinds)
 	}
 	s.mu.Unlock()
+	return s.serveStream(c, f, sub)
+}
+
+// serveStream writes the stream's headers, then what sub takes from f until
+// the stream ends; a nil sub (nothing can follow) ends the body at once.
+// The session stream and a thread's stream both end here.
+func (s *Service) serveStream(c *kit.Call, f *feed, sub *subscriber) error {
 	if sub != nil {
 		defer f.unsubscribe(sub)
 	}

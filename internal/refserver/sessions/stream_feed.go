@@ -39,7 +39,7 @@ const maxPendingPreviewBytes = 8 << 20
 
 type feed struct {
 	mu      sync.Mutex
-	x       *session // the log is x.events
+	log     *[]*sessionEvent // the session's events, or a child thread's own log
 	subs    map[*subscriber]struct{}
 	wanted  [2]int        // subscribers per preview kind (message, thinking)
 	wake    chan struct{} // closed and replaced when something is appended
@@ -71,8 +71,11 @@ type frame struct {
 	data []byte
 }
 
-func newFeed(x *session) *feed {
-	return &feed{x: x, subs: map[*subscriber]struct{}{}, wake: make(chan struct{})}
+// newFeed returns the feed of log: a session's events (the session
+// stream, which is also its primary thread's) or a child thread's own log
+// (that thread's stream). Both streams are served by the same code.
+func newFeed(log *[]*sessionEvent) *feed {
+	return &feed{log: log, subs: map[*subscriber]struct{}{}, wake: make(chan struct{})}
 }
 
 func kindIndex(kind uint8) int {
@@ -86,7 +89,7 @@ func kindIndex(kind uint8) int {
 func (f *feed) subscribe(kinds uint8) *subscriber {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	sub := &subscriber{kinds: kinds, next: len(f.x.events)}
+	sub := &subscriber{kinds: kinds, next: len(*f.log)}
 	f.subs[sub] = struct{}{}
 	for _, k := range []uint8{previewMessage, previewThinking} {
 		if kinds&k != 0 {
@@ -128,10 +131,10 @@ func (f *feed) notifyLocked() {
 	}
 }
 
-// append adds ev to the session's log.
+// append adds ev to the feed's log.
 func (f *feed) append(ev *sessionEvent) {
 	f.mu.Lock()
-	f.x.events = append(f.x.events, ev)
+	*f.log = append(*f.log, ev)
 	f.notifyLocked()
 	f.mu.Unlock()
 }
@@ -142,7 +145,7 @@ func (f *feed) append(ev *sessionEvent) {
 func (f *feed) publish(kind uint8, frames []preview) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	at := len(f.x.events)
+	at := len(*f.log)
 	for sub := range f.subs {
 		if sub.kinds&kind == 0 || sub.lagging {
 			continue
@@ -168,7 +171,7 @@ func (f *feed) close(final *sessionEvent) {
 	if f.closed {
 		return
 	}
-	f.closed, f.closedAt, f.final = true, len(f.x.events), final
+	f.closed, f.closedAt, f.final = true, len(*f.log), final
 	f.waiting = true // wake everyone, waiting or not
 	f.notifyLocked()
 }
@@ -179,7 +182,7 @@ func (f *feed) close(final *sessionEvent) {
 func (f *feed) take(sub *subscriber, dst []frame) ([]frame, bool, <-chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	log := f.x.events
+	log := *f.log
 	limit := len(log)
 	if f.closed {
 		limit = min(limit, f.closedAt)

@@ -13,7 +13,7 @@ import (
 // every goroutine is blocked, so any wait shows up as elapsed time.
 func TestPublishNeverWaitsForASubscriber(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFeed(&session{})
+		f := newFeed(new([]*sessionEvent))
 		stalled := f.subscribe(previewMessage)
 		delta := preview{typ: "event_delta", data: previewDelta("sevt_1", strings.Repeat("x", 64<<10))}
 		start := time.Now()

@@ -1,6 +1,8 @@
 package sessions
 
 import (
+	"time"
+
 	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/script"
 )
@@ -10,22 +12,38 @@ import (
 // run their own steps, with their own agent and model. The session stream
 // shows the primary-thread view (7.3): a child's lifecycle events, its tool
 // calls that wait on the client, and the coordinator's thread messages. A
-// child's other events are kept in the thread's own log, which the thread
-// endpoints will serve once they are specified (docs/session-events-wire.md
-// 2.4).
+// child's other events are kept in the thread's own log, behind a feed of
+// its own, which the thread endpoints serve (threads_http.go,
+// docs/session-events-wire.md 2.4).
 
 // advisorAgentName is the agent_name of advisor threads
 // (docs/session-events-wire.md 7.1).
 const advisorAgentName = "vendor.advisor"
 
+// The kinds of thread agent (the agent object's type on the wire).
+const (
+	threadKindAgent   = "agent"   // an Agent resource's version: the session's agent or a roster agent
+	threadKindAdvisor = "advisor" // an advisor consultation
+	threadKindInline  = "inline"  // an inline subagent running the owner's definition
+)
+
 type thread struct {
 	id      string
 	name    string // agent_name
+	kind    string // threadKind…; the primary's is threadKindAgent
 	child   bool
 	version *agents.Version    // a child's agent; nil for the primary (the session's agent) and the advisor
 	model   agents.ModelConfig // a child's model
-	log     []*sessionEvent
-	turn    *turn
+	log     []*sessionEvent    // a child's own events; appended through feed
+	// feed serves the thread's stream: the session's feed for the primary
+	// (the primary-thread view), one over log for a child.
+	feed *feed
+	// parent is the thread that spawned a child; nil for the primary.
+	parent *thread
+	// createdAt, updatedAt (its last status change) and archivedAt (zero
+	// while not archived) are the thread resource's times.
+	createdAt, updatedAt, archivedAt time.Time
+	turn                             *turn
 	// lastStop is the reason of its last idle; the zero value is end_turn.
 	lastStop stopReason
 	// lastText is the text of its last agent.message: a child's report.
@@ -57,8 +75,21 @@ func (e *engine) modelOf(th *thread) agents.ModelConfig {
 	return e.x.agent.Model
 }
 
+// liveChildren counts the child threads that are not archived: the ones
+// the limit of docs/session-events-wire.md 7.1 counts.
+func (e *engine) liveChildren() int {
+	n := 0
+	for _, th := range e.threads[1:] {
+		if th.archivedAt.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
 // threadAgent is what a Spawn name resolves to.
 type threadAgent struct {
+	kind    string // threadKindAgent, threadKindAdvisor or threadKindInline
 	name    string
 	version *agents.Version // nil for the advisor
 	model   agents.ModelConfig
@@ -75,18 +106,18 @@ func resolveThreadAgent(owner *agents.Version, agentName string) (threadAgent, b
 		return threadAgent{}, false
 	}
 	advisor := func(model string) threadAgent {
-		return threadAgent{name: advisorAgentName, model: agents.ModelConfig{ID: model, Effort: agents.DefaultEffort, Speed: "standard"}}
+		return threadAgent{kind: threadKindAdvisor, name: advisorAgentName, model: agents.ModelConfig{ID: model, Effort: agents.DefaultEffort, Speed: "standard"}}
 	}
 	find := func(entries []agents.RosterEntry) (threadAgent, bool) {
 		for _, e := range entries {
 			switch e.Kind {
 			case agents.RosterKindSelf:
 				if owner.Name == agentName {
-					return threadAgent{name: owner.Name, version: owner, model: owner.Model}, true
+					return threadAgent{kind: threadKindAgent, name: owner.Name, version: owner, model: owner.Model}, true
 				}
 			case agents.RosterKindAgent:
 				if e.Agent.Name == agentName {
-					return threadAgent{name: e.Agent.Name, version: e.Agent, model: e.Agent.Model}, true
+					return threadAgent{kind: threadKindAgent, name: e.Agent.Name, version: e.Agent, model: e.Agent.Model}, true
 				}
 			case agents.RosterKindAdvisor:
 				if agentName == advisorAgentName {
@@ -109,7 +140,7 @@ func resolveThreadAgent(owner *agents.Version, agentName string) (threadAgent, b
 		return ta, true
 	}
 	if m.Subagents.Inline {
-		return threadAgent{name: agentName, version: owner, model: owner.Model}, true
+		return threadAgent{kind: threadKindInline, name: agentName, version: owner, model: owner.Model}, true
 	}
 	return threadAgent{}, false
 }
@@ -119,14 +150,16 @@ func resolveThreadAgent(owner *agents.Version, agentName string) (threadAgent, b
 // 7.2), which runs at
 // once until it ends or waits; then the coordinator continues.
 func (e *engine) spawn(parent *thread, st script.Op) {
-	if len(e.threads)-1 >= script.MaxChildThreads {
+	if e.liveChildren() >= script.MaxChildThreads {
 		return // compileTurns prevents it; a later agent version could not
 	}
 	ta, ok := resolveThreadAgent(e.x.agent, st.Name)
 	if !ok { // the session's agent changed since the script was checked
-		ta = threadAgent{name: st.Name, version: e.x.agent, model: e.x.agent.Model}
+		ta = threadAgent{kind: threadKindInline, name: st.Name, version: e.x.agent, model: e.x.agent.Model}
 	}
-	child := &thread{id: e.s.cfg.ids("sthr_"), name: ta.name, child: true, version: ta.version, model: ta.model}
+	child := &thread{id: e.s.cfg.ids("sthr_"), name: ta.name, kind: ta.kind, child: true, version: ta.version, model: ta.model,
+		parent: parent, createdAt: e.now, updatedAt: e.now}
+	child.feed = newFeed(&child.log)
 	if child.version == nil {
 		child.version = &agents.Version{Agent: e.x.agent.Agent, Name: ta.name, Model: ta.model}
 	}
