@@ -27,6 +27,8 @@ var ctx = context.Background()
 // Sunday 2026-03-08.
 var start = time.Date(2026, time.March, 5, 12, 0, 0, 0, time.UTC)
 
+// fileID and file_02 are files the fixture stores (a file resource must
+// name an existing file of the workspace).
 const (
 	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
 	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"
@@ -56,6 +58,7 @@ func newFixture(t *testing.T) *fixture {
 	clock := refserver.NewManualClock(start)
 	env := reftest.New(t, refserver.WithClock(clock))
 	f := &fixture{env: env, client: env.Client(t), clock: clock}
+	env.PutFiles(t, fileID, "file_02")
 	f.agent = f.newAgent(t, "reporter")
 	f.envID = f.newEnvironment(t, "python")
 	return f

@@ -45,10 +45,20 @@ func messages(n int) []sessions.EventParam {
 	return out
 }
 
+// fileIDs are n file ids; putFiles stores them on the fixture's server.
+func fileIDs(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("file_%04d", i)
+	}
+	return out
+}
+
+// files are n file resources, of fileIDs(n).
 func files(n int) []sessions.ResourceParam {
 	out := make([]sessions.ResourceParam, n)
-	for i := range out {
-		out[i] = sessions.FileResourceParam{FileID: fmt.Sprintf("file_%04d", i)}
+	for i, id := range fileIDs(n) {
+		out[i] = sessions.FileResourceParam{FileID: id}
 	}
 	return out
 }
@@ -63,6 +73,7 @@ func vaults(n int) []string {
 
 func TestCreateLimits(t *testing.T) {
 	f := newFixture(t)
+	f.env.PutFiles(t, fileIDs(500)...)
 	create := func(edit func(*deployments.CreateParams)) func() error {
 		return func() error {
 			p := f.params()

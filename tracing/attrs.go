@@ -18,6 +18,9 @@ const (
 	ContentTruncated     = attribute.Key("vendor.content.truncated")
 	SessionID            = attribute.Key("vendor.session.id")
 	SessionEnvironmentID = attribute.Key("vendor.session.environment.id")
+	// FileID is the file an upload created or a download, retrieval or
+	// deletion names.
+	FileID = attribute.Key("vendor.file.id")
 )
 
 // GenAI request and response attributes.

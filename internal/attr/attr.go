@@ -6,7 +6,6 @@
 package attr
 
 import (
-	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/agentplatform/agentplatform-go/tracing"
@@ -40,10 +39,7 @@ const (
 	// closed. Calls with JSON bodies record neither.
 	HTTPRequestBodySize  = semconv.HTTPRequestBodySizeKey
 	HTTPResponseBodySize = semconv.HTTPResponseBodySizeKey
-	// FileID is the file an upload created or a download, retrieval or
-	// deletion names. The key is the vendor's own, spelt as the public
-	// tracing package spells its other keys.
-	FileID = attribute.Key("vendor.file.id")
+	FileID               = tracing.FileID
 )
 
 // GenAI request and response attributes.
