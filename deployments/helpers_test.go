@@ -19,6 +19,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/vaults"
 )
 
 var ctx = context.Background()
@@ -28,7 +29,8 @@ var ctx = context.Background()
 var start = time.Date(2026, time.March, 5, 12, 0, 0, 0, time.UTC)
 
 // fileID and file_02 are files the fixture stores (a file resource must
-// name an existing file of the workspace).
+// name an existing file of the workspace); vaultID names no vault, for
+// calls refused before any lookup (fixture.newVaults makes real ones).
 const (
 	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
 	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"
@@ -62,6 +64,19 @@ func newFixture(t *testing.T) *fixture {
 	f.agent = f.newAgent(t, "reporter")
 	f.envID = f.newEnvironment(t, "python")
 	return f
+}
+
+// newVaults creates n vaults and returns their ids: a session's or
+// deployment's vault_ids must name usable vaults of the workspace.
+func (f *fixture) newVaults(t *testing.T, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		v, err := f.client.Vaults.Create(ctx, vaults.CreateParams{DisplayName: fmt.Sprint("vault ", i)})
+		require.NoError(t, err)
+		out[i] = v.ID
+	}
+	return out
 }
 
 func (f *fixture) newAgent(t *testing.T, name string) *agents.Agent {

@@ -122,7 +122,7 @@ func TestBadInputCreate(t *testing.T) {
 		{"mount paths repeated", resources(sessions.FileResourceParam{FileID: fileID, MountPath: "/a"}, sessions.FileResourceParam{FileID: "file_02", MountPath: "/a"}),
 			"resources[1].mount_path", "duplicate mount path `/a`", false},
 
-		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = vaults(51) }), "vault_ids", "at most 50 items", true},
+		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = madeUpVaultIDs(51) }), "vault_ids", "at most 50 items", true},
 		{"vault id prefix", create(func(p *sessions.CreateParams) { p.VaultIDs = []string{vaultID, "vault_1"} }), "vault_ids[1]", "must be a vault id (`vlt_…`)", true},
 		{"vault id repeated", create(func(p *sessions.CreateParams) { p.VaultIDs = []string{vaultID, vaultID} }), "vault_ids[1]", "duplicate vault id `" + vaultID + "`", true},
 

@@ -17,6 +17,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/vaults"
 )
 
 var ctx = context.Background()
@@ -26,7 +27,8 @@ var start = time.Date(2026, time.March, 15, 10, 0, 0, 0, time.UTC)
 
 // Ids the tests use. The fixture stores a file under fileID and each of
 // fixtureFiles (a file resource must name an existing file of the
-// workspace); vaultID is not looked up.
+// workspace); vaultID names no vault, for calls refused before any lookup
+// (fixture.newVaults makes real ones).
 const (
 	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
 	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"
@@ -58,6 +60,19 @@ func newFixture(t *testing.T) *fixture {
 	require.NoError(t, err)
 	f.envID = e.ID
 	return f
+}
+
+// newVaults creates n vaults and returns their ids: a session's or
+// deployment's vault_ids must name usable vaults of the workspace.
+func (f *fixture) newVaults(t *testing.T, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		v, err := f.client.Vaults.Create(ctx, vaults.CreateParams{DisplayName: fmt.Sprint("vault ", i)})
+		require.NoError(t, err)
+		out[i] = v.ID
+	}
+	return out
 }
 
 func (f *fixture) newAgent(t *testing.T, p agents.CreateParams) *agents.Agent {

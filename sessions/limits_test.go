@@ -57,7 +57,9 @@ func fileResources(n int) []sessions.ResourceParam {
 	return out
 }
 
-func vaults(n int) []string {
+// madeUpVaultIDs are n vault ids of the right form that name no vault,
+// for calls refused before anything is looked up.
+func madeUpVaultIDs(n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("vlt_%04d", i)
@@ -104,6 +106,7 @@ func TestCreateLimits(t *testing.T) {
 	}
 	longFileID := "file_" + rep(123)
 	f.env.PutFiles(t, append(fileIDs(500), longFileID)...)
+	fifty := f.newVaults(t, 50)
 	runLimitCases(t, f, []limitCase{
 		{"agent missing", create(func(p *sessions.CreateParams) { p.Agent = nil }), "agent"},
 		{"agent id empty", create(func(p *sessions.CreateParams) { p.Agent = agents.AgentID("") }), "agent"},
@@ -158,8 +161,8 @@ func TestCreateLimits(t *testing.T) {
 			p.Resources = []sessions.ResourceParam{sessions.MemoryStoreResourceParam{}}
 		}), "resources[0].memory_store_id"},
 
-		{"vault_ids 50", create(func(p *sessions.CreateParams) { p.VaultIDs = vaults(50) }), ""},
-		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = vaults(51) }), "vault_ids"},
+		{"vault_ids 50", create(func(p *sessions.CreateParams) { p.VaultIDs = fifty }), ""},
+		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = madeUpVaultIDs(51) }), "vault_ids"},
 
 		{"budget 1", create(budget(money.USD(1))), ""},
 		{"budget 0", create(budget(money.USD(0))), "budget.max_list_cost.amount"},

@@ -172,6 +172,8 @@ func (s *Server) newSessions() *sessions.Service {
 		StoreLocked:           s.memory.StoreLocked,
 		FileLocked:            s.files.FileLocked,
 		FileContentLocked:     s.files.ContentLocked,
+		VaultLocked:           s.vaults.VaultLocked,
+		MCPCredentialLocked:   s.vaults.MCPCredentialLocked,
 	})
 }
 
