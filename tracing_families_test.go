@@ -2,6 +2,7 @@ package agentplatform_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,6 +14,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/chat"
 	"github.com/agentplatform/agentplatform-go/deployments"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/files"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/internal/spantest"
@@ -40,6 +42,7 @@ func TestSpanOfEveryFamily(t *testing.T) {
 		agent   *agents.Agent
 		envID   string
 		sess    *sessions.Session
+		file    *files.File
 		fileRes *sessions.FileResource
 		store   *memorystores.MemoryStore
 		dep     *deployments.Deployment
@@ -85,8 +88,12 @@ func TestSpanOfEveryFamily(t *testing.T) {
 			return err
 		}},
 		{"vendor.sessions.list", func() error { _, err := c.Sessions.List(ctx, sessions.ListParams{}); return err }},
+		{"vendor.files.upload", func() (err error) {
+			file, err = c.Files.Upload(ctx, files.UploadParams{Reader: strings.NewReader("id,total\n1,42\n"), Filename: "orders.csv"})
+			return err
+		}},
 		{"vendor.sessions.resources.add", func() (err error) {
-			fileRes, err = c.Sessions.Resources.Add(ctx, sess.ID, sessions.FileResourceParam{FileID: "file_011CNha8iCJcU1wXNR6q4V8w"})
+			fileRes, err = c.Sessions.Resources.Add(ctx, sess.ID, sessions.FileResourceParam{FileID: file.ID})
 			return err
 		}},
 		{"vendor.sessions.resources.retrieve", func() error { _, err := c.Sessions.Resources.Get(ctx, sess.ID, fileRes.ID); return err }},

@@ -66,12 +66,10 @@
 //     not an admin key. The tunnel test skips when the research preview is
 //     not offered (403 or 404).
 //
-// Three optional variables tune an external run:
+// Two optional variables tune an external run:
 //
 //	VENDOR_CONFORMANCE_MODEL=<id>           the model for agents and Messages (default: the
 //	                                        catalogue's newest haiku model, else its newest model)
-//	VENDOR_CONFORMANCE_FILE_ID=file_…       an uploaded file to mount into a session; the SDK
-//	                                        cannot upload one, so without it that test skips
 //	VENDOR_CONFORMANCE_WORKSPACE_WRITES=1   let a test create a workspace and archive it; the
 //	                                        API cannot delete workspaces, so without this the
 //	                                        test skips

@@ -2,11 +2,11 @@ package conformance_test
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/files"
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/param"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -93,18 +93,11 @@ func TestSessionResources(t *testing.T) {
 	}
 }
 
-// TestSessionFileResource adds a file to a session and removes it. Against
-// an external target it needs an uploaded file (the SDK has no Files API):
-// VENDOR_CONFORMANCE_FILE_ID.
+// TestSessionFileResource uploads a file, adds it to a session and removes
+// it; the file is deleted when the test ends.
 func TestSessionFileResource(t *testing.T) {
 	tg := target(t)
-	fileID := os.Getenv(envFileID)
-	if fileID == "" {
-		if !tg.Reference() {
-			t.Skipf("needs an uploaded file to mount: set %s to its file_… id (the target is %s)", envFileID, tg.Desc)
-		}
-		fileID = "file_011CConformanceUpload"
-	}
+	fileID := newFile(t, tg, []byte("id,total\n1,42\n"), files.UploadParams{Filename: name(t) + ".csv"}).ID
 	ctx := tg.ctx(t)
 	c := tg.Client
 	s := newSession(t, tg, sessions.CreateParams{})

@@ -28,7 +28,6 @@ const (
 	envWorkspaceID = "VENDOR_WORKSPACE_ID"
 
 	envModel           = "VENDOR_CONFORMANCE_MODEL"            // model for agents and Messages
-	envFileID          = "VENDOR_CONFORMANCE_FILE_ID"          // an uploaded file to mount into a session
 	envWorkspaceWrites = "VENDOR_CONFORMANCE_WORKSPACE_WRITES" // "1": create (and archive) a workspace
 )
 

@@ -106,7 +106,7 @@ func TestBadInput(t *testing.T) {
 		{"create schedule descriptor", schedule("@daily", newYork), "schedule.expression", "descriptors such as \"@daily\" are not supported", false},
 		{"create schedule six fields", schedule("0 30 2 * * *", newYork), "schedule.expression", "must have exactly 5 fields", false},
 		{"create schedule timezone unknown", schedule(nightly, "Mars/Olympus_Mons"), "schedule.timezone", "unknown IANA time zone", false},
-		{"create vault_ids 51", create(func(p *deployments.CreateParams) { p.VaultIDs = vaults(51) }), "vault_ids", "at most 50 items", true},
+		{"create vault_ids 51", create(func(p *deployments.CreateParams) { p.VaultIDs = madeUpVaultIDs(51) }), "vault_ids", "at most 50 items", true},
 		{"create vault id prefix", create(func(p *deployments.CreateParams) { p.VaultIDs = []string{"vault"} }), "vault_ids[0]", "must be a vault id (`vlt_…`)", true},
 		{"create vault id repeated", create(func(p *deployments.CreateParams) { p.VaultIDs = []string{vaultID, vaultID} }), "vault_ids[1]", "duplicate vault id", true},
 

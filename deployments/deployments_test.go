@@ -19,6 +19,7 @@ import (
 
 func TestCreateWithEveryField(t *testing.T) {
 	f := newFixture(t)
+	vault := f.newVaults(t, 1)[0]
 	store, err := f.client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "notes"})
 	require.NoError(t, err)
 	wiki, err := f.client.MemoryStores.Create(ctx, memorystores.CreateParams{Name: "wiki"})
@@ -41,7 +42,7 @@ func TestCreateWithEveryField(t *testing.T) {
 			sessions.MemoryStoreResourceParam{MemoryStoreID: store.ID},
 			sessions.MemoryStoreResourceParam{MemoryStoreID: wiki.ID, Access: sessions.AccessReadOnly, Instructions: "Read only."},
 		},
-		VaultIDs: []string{vaultID},
+		VaultIDs: []string{vault},
 		Budget:   &sessions.Budget{MaxListCost: money.USD(2500)},
 		Schedule: &deployments.ScheduleParam{Expression: nightly, Timezone: newYork},
 		Metadata: map[string]string{"team": "ops"},
@@ -66,7 +67,7 @@ func TestCreateWithEveryField(t *testing.T) {
 			deployments.MemoryStoreResourceConfig{MemoryStoreID: store.ID},
 			deployments.MemoryStoreResourceConfig{MemoryStoreID: wiki.ID, Access: sessions.AccessReadOnly, Instructions: "Read only."},
 		},
-		VaultIDs: []string{vaultID},
+		VaultIDs: []string{vault},
 		Budget:   &sessions.Budget{Type: sessions.BudgetLimit, MaxListCost: money.USD(2500)},
 		Schedule: &deployments.Schedule{Type: "cron", Expression: nightly, Timezone: newYork, UpcomingRunsAt: []time.Time{
 			utc(6, 7, 30), utc(7, 7, 30),
@@ -109,11 +110,13 @@ func TestCreateWithDefaults(t *testing.T) {
 
 func TestUpdate(t *testing.T) {
 	f := newFixture(t)
+	vaultIDs := f.newVaults(t, 2)
+	vault := vaultIDs[0]
 	p := f.scheduled()
 	p.Description = "old"
 	p.Budget = &sessions.Budget{MaxListCost: money.USD(100)}
 	p.Resources = []sessions.ResourceParam{sessions.FileResourceParam{FileID: fileID}}
-	p.VaultIDs = []string{vaultID}
+	p.VaultIDs = []string{vault}
 	p.Metadata = map[string]string{"a": "1", "b": "2"}
 	d := f.newDeployment(t, p)
 
@@ -131,7 +134,7 @@ func TestUpdate(t *testing.T) {
 		Metadata:      map[string]*string{"a": nil, "c": new("3")},
 		Resources:     param.Value([]sessions.ResourceParam{sessions.RepositoryResourceParam{URL: repoURL, AuthorizationToken: "tok"}}),
 		Schedule:      param.Value(deployments.ScheduleParam{Expression: "0 9 * * 1-5", Timezone: "America/Los_Angeles"}),
-		VaultIDs:      param.Value([]string{"vlt_2"}),
+		VaultIDs:      param.Value([]string{vaultIDs[1]}),
 	})
 	require.NoError(t, err)
 	want := *d
@@ -143,7 +146,7 @@ func TestUpdate(t *testing.T) {
 	want.Budget = &sessions.Budget{Type: sessions.BudgetLimit, MaxListCost: money.USD(900)}
 	want.Metadata = map[string]string{"b": "2", "c": "3"}
 	want.Resources = []deployments.ResourceConfig{deployments.RepositoryResourceConfig{URL: repoURL}}
-	want.VaultIDs = []string{"vlt_2"}
+	want.VaultIDs = []string{vaultIDs[1]}
 	// Weekdays at 09:00 in Los Angeles, which is on PST until 2026-03-08.
 	want.Schedule = &deployments.Schedule{Type: "cron", Expression: "0 9 * * 1-5", Timezone: "America/Los_Angeles",
 		UpcomingRunsAt: []time.Time{utc(5, 17, 0), utc(6, 17, 0), utc(9, 16, 0), utc(10, 16, 0), utc(11, 16, 0)}}
@@ -169,7 +172,7 @@ func TestUpdate(t *testing.T) {
 	})
 	t.Run("empty values clear too", func(t *testing.T) {
 		u, err := f.client.Deployments.Update(ctx, d.ID, deployments.UpdateParams{
-			Description: param.Value("x"), VaultIDs: param.Value([]string{vaultID}),
+			Description: param.Value("x"), VaultIDs: param.Value([]string{vault}),
 			Resources: param.Value([]sessions.ResourceParam{sessions.FileResourceParam{FileID: fileID}}),
 		})
 		require.NoError(t, err)
@@ -262,9 +265,10 @@ func TestArchivingTheAgentArchivesItsDeployments(t *testing.T) {
 
 func TestRunNow(t *testing.T) {
 	f := newFixture(t)
+	vault := f.newVaults(t, 1)[0]
 	p := f.scheduled()
 	p.Budget = &sessions.Budget{MaxListCost: money.USD(700)}
-	p.VaultIDs = []string{vaultID}
+	p.VaultIDs = []string{vault}
 	p.Resources = []sessions.ResourceParam{sessions.RepositoryResourceParam{URL: repoURL, AuthorizationToken: "tok", Checkout: sessions.BranchCheckout{Name: "main"}}}
 	d := f.newDeployment(t, p)
 
@@ -288,7 +292,7 @@ func TestRunNow(t *testing.T) {
 	require.Equal(t, d.ID, s.DeploymentID)
 	require.Equal(t, d.Agent, s.Agent.Reference())
 	require.Equal(t, d.Budget, s.Budget, "the budget is copied")
-	require.Equal(t, []string{vaultID}, s.VaultIDs)
+	require.Equal(t, []string{vault}, s.VaultIDs)
 	require.Empty(t, s.Title)
 	require.Len(t, s.Resources, 1)
 	repo := s.Resources[0].(sessions.RepositoryResource)

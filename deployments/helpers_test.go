@@ -19,6 +19,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/vaults"
 )
 
 var ctx = context.Background()
@@ -27,6 +28,9 @@ var ctx = context.Background()
 // Sunday 2026-03-08.
 var start = time.Date(2026, time.March, 5, 12, 0, 0, 0, time.UTC)
 
+// fileID and file_02 are files the fixture stores (a file resource must
+// name an existing file of the workspace); vaultID names no vault, for
+// calls refused before any lookup (fixture.newVaults makes real ones).
 const (
 	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
 	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"
@@ -56,9 +60,23 @@ func newFixture(t *testing.T) *fixture {
 	clock := refserver.NewManualClock(start)
 	env := reftest.New(t, refserver.WithClock(clock))
 	f := &fixture{env: env, client: env.Client(t), clock: clock}
+	env.PutFiles(t, fileID, "file_02")
 	f.agent = f.newAgent(t, "reporter")
 	f.envID = f.newEnvironment(t, "python")
 	return f
+}
+
+// newVaults creates n vaults and returns their ids: a session's or
+// deployment's vault_ids must name usable vaults of the workspace.
+func (f *fixture) newVaults(t *testing.T, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		v, err := f.client.Vaults.Create(ctx, vaults.CreateParams{DisplayName: fmt.Sprint("vault ", i)})
+		require.NoError(t, err)
+		out[i] = v.ID
+	}
+	return out
 }
 
 func (f *fixture) newAgent(t *testing.T, name string) *agents.Agent {

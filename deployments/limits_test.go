@@ -45,15 +45,27 @@ func messages(n int) []sessions.EventParam {
 	return out
 }
 
-func files(n int) []sessions.ResourceParam {
-	out := make([]sessions.ResourceParam, n)
+// fileIDs are n file ids; putFiles stores them on the fixture's server.
+func fileIDs(n int) []string {
+	out := make([]string, n)
 	for i := range out {
-		out[i] = sessions.FileResourceParam{FileID: fmt.Sprintf("file_%04d", i)}
+		out[i] = fmt.Sprintf("file_%04d", i)
 	}
 	return out
 }
 
-func vaults(n int) []string {
+// files are n file resources, of fileIDs(n).
+func files(n int) []sessions.ResourceParam {
+	out := make([]sessions.ResourceParam, n)
+	for i, id := range fileIDs(n) {
+		out[i] = sessions.FileResourceParam{FileID: id}
+	}
+	return out
+}
+
+// madeUpVaultIDs are n vault ids of the right form that name no vault,
+// for calls refused before anything is looked up.
+func madeUpVaultIDs(n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("vlt_%04d", i)
@@ -63,6 +75,8 @@ func vaults(n int) []string {
 
 func TestCreateLimits(t *testing.T) {
 	f := newFixture(t)
+	f.env.PutFiles(t, fileIDs(500)...)
+	fifty := f.newVaults(t, 50)
 	create := func(edit func(*deployments.CreateParams)) func() error {
 		return func() error {
 			p := f.params()
@@ -114,8 +128,8 @@ func TestCreateLimits(t *testing.T) {
 			p.Resources = []sessions.ResourceParam{sessions.RepositoryResourceParam{URL: repoURL, AuthorizationToken: param.Secret(rep(4097))}}
 		}), "resources[0].authorization_token"},
 
-		{"vault_ids 50", create(func(p *deployments.CreateParams) { p.VaultIDs = vaults(50) }), ""},
-		{"vault_ids 51", create(func(p *deployments.CreateParams) { p.VaultIDs = vaults(51) }), "vault_ids"},
+		{"vault_ids 50", create(func(p *deployments.CreateParams) { p.VaultIDs = fifty }), ""},
+		{"vault_ids 51", create(func(p *deployments.CreateParams) { p.VaultIDs = madeUpVaultIDs(51) }), "vault_ids"},
 
 		{"metadata 16 pairs", create(func(p *deployments.CreateParams) { p.Metadata = pairs(16) }), ""},
 		{"metadata 17 pairs", create(func(p *deployments.CreateParams) { p.Metadata = pairs(17) }), "metadata"},
@@ -176,7 +190,7 @@ func TestUpdateAndListLimits(t *testing.T) {
 		{"description 2048", update(deployments.UpdateParams{Description: param.Value(rep(2048))}), ""},
 		{"resources 501", update(deployments.UpdateParams{Resources: param.Value(files(501))}), "resources"},
 		{"resource nil", update(deployments.UpdateParams{Resources: param.Value([]sessions.ResourceParam{nil})}), "resources[0]"},
-		{"vault_ids 51", update(deployments.UpdateParams{VaultIDs: param.Value(vaults(51))}), "vault_ids"},
+		{"vault_ids 51", update(deployments.UpdateParams{VaultIDs: param.Value(madeUpVaultIDs(51))}), "vault_ids"},
 		{"schedule expression empty", update(deployments.UpdateParams{Schedule: param.Value(deployments.ScheduleParam{Timezone: newYork})}), "schedule.expression"},
 		{"schedule timezone empty", update(deployments.UpdateParams{Schedule: param.Value(deployments.ScheduleParam{Expression: nightly})}), "schedule.timezone"},
 		{"budget 0", update(deployments.UpdateParams{Budget: param.Value(sessions.Limit(money.USD(0)))}), "budget.max_list_cost.amount"},

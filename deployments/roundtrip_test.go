@@ -98,7 +98,7 @@ func TestWireRoundTrip(t *testing.T) {
 		sessions.MemoryStoreResourceParam{MemoryStoreID: store.ID},
 		sessions.MemoryStoreResourceParam{MemoryStoreID: wiki.ID, Access: sessions.AccessReadOnly, Instructions: "Read only."},
 	}
-	full.VaultIDs = []string{vaultID}
+	full.VaultIDs = f.newVaults(t, 1)
 	full.Budget = &sessions.Budget{MaxListCost: money.USD(2500)}
 	full.Metadata = map[string]string{"team": "ops"}
 	d, err := c.Deployments.Create(ctx, full)

@@ -93,7 +93,7 @@ func TestBadInputCreate(t *testing.T) {
 		{"metadata key 65", create(func(p *sessions.CreateParams) { p.Metadata = map[string]string{rep(65): "v"} }), "metadata", "keys must be between 1 and 64 characters", true},
 		{"metadata value 513", create(func(p *sessions.CreateParams) { p.Metadata = map[string]string{"k": rep(513)} }), "metadata.k", "at most 512 characters", true},
 
-		{"resources 501", create(func(p *sessions.CreateParams) { p.Resources = files(501) }), "resources", "at most 500 items", true},
+		{"resources 501", create(func(p *sessions.CreateParams) { p.Resources = fileResources(501) }), "resources", "at most 500 items", true},
 		{"resource nil", resources(nil), "resources[0]", "must not be nil", true},
 		{"file_id empty", resources(sessions.FileResourceParam{}), "resources[0].file_id", "between 1 and 128 characters", true},
 		{"file_id 129", resources(sessions.FileResourceParam{FileID: "file_" + rep(124)}), "resources[0].file_id", "between 1 and 128 characters", true},
@@ -122,7 +122,7 @@ func TestBadInputCreate(t *testing.T) {
 		{"mount paths repeated", resources(sessions.FileResourceParam{FileID: fileID, MountPath: "/a"}, sessions.FileResourceParam{FileID: "file_02", MountPath: "/a"}),
 			"resources[1].mount_path", "duplicate mount path `/a`", false},
 
-		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = vaults(51) }), "vault_ids", "at most 50 items", true},
+		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = madeUpVaultIDs(51) }), "vault_ids", "at most 50 items", true},
 		{"vault id prefix", create(func(p *sessions.CreateParams) { p.VaultIDs = []string{vaultID, "vault_1"} }), "vault_ids[1]", "must be a vault id (`vlt_…`)", true},
 		{"vault id repeated", create(func(p *sessions.CreateParams) { p.VaultIDs = []string{vaultID, vaultID} }), "vault_ids[1]", "duplicate vault id `" + vaultID + "`", true},
 
@@ -279,7 +279,7 @@ func TestBadInputOtherCalls(t *testing.T) {
 		{"resource add file_id prefix", add(s.ID, sessions.FileResourceParam{FileID: "upload_1"}), "file_id", "must be a file id (`file_…`)", true},
 		{"resource add mount path relative", add(s.ID, sessions.FileResourceParam{FileID: "file_2", MountPath: "in.csv"}), "mount_path", "must start with `/`", true},
 		{"resource add mount path 4097", add(s.ID, sessions.FileResourceParam{FileID: "file_2", MountPath: "/" + rep(4096)}), "mount_path", "between 1 and 4096 characters", true},
-		{"resource add mount path taken", add(s.ID, sessions.FileResourceParam{FileID: "file_2", MountPath: file.MountPath}), "mount_path", "duplicate mount path", false},
+		{"resource add mount path taken", add(s.ID, sessions.FileResourceParam{FileID: "file_02", MountPath: file.MountPath}), "mount_path", "duplicate mount path", false},
 		{"resource get empty session id", byID(func(ctx context.Context, c *agentplatform.Client) error {
 			_, err := c.Sessions.Resources.Get(ctx, "", file.ID)
 			return err

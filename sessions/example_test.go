@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
 	"time"
 
 	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/files"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/money"
 	"github.com/agentplatform/agentplatform-go/param"
@@ -140,7 +142,11 @@ func ExampleResourcesService() {
 		AuthorizationToken: param.Secret("ghp_example"),
 		Checkout:           sessions.BranchCheckout{Name: "main"},
 	})
-	if _, err := client.Sessions.Resources.Add(ctx, sess.ID, sessions.FileResourceParam{FileID: "file_orders", MountPath: "/data/orders.csv"}); err != nil {
+	orders, err := client.Files.Upload(ctx, files.UploadParams{Reader: strings.NewReader("id,total\n1,42\n"), Filename: "orders.csv"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := client.Sessions.Resources.Add(ctx, sess.ID, sessions.FileResourceParam{FileID: orders.ID, MountPath: "/data/orders.csv"}); err != nil {
 		log.Fatal(err)
 	}
 	for res, err := range client.Sessions.Resources.All(ctx, sess.ID, sessions.ResourceListParams{}) {
@@ -151,12 +157,12 @@ func ExampleResourcesService() {
 		case sessions.RepositoryResource:
 			fmt.Println("repository", r.URL, "at", r.MountPath)
 		case sessions.FileResource:
-			fmt.Println("file", r.FileID, "at", r.MountPath)
+			fmt.Println("file", r.FileID == orders.ID, "at", r.MountPath)
 		}
 	}
 	// Output:
 	// repository https://github.com/example-org/example-repo at /workspace/example-repo
-	// file file_orders at /data/orders.csv
+	// file true at /data/orders.csv
 }
 
 // Update changes only what it names. param.Value sets a field, param.Null

@@ -17,6 +17,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/memorystores"
 	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/vaults"
 )
 
 var ctx = context.Background()
@@ -24,13 +25,19 @@ var ctx = context.Background()
 // start is the frozen time of the server's clock.
 var start = time.Date(2026, time.March, 15, 10, 0, 0, 0, time.UTC)
 
-// Ids of objects the API references without looking them up
-// (docs/managed-agents-wire.md 1.2).
+// Ids the tests use. The fixture stores a file under fileID and each of
+// fixtureFiles (a file resource must name an existing file of the
+// workspace); vaultID names no vault, for calls refused before any lookup
+// (fixture.newVaults makes real ones).
 const (
 	fileID  = "file_011CNha8iCJcU1wXNR6q4V8w"
 	vaultID = "vlt_011CZkZDLs7fYzm1hXNPeRjv"
 	repoURL = "https://github.com/example-org/example-repo"
 )
+
+// fixtureFiles are more file ids the fixture stores, for tests that attach
+// several files.
+var fixtureFiles = []string{"file_02", "file_03", "file_04"}
 
 // fixture is a server with a manual clock, a client, and what every
 // session needs: an agent (on a priced model) and an environment.
@@ -47,11 +54,25 @@ func newFixture(t *testing.T) *fixture {
 	clock := refserver.NewManualClock(start)
 	env := reftest.New(t, refserver.WithClock(clock))
 	f := &fixture{env: env, client: env.Client(t), clock: clock}
+	env.PutFiles(t, append([]string{fileID}, fixtureFiles...)...)
 	f.agent = f.newAgent(t, agents.CreateParams{Name: "Researcher", Model: agents.ModelID(models.VendorHaiku55)})
 	e, err := f.client.Environments.Create(ctx, environments.CreateParams{Name: "python"})
 	require.NoError(t, err)
 	f.envID = e.ID
 	return f
+}
+
+// newVaults creates n vaults and returns their ids: a session's or
+// deployment's vault_ids must name usable vaults of the workspace.
+func (f *fixture) newVaults(t *testing.T, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		v, err := f.client.Vaults.Create(ctx, vaults.CreateParams{DisplayName: fmt.Sprint("vault ", i)})
+		require.NoError(t, err)
+		out[i] = v.ID
+	}
+	return out
 }
 
 func (f *fixture) newAgent(t *testing.T, p agents.CreateParams) *agents.Agent {

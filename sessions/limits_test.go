@@ -39,15 +39,27 @@ func runLimitCases(t *testing.T, f *fixture, cases []limitCase) {
 	}
 }
 
-func files(n int) []sessions.ResourceParam {
-	out := make([]sessions.ResourceParam, n)
+// fileIDs are n file ids; putFiles stores them on the fixture's server.
+func fileIDs(n int) []string {
+	out := make([]string, n)
 	for i := range out {
-		out[i] = sessions.FileResourceParam{FileID: fmt.Sprintf("file_%04d", i)}
+		out[i] = fmt.Sprintf("file_%04d", i)
 	}
 	return out
 }
 
-func vaults(n int) []string {
+// fileResources are n file resources, of fileIDs(n).
+func fileResources(n int) []sessions.ResourceParam {
+	out := make([]sessions.ResourceParam, n)
+	for i, id := range fileIDs(n) {
+		out[i] = sessions.FileResourceParam{FileID: id}
+	}
+	return out
+}
+
+// madeUpVaultIDs are n vault ids of the right form that name no vault,
+// for calls refused before anything is looked up.
+func madeUpVaultIDs(n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("vlt_%04d", i)
@@ -93,6 +105,8 @@ func TestCreateLimits(t *testing.T) {
 		return events(o)
 	}
 	longFileID := "file_" + rep(123)
+	f.env.PutFiles(t, append(fileIDs(500), longFileID)...)
+	fifty := f.newVaults(t, 50)
 	runLimitCases(t, f, []limitCase{
 		{"agent missing", create(func(p *sessions.CreateParams) { p.Agent = nil }), "agent"},
 		{"agent id empty", create(func(p *sessions.CreateParams) { p.Agent = agents.AgentID("") }), "agent"},
@@ -115,8 +129,8 @@ func TestCreateLimits(t *testing.T) {
 		{"metadata value 512", create(func(p *sessions.CreateParams) { p.Metadata = map[string]string{"k": rep(512)} }), ""},
 		{"metadata value 513", create(func(p *sessions.CreateParams) { p.Metadata = map[string]string{"k": rep(513)} }), "metadata.k"},
 
-		{"resources 500", create(func(p *sessions.CreateParams) { p.Resources = files(500) }), ""},
-		{"resources 501", create(func(p *sessions.CreateParams) { p.Resources = files(501) }), "resources"},
+		{"resources 500", create(func(p *sessions.CreateParams) { p.Resources = fileResources(500) }), ""},
+		{"resources 501", create(func(p *sessions.CreateParams) { p.Resources = fileResources(501) }), "resources"},
 		{"resource nil", create(func(p *sessions.CreateParams) { p.Resources = []sessions.ResourceParam{nil} }), "resources[0]"},
 		{"file_id 128", create(file(sessions.FileResourceParam{FileID: longFileID})), ""},
 		{"file_id 129", create(file(sessions.FileResourceParam{FileID: longFileID + "a"})), "resources[0].file_id"},
@@ -147,8 +161,8 @@ func TestCreateLimits(t *testing.T) {
 			p.Resources = []sessions.ResourceParam{sessions.MemoryStoreResourceParam{}}
 		}), "resources[0].memory_store_id"},
 
-		{"vault_ids 50", create(func(p *sessions.CreateParams) { p.VaultIDs = vaults(50) }), ""},
-		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = vaults(51) }), "vault_ids"},
+		{"vault_ids 50", create(func(p *sessions.CreateParams) { p.VaultIDs = fifty }), ""},
+		{"vault_ids 51", create(func(p *sessions.CreateParams) { p.VaultIDs = madeUpVaultIDs(51) }), "vault_ids"},
 
 		{"budget 1", create(budget(money.USD(1))), ""},
 		{"budget 0", create(budget(money.USD(0))), "budget.max_list_cost.amount"},

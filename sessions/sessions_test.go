@@ -44,6 +44,7 @@ func TestCreateWithEveryField(t *testing.T) {
 	f := newFixture(t)
 	prefs := f.newStore(t, "User Preferences", "Per-user preferences.")
 	notes := f.newStore(t, "Team Notes!", "")
+	vaultIDs := f.newVaults(t, 2)
 	params := sessions.CreateParams{
 		Agent:         f.agent.Reference(),
 		EnvironmentID: f.envID,
@@ -58,7 +59,7 @@ func TestCreateWithEveryField(t *testing.T) {
 			sessions.MemoryStoreResourceParam{MemoryStoreID: prefs.ID},
 			sessions.MemoryStoreResourceParam{MemoryStoreID: notes.ID, Access: sessions.AccessReadOnly, Instructions: "Team conventions."},
 		},
-		VaultIDs: []string{vaultID},
+		VaultIDs: vaultIDs,
 		Budget:   &sessions.Budget{MaxListCost: money.USD(2500)},
 		InitialEvents: []sessions.EventParam{
 			sessions.DefineOutcome("A report exists.", sessions.TextRubric("report.md is present")),
@@ -85,7 +86,7 @@ func TestCreateWithEveryField(t *testing.T) {
 			sessions.MemoryStoreResource{MemoryStoreID: notes.ID, Access: sessions.AccessReadOnly, Name: "Team Notes!",
 				Instructions: "Team conventions.", MountPath: "/mnt/memory/team-notes", CreatedAt: start, UpdatedAt: start},
 		},
-		VaultIDs:           []string{vaultID},
+		VaultIDs:           vaultIDs,
 		Budget:             &sessions.Budget{Type: sessions.BudgetLimit, MaxListCost: money.USD(2500)},
 		OutcomeEvaluations: []sessions.OutcomeEvaluation{},
 		Usage:              sessions.Usage{ListCost: money.USD(0)},

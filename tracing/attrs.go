@@ -18,6 +18,13 @@ const (
 	ContentTruncated     = attribute.Key("vendor.content.truncated")
 	SessionID            = attribute.Key("vendor.session.id")
 	SessionEnvironmentID = attribute.Key("vendor.session.environment.id")
+	// FileID is the file an upload created or a download, retrieval or
+	// deletion names.
+	FileID = attribute.Key("vendor.file.id")
+	// SkillID is the skill a skills call creates or names; SkillVersionID
+	// the version (an id, or "latest" on a retrieval).
+	SkillID        = attribute.Key("vendor.skill.id")
+	SkillVersionID = attribute.Key("vendor.skill.version.id")
 )
 
 // GenAI request and response attributes.

@@ -13,9 +13,9 @@ import (
 // No response carries its secrets.
 type Credential struct {
 	Type        string            `json:"type"`
-	ID          string            `json:"id"`           // "vcrd_…"
-	VaultID     string            `json:"vault_id"`     // "vlt_…"
-	DisplayName string            `json:"display_name"` // "" when unset
+	ID          string            `json:"id"`                    // "vcrd_…"
+	VaultID     string            `json:"vault_id"`              // "vlt_…"
+	DisplayName string            `json:"display_name,omitzero"` // "" when unset (null on the wire, and written back as null)
 	Metadata    map[string]string `json:"metadata"`
 	// Auth is *MCPOAuthAuth, *StaticBearerAuth, *EnvironmentVariableAuth
 	// or, for kinds newer than this SDK, *UnknownAuth.
@@ -30,8 +30,25 @@ type Credential struct {
 
 type plainCredential Credential
 
-// MarshalJSON writes the credential as the API does.
-func (c Credential) MarshalJSON() ([]byte, error) { return wire.Marshal(plainCredential(c)) }
+// MarshalJSON writes the credential as the API does: an unset display name
+// is null.
+func (c Credential) MarshalJSON() ([]byte, error) {
+	if c.DisplayName == "" {
+		c.Extra = withNull(c.Extra, "display_name")
+	}
+	return wire.Marshal(plainCredential(c))
+}
+
+// withNull returns a copy of extra with name set to null, for a member the
+// API sends as null when unset and the type holds as "".
+func withNull(extra map[string]json.RawMessage, name string) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(extra)+1)
+	for k, v := range extra {
+		out[k] = v
+	}
+	out[name] = json.RawMessage("null")
+	return out
+}
 
 // UnmarshalJSON decodes the credential, keeping unknown members.
 func (c *Credential) UnmarshalJSON(data []byte) error {
@@ -62,10 +79,31 @@ type Refresh struct {
 	TokenEndpoint string `json:"token_endpoint"`
 	// TokenEndpointAuth is how the client authenticates to the token
 	// endpoint: "none", "client_secret_basic" or "client_secret_post".
-	TokenEndpointAuth TokenEndpointAuth          `json:"token_endpoint_auth"`
-	Resource          string                     `json:"resource"` // "" when unset
-	Scope             string                     `json:"scope"`    // "" when unset
-	Extra             map[string]json.RawMessage `json:",embed"`
+	TokenEndpointAuth TokenEndpointAuth `json:"token_endpoint_auth"`
+	// Resource and Scope are "" when unset (null on the wire, and written
+	// back as null).
+	Resource string                     `json:"resource,omitzero"`
+	Scope    string                     `json:"scope,omitzero"`
+	Extra    map[string]json.RawMessage `json:",embed"`
+}
+
+type plainRefresh Refresh
+
+// MarshalJSON writes the refresh configuration as the API does: an unset
+// resource or scope is null.
+func (r Refresh) MarshalJSON() ([]byte, error) {
+	if r.Resource == "" {
+		r.Extra = withNull(r.Extra, "resource")
+	}
+	if r.Scope == "" {
+		r.Extra = withNull(r.Extra, "scope")
+	}
+	return wire.Marshal(plainRefresh(r))
+}
+
+// UnmarshalJSON decodes the refresh configuration, keeping unknown members.
+func (r *Refresh) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainRefresh)(r))
 }
 
 // TokenEndpointAuth names a token endpoint's client authentication.
@@ -95,8 +133,21 @@ type EnvironmentVariableAuth struct {
 // InjectionLocation is where in an outbound request the secret is
 // substituted.
 type InjectionLocation struct {
-	Body   bool `json:"body"`
-	Header bool `json:"header"`
+	Body   bool                       `json:"body"`
+	Header bool                       `json:"header"`
+	Extra  map[string]json.RawMessage `json:",embed"`
+}
+
+type plainInjectionLocation InjectionLocation
+
+// MarshalJSON writes the location as the API does.
+func (l InjectionLocation) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(plainInjectionLocation(l))
+}
+
+// UnmarshalJSON decodes the location, keeping unknown members.
+func (l *InjectionLocation) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainInjectionLocation)(l))
 }
 
 // UnknownAuth is an auth of a kind this SDK does not know, kept as received.

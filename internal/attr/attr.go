@@ -6,7 +6,6 @@
 package attr
 
 import (
-	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/agentplatform/agentplatform-go/tracing"
@@ -40,14 +39,9 @@ const (
 	// closed. Calls with JSON bodies record neither.
 	HTTPRequestBodySize  = semconv.HTTPRequestBodySizeKey
 	HTTPResponseBodySize = semconv.HTTPResponseBodySizeKey
-	// FileID is the file an upload created or a download, retrieval or
-	// deletion names. The key is the vendor's own, spelt as the public
-	// tracing package spells its other keys.
-	FileID = attribute.Key("vendor.file.id")
-	// SkillID is the skill a skills call creates or names;
-	// SkillVersionID the version (an id, or "latest" on a retrieval).
-	SkillID        = attribute.Key("vendor.skill.id")
-	SkillVersionID = attribute.Key("vendor.skill.version.id")
+	FileID               = tracing.FileID
+	SkillID              = tracing.SkillID
+	SkillVersionID       = tracing.SkillVersionID
 )
 
 // GenAI request and response attributes.

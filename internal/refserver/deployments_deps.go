@@ -44,6 +44,7 @@ func (s *Server) newDeployments() *deployments.Service {
 			return deploymentEnvironment(env), true
 		},
 		StoreLocked: s.memory.StoreLocked,
+		VaultLocked: s.vaults.VaultLocked,
 		ParseInitialEvents: func(path string, raw json.RawMessage, minN int) (deployments.Events, error) {
 			events, err := sessions.ParseInitialEvents(path, raw, minN)
 			if err != nil {

@@ -53,6 +53,7 @@ func (f sessionFixture) deploymentID(t *testing.T, overrides ...string) string {
 func TestDeploymentWireShape(t *testing.T) {
 	f := newSessionFixture(t)
 	f.putFiles()
+	f.putVaults()
 	store := f.createMemoryStore(t, `{"name":"notes"}`)
 	r := f.ma(t, "POST", deploymentsPath, `{
 		"agent": "`+f.agent+`", "environment_id": "`+f.envID+`",
@@ -205,6 +206,7 @@ func TestDeploymentListAndIsolation(t *testing.T) {
 func TestDeploymentUpdate(t *testing.T) {
 	f := newSessionFixture(t)
 	f.putFiles()
+	f.putVaults()
 	store := f.createMemoryStore(t, `{"name":"s"}`)
 	id := f.deploymentID(t, `"description":"d"`, `"metadata":{"a":"1","b":"2"}`, `"vault_ids":["vlt_1"]`, `"budget":`+budget25,
 		`"resources":[{"type":"memory_store","memory_store_id":"`+store+`"}]`,
@@ -305,6 +307,7 @@ func TestDeploymentPauseUnpauseArchive(t *testing.T) {
 
 func TestDeploymentRunNow(t *testing.T) {
 	f := newSessionFixture(t)
+	f.putVaults()
 	store := f.createMemoryStore(t, `{"name":"Team Notes"}`)
 	id := f.deploymentID(t, `"budget":`+budget25, `"vault_ids":["vlt_1"]`,
 		`"initial_events":[`+userMessage+`,{"type":"system.message","content":[{"type":"text","text":"ctx"}]}]`,

@@ -204,6 +204,13 @@
 //     guarded by the server's lock; agents resolve custom skill
 //     references through agents.Deps.ResolveSkillLocked, which the façade
 //     fills from skills.Service.ResolveLocked.
+//   - vaults: vaults and their credentials, whose secrets are write-only.
+//     Its state is guarded by the server's lock (vaults.Deps.Lock);
+//     sessions and deployments check vault_ids through
+//     vaults.Service.VaultLocked (vaults.CheckIDsLocked, and
+//     vaults.RunBlockerLocked for a deployment's runs), and the engine
+//     finds an MCP server's credential through
+//     vaults.Service.MCPCredentialLocked (docs/vaults-wire.md).
 //
 // A new endpoint goes in its family's package, next to the SDK package of
 // the same name; a new family gets a package of its own and one line in

@@ -177,6 +177,8 @@ func (s *Server) newSessions() *sessions.Service {
 		FileLocked:            s.files.FileLocked,
 		FileContentLocked:     s.files.ContentLocked,
 		ResolveSkillsLocked:   s.agents.ResolveSkillsLocked,
+		VaultLocked:           s.vaults.VaultLocked,
+		MCPCredentialLocked:   s.vaults.MCPCredentialLocked,
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 func TestSessionCreateErrors(t *testing.T) {
 	f := newSessionFixture(t)
 	f.putFiles()
+	f.putVaults()
 	n := func(k int) string { return strings.Repeat("x", k) }
 	file := func(i int) string { return fmt.Sprintf(`{"type":"file","file_id":"file_%d"}`, i) }
 	vault := func(i int) string { return fmt.Sprintf(`"vlt_%d"`, i) }

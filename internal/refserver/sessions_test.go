@@ -55,6 +55,22 @@ func (f sessionFixture) putFiles() {
 	f.srv.PutFilesForTest(f.seed.DefaultWorkspaceID, fixtureFileIDs...)
 }
 
+// fixtureVaultIDs are the vault ids the managed-agents tests name in
+// vault_ids: vlt_0…vlt_50 and an id of the platform's form. vault_ids must
+// name usable vaults (docs/vaults-wire.md 5), so putVaults stores them.
+var fixtureVaultIDs = func() []string {
+	ids := []string{"vlt_011CZkZDLs7fYzm1hXNPeRjv"}
+	for i := range 51 {
+		ids = append(ids, fmt.Sprintf("vlt_%d", i))
+	}
+	return ids
+}()
+
+// putVaults stores fixtureVaultIDs in the default workspace.
+func (f sessionFixture) putVaults() {
+	f.srv.PutVaultsForTest(f.seed.DefaultWorkspaceID, fixtureVaultIDs...)
+}
+
 // sessionBody is a create body with the fixture's agent and environment,
 // plus extra members (",\"title\":\"x\"").
 func (f sessionFixture) sessionBody(extra string) string {
@@ -83,6 +99,7 @@ func jsonItems(n int, item func(i int) string) string {
 func TestSessionWireShape(t *testing.T) {
 	f := newSessionFixture(t)
 	f.putFiles()
+	f.putVaults()
 	store := f.createMemoryStore(t, `{"name":"User Preferences","description":"Per-user preferences."}`)
 	r := f.ma(t, "POST", sessionsPath, f.sessionBody(`,
 		"title": "Order #1234 inquiry",

@@ -5,6 +5,7 @@ package reftest
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,6 +26,9 @@ type Env struct {
 func New(tb testing.TB, opts ...refserver.Option) *Env {
 	tb.Helper()
 	srv := refserver.New(opts...)
+	// Cleanups run last first: the HTTP server stops, then the reference
+	// server removes the files it stored.
+	tb.Cleanup(func() { _ = srv.Close() })
 	ts := httptest.NewServer(srv)
 	tb.Cleanup(ts.Close)
 	return &Env{Server: srv, HTTP: ts, URL: ts.URL, Seed: srv.Seed()}
@@ -47,6 +51,19 @@ func (e *Env) Client(tb testing.TB, opts ...option.Option) *agentplatform.Client
 	}
 	tb.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// PutFiles stores a small text file under each of ids in the default
+// workspace, for tests that attach file resources by fixed ids: a session's
+// or deployment's file resource must name an existing file of the
+// workspace.
+func (e *Env) PutFiles(tb testing.TB, ids ...string) {
+	tb.Helper()
+	for _, id := range ids {
+		if err := e.Server.PutFileWithID(e.Seed.DefaultWorkspaceID, id, "fixture.txt", "", strings.NewReader("content of "+id)); err != nil {
+			tb.Fatalf("PutFileWithID(%s): %v", id, err)
+		}
+	}
 }
 
 // FastRetryWait caps retry waits in tests so that a retry costs milliseconds.

@@ -208,6 +208,17 @@ func (a Tools) toolsJSON() []any {
 	return out
 }
 
+// MCPServerURL is the url of the agent's MCP server with this name, for
+// the engine to find the server's credential; false when there is none.
+func (a Tools) MCPServerURL(name string) (string, bool) {
+	for _, s := range a.mcpServers {
+		if s.name == name {
+			return s.url, true
+		}
+	}
+	return "", false
+}
+
 // mcpServersJSON renders the mcp_servers list ([] when empty).
 func (a Tools) mcpServersJSON() []mcpServerJSON {
 	out := make([]mcpServerJSON, len(a.mcpServers))

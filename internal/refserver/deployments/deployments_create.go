@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
 
 // Create Deployment (docs/managed-agents-wire.md 8.2; limits in section 11)
@@ -150,6 +151,9 @@ func (s *Service) applyDeploymentBodyLocked(d *deployment, body deploymentBody, 
 		d.vaultIDs = []string{}
 		if body.VaultIDs.Present() {
 			if d.vaultIDs, err = s.deps.ParseVaultIDs("vault_ids", body.VaultIDs.Value); err != nil {
+				return err
+			}
+			if err := vaults.CheckIDsLocked(s.deps.VaultLocked, d.workspaceID, "vault_ids", d.vaultIDs); err != nil {
 				return err
 			}
 		}

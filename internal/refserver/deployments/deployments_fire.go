@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
 
 // Running deployments: Run Now (D8) and scheduled fires
@@ -137,7 +138,7 @@ func (s *Service) runBlockerLocked(d *deployment) (typ, message string) {
 	if missing != "" {
 		return "session_resource_not_found_error", "memory store `" + missing + "` not found"
 	}
-	return "", ""
+	return vaults.RunBlockerLocked(s.deps.VaultLocked, d.workspaceID, d.vaultIDs)
 }
 
 // sessionSpec is what d hands to each session it creates

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
 
 // Deps is what the family needs from the server it runs in. Every func
@@ -34,6 +35,9 @@ type Deps struct {
 	// StoreLocked is memory.Service.StoreLocked: whether a memory store
 	// exists in the workspace and is archived.
 	StoreLocked func(workspaceID, id string) (memory.StoreInfo, error)
+	// VaultLocked is vaults.Service.VaultLocked: the vault with this id in
+	// the workspace, or its 404. nil: every vault id is taken as usable.
+	VaultLocked vaults.LookupLocked
 
 	// The session parameters a deployment hands to its sessions are the
 	// sessions code's: these parse them at path with its rules.

@@ -234,6 +234,10 @@ func (e *engine) deliver(th *thread, c *toolCall) {
 		e.x.usage.webSearchRequests++ // web_fetch is not metered (docs/session-events-wire.md 8.1)
 		e.refreshUsage()
 	}
+	if c.kind == toolMCP && !e.mcpAuthenticated(th, c) {
+		e.failMCPAuthentication(th, c)
+		return
+	}
 	if c.readPath != "" {
 		c.output = e.readMounted(c.readPath, c.output)
 	}
@@ -243,6 +247,36 @@ func (e *engine) deliver(th *thread, c *toolCall) {
 	}
 	e.toolSpan(th, c)
 	e.recordResult(th, c, content, c.output.isError)
+}
+
+// mcpAuthenticated reports whether the engine may call c's MCP server
+// (docs/vaults-wire.md 6): always for a session without vaults, whose
+// servers are taken as public; else when a credential of the session's
+// vaults matches the url of the agent's server of that name.
+func (e *engine) mcpAuthenticated(th *thread, c *toolCall) bool {
+	if len(e.x.vaultIDs) == 0 {
+		return true
+	}
+	url, ok := e.agentOf(th).Tools.MCPServerURL(c.server)
+	if !ok || e.s.deps.MCPCredentialLocked == nil {
+		return false
+	}
+	_, ok = e.s.deps.MCPCredentialLocked(e.x.workspaceID, e.x.vaultIDs, url)
+	return ok
+}
+
+// failMCPAuthentication answers c as the platform answers a call its MCP
+// server refused for want of a credential (docs/vaults-wire.md 6): an
+// error result, then a retrying session.error naming the server, and the
+// session is rescheduled; the turn goes on with its next step.
+func (e *engine) failMCPAuthentication(th *thread, c *toolCall) {
+	e.recordResult(th, c, textContent("Authentication to MCP server `"+c.server+"` failed."), true)
+	const typ = "mcp_authentication_failed_error"
+	th.span.sessionError(typ, "retrying")
+	e.emit("session.error", sessionErrorJSON{Error: sessionErrorDetail{Type: typ,
+		Message:       "No credential in the session's vaults matches MCP server `" + c.server + "`.",
+		MCPServerName: c.server, RetryStatus: typeOnly{Type: "retrying"}}})
+	e.reschedule()
 }
 
 // closeCall closes a call an interrupt leaves unfinished

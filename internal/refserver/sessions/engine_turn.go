@@ -371,9 +371,10 @@ type typeOnly struct {
 }
 
 type sessionErrorDetail struct {
-	Type        string   `json:"type"`
-	Message     string   `json:"message"`
-	RetryStatus typeOnly `json:"retry_status"`
+	Type          string   `json:"type"`
+	Message       string   `json:"message"`
+	MCPServerName string   `json:"mcp_server_name,omitempty"` // the mcp_ error types' variant key
+	RetryStatus   typeOnly `json:"retry_status"`
 }
 
 type sessionErrorJSON struct {

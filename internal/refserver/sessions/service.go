@@ -9,6 +9,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/memory"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
 
 // Deps is what the family needs from the server it runs in. Every func
@@ -52,6 +53,14 @@ type Deps struct {
 	// agent_with_overrides session's custom skills must exist. nil: they
 	// are not looked up.
 	ResolveSkillsLocked func(workspaceID, path string, skills []agents.Skill) error
+	// VaultLocked is vaults.Service.VaultLocked: the vault with this id in
+	// the workspace, or its 404. nil: every vault id is taken as usable
+	// (tests of the family alone).
+	VaultLocked vaults.LookupLocked
+	// MCPCredentialLocked is vaults.Service.MCPCredentialLocked: the
+	// credential of the session's vaults for the MCP server at a URL. nil:
+	// none ever matches.
+	MCPCredentialLocked func(workspaceID string, vaultIDs []string, serverURL string) (credentialID string, ok bool)
 }
 
 // DefaultPingInterval is how long a stream stays silent before a ping

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/agents"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
 )
 
 // Session creation (docs/managed-agents-wire.md 6.3). Create Session, Run
@@ -190,6 +191,9 @@ func (s *Service) createSession(c *kit.Call) error {
 		if spec.vaultIDs, err = parseVaultIDs("vault_ids", body.VaultIDs.Value); err != nil {
 			return err
 		}
+		if err := vaults.CheckIDsLocked(s.deps.VaultLocked, c.WorkspaceID, "vault_ids", spec.vaultIDs); err != nil {
+			return err
+		}
 	}
 	if body.Budget.Present() {
 		if spec.budget, err = parseBudget("budget", body.Budget.Value); err != nil {
@@ -222,8 +226,7 @@ func (s *Service) createSession(c *kit.Call) error {
 }
 
 // parseVaultIDs reads a vault_ids array: at most 50 distinct vlt_ ids.
-// Vaults have no endpoints yet, so only the prefix is checked
-// (docs/managed-agents-wire.md 1.2).
+// Only their form: vaults.CheckIDsLocked looks them up.
 func parseVaultIDs(path string, raw json.RawMessage) ([]string, error) {
 	items, err := kit.ArrayAt(path, raw)
 	if err != nil {
