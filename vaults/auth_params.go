@@ -66,7 +66,7 @@ type RefreshParams struct {
 // TokenEndpointAuthNone, ClientSecretBasic or ClientSecretPost.
 type TokenEndpointAuthParam interface{ isTokenEndpointAuth() }
 
-// TokenEndpointAuthNone: the token endpoint takes no client authentication.
+// TokenEndpointAuthNone is a token endpoint that takes no client authentication.
 type TokenEndpointAuthNone struct{}
 
 // ClientSecretBasic sends the client secret with HTTP Basic authentication.
