@@ -1,19 +1,17 @@
 package files
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/form"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 )
 
@@ -78,20 +76,12 @@ func (p *UploadParams) check() error {
 	return nil
 }
 
-// quoteEscaper escapes a multipart header's quoted value, as
-// multipart.Writer.CreateFormFile does.
-var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-
-// body is an upload's multipart/form-data request body: the parts' headers
-// around the Reader's bytes. The headers are built once, with
-// mime/multipart's own writer, so that the body's exact length is known
-// before it is sent whenever the Reader's is; the Reader is then streamed
-// between them by each attempt, and is the only part never held in memory.
+// body is an upload's multipart/form-data request body: the form's fixed
+// bytes (internal/form) around the Reader's, which each attempt streams.
 type body struct {
-	contentType    string
-	prefix, suffix []byte
-	size           int64 // the Reader's declared length; 0 when unknown
-	progress       func(int64)
+	form     *form.Layout
+	size     int64 // the Reader's declared length; 0 when unknown
+	progress func(int64)
 
 	// mu orders the attempts' reads of the Reader with Rewind: a transport
 	// may still be reading an attempt's body after its response arrived,
@@ -117,38 +107,25 @@ func newBody(p *UploadParams) (*body, error) {
 			b.seeker, b.start = s, start
 		}
 	}
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
+	var fields []form.Field
 	if p.ExpiresIn != 0 {
-		if err := mw.WriteField("expires_in_seconds", strconv.FormatInt(int64(p.ExpiresIn/time.Second), 10)); err != nil {
-			return nil, err
-		}
+		fields = append(fields, form.Field{Name: "expires_in_seconds", Value: strconv.FormatInt(int64(p.ExpiresIn/time.Second), 10)})
 	}
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", `form-data; name="file"; filename="`+quoteEscaper.Replace(p.Filename)+`"`)
-	if p.MimeType != "" {
-		h.Set("Content-Type", p.MimeType)
+	size := b.size
+	if size == 0 {
+		size = -1
 	}
-	if _, err := mw.CreatePart(h); err != nil {
+	var err error
+	b.form, err = form.New(fields, []form.File{{Field: "file", Filename: p.Filename, ContentType: p.MimeType, Size: size}})
+	if err != nil {
 		return nil, err
 	}
-	b.prefix = bytes.Clone(buf.Bytes())
-	buf.Reset()
-	if err := mw.Close(); err != nil {
-		return nil, err
-	}
-	b.suffix = bytes.Clone(buf.Bytes())
-	b.contentType = mw.FormDataContentType()
 	return b, nil
 }
 
 // upload is the pipeline's description of the body.
 func (b *body) upload() *pipeline.Upload {
-	u := &pipeline.Upload{ContentType: b.contentType, Open: b.open, Rewind: b.rewind}
-	if b.size > 0 {
-		u.Size = int64(len(b.prefix)) + b.size + int64(len(b.suffix))
-	}
-	return u
+	return &pipeline.Upload{ContentType: b.form.ContentType, Size: b.form.Size, Open: b.open, Rewind: b.rewind}
 }
 
 // open returns the body of the current attempt; it reads nothing yet.
@@ -156,7 +133,7 @@ func (b *body) open() io.Reader {
 	b.mu.Lock()
 	gen := b.gen
 	b.mu.Unlock()
-	return io.MultiReader(bytes.NewReader(b.prefix), &fileReader{b: b, gen: gen}, bytes.NewReader(b.suffix))
+	return b.form.Reader(&fileReader{b: b, gen: gen})
 }
 
 // errStale is what an attempt's body reads once a later attempt replaced it.

@@ -2,18 +2,16 @@ package skills
 
 import (
 	"archive/zip"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"mime/multipart"
-	"net/textproto"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/form"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/skillmd"
 )
@@ -203,60 +201,36 @@ func readZipFile(zf *zip.File) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(rc, skillmd.MaxTotalBytes))
 }
 
-// quoteEscaper escapes a multipart header's quoted value, as
-// multipart.Writer.CreateFormFile does.
-var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-
-// body is an upload's multipart/form-data request body. The parts' headers
-// are built once, with mime/multipart's own writer, so that the body's
-// exact length is known before it is sent; each attempt then streams the
-// files between them, opening each as the transport reaches it.
+// body is an upload's multipart/form-data request body: the form's fixed
+// bytes (internal/form) around the files, which each attempt streams,
+// opening each as the transport reaches it.
 type body struct {
-	contentType string
-	heads       [][]byte // heads[i] comes before entries[i]
-	tail        []byte
-	entries     []entry
-	size        int64
+	form    *form.Layout
+	entries []entry
 }
 
-func newBody(pl *plan, fields [][2]string) (*body, error) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for _, fd := range fields {
-		if err := mw.WriteField(fd[0], fd[1]); err != nil {
-			return nil, err
-		}
-	}
-	b := &body{contentType: mw.FormDataContentType(), entries: pl.entries}
-	for _, e := range pl.entries {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", `form-data; name="files[]"; filename="`+quoteEscaper.Replace(e.path)+`"`)
+func newBody(pl *plan, fields []form.Field) (*body, error) {
+	files := make([]form.File, len(pl.entries))
+	for i, e := range pl.entries {
 		ctype := "application/octet-stream"
 		if strings.HasSuffix(e.path, ".zip") && len(pl.entries) == 1 {
 			ctype = "application/zip"
 		}
-		h.Set("Content-Type", ctype)
-		if _, err := mw.CreatePart(h); err != nil {
-			return nil, err
-		}
-		b.heads = append(b.heads, bytes.Clone(buf.Bytes()))
-		buf.Reset()
-		b.size += int64(len(b.heads[len(b.heads)-1])) + e.size
+		files[i] = form.File{Field: "files[]", Filename: e.path, ContentType: ctype, Size: e.size}
 	}
-	if err := mw.Close(); err != nil {
+	l, err := form.New(fields, files)
+	if err != nil {
 		return nil, err
 	}
-	b.tail = bytes.Clone(buf.Bytes())
-	b.size += int64(len(b.tail))
-	return b, nil
+	return &body{form: l, entries: pl.entries}, nil
 }
 
 // upload is the pipeline's description of the body. Every source can be
 // read again, so a retry needs nothing but a fresh Open.
 func (b *body) upload() *pipeline.Upload {
 	return &pipeline.Upload{
-		ContentType: b.contentType,
-		Size:        b.size,
+		ContentType: b.form.ContentType,
+		Size:        b.form.Size,
 		Open:        b.open,
 		Rewind:      func(error) error { return nil },
 	}
@@ -264,11 +238,11 @@ func (b *body) upload() *pipeline.Upload {
 
 // open returns an attempt's body; it reads nothing yet.
 func (b *body) open() io.Reader {
-	readers := make([]io.Reader, 0, 2*len(b.entries)+1)
+	files := make([]io.Reader, len(b.entries))
 	for i := range b.entries {
-		readers = append(readers, bytes.NewReader(b.heads[i]), &fileReader{e: &b.entries[i]})
+		files[i] = &fileReader{e: &b.entries[i]}
 	}
-	return io.MultiReader(append(readers, bytes.NewReader(b.tail))...)
+	return b.form.Reader(files...)
 }
 
 // fileReader streams one file, opened at its first read and closed at its

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/attr"
+	"github.com/agentplatform/agentplatform-go/internal/form"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/internal/skillmd"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -64,12 +65,12 @@ type CreateParams struct {
 // the API would refuse is refused locally with an
 // *apierror.ValidationError, and nothing is sent.
 func (s *Service) Create(ctx context.Context, params CreateParams, opts ...option.Option) (*Skill, error) {
-	var fields [][2]string
+	var fields []form.Field
 	if params.DisplayName != "" {
 		if p := skillmd.CheckDisplayName(params.DisplayName); p != nil {
 			return nil, invalid(p)
 		}
-		fields = append(fields, [2]string{"display_name", params.DisplayName})
+		fields = append(fields, form.Field{Name: "display_name", Value: params.DisplayName})
 	}
 	b, err := uploadBody(params.Files, fields)
 	if err != nil {
@@ -84,7 +85,7 @@ func (s *Service) Create(ctx context.Context, params CreateParams, opts ...optio
 	return pipeline.Do[Skill](ctx, s.p, req, opts)
 }
 
-func uploadBody(files Files, fields [][2]string) (*body, error) {
+func uploadBody(files Files, fields []form.Field) (*body, error) {
 	pl, err := files.check()
 	if err != nil {
 		return nil, err
