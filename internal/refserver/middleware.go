@@ -190,7 +190,7 @@ func (s *Server) prepareCall(c *kit.Call, rt kit.Route, admin bool) error {
 		return err
 	}
 	c.Betas = betas
-	return nil
+	return s.checkEnvironmentKeyTarget(c) // work.go
 }
 
 // logRequest writes one line per request when a logger is configured. It

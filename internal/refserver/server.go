@@ -19,6 +19,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/refserver/skills"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/spans"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/vaults"
+	"github.com/agentplatform/agentplatform-go/internal/refserver/work"
 )
 
 // Server is the in-process reference server: an http.Handler that
@@ -67,6 +68,9 @@ type Server struct {
 	// skills is the custom skills and their versions; guarded by mu
 	// (agents resolve skill references under it).
 	skills *skills.Service
+	// work is the work queues of self-hosted environments; guarded by mu
+	// (the session engine queues work under it).
+	work *work.Service
 }
 
 type config struct {
@@ -179,6 +183,8 @@ func (s *Server) newSessions() *sessions.Service {
 		ResolveSkillsLocked:   s.agents.ResolveSkillsLocked,
 		VaultLocked:           s.vaults.VaultLocked,
 		MCPCredentialLocked:   s.vaults.MCPCredentialLocked,
+		WorkNeededLocked:      s.work.WorkNeededLocked,
+		SessionEndedLocked:    s.work.SessionEndedLocked,
 	})
 }
 
@@ -214,13 +220,14 @@ func New(opts ...Option) *Server {
 	s.msgs = s.newMessages()
 	s.memory = memory.New(memory.Deps{Deps: s.deps, Lock: &s.mu})
 	s.vaults = vaults.New(vaults.Deps{Deps: s.deps, Lock: &s.mu})
-	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu, Cloud: cfg.cloud}) // seeds the organization
+	s.identity = identity.New(identity.Deps{Deps: s.deps, Lock: &s.mu, Cloud: cfg.cloud, EnvironmentLocked: s.environmentOfKeyLocked}) // seeds the organization
 	s.seed = s.identity.Seed()
 	// Archiving an agent archives its deployments, in the same operation.
 	archiveDeployments := func(agentID string, now time.Time) { s.deployments.ArchiveAgentLocked(agentID, now) }
 	s.skills = skills.New(skills.Deps{Deps: s.deps, Lock: &s.mu})
 	s.agents = agents.New(agents.Deps{Deps: s.deps, Lock: &s.mu, ArchiveDeploymentsLocked: archiveDeployments, ResolveSkillLocked: s.resolveSkillLocked})
 	s.files = s.newFiles()
+	s.work = s.newWork() // before sessions, which queue work
 	s.sessions = s.newSessions()
 	s.deployments = s.newDeployments()
 	s.mux = http.NewServeMux()
@@ -264,5 +271,6 @@ func (s *Server) routes() []kit.Route {
 	all = append(all, s.deployments.Routes()...)
 	all = append(all, s.files.Routes()...)
 	all = append(all, s.skills.Routes()...)
+	all = append(all, s.work.Routes()...) // environment work queues
 	return all
 }

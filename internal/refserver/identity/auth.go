@@ -52,6 +52,9 @@ func (s *Service) Authenticate(h http.Header) (Principal, error) {
 	if strings.HasPrefix(secret, accessTokenPrefix) {
 		return s.authenticateAccessToken(h, secret) // oauth_tokens.go
 	}
+	if strings.HasPrefix(secret, environmentKeyPrefix) {
+		return s.authenticateEnvironmentKey(h, secret) // environment_keys.go
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k, ok := s.keysByDigest[secretDigest(secret)]

@@ -76,6 +76,9 @@ type Principal struct {
 	// the token: its service account, or its attested device key. "" for
 	// API keys, whose keys are scoped to the key itself.
 	idemOwner string
+	// environmentID is the environment of an environment key (scope
+	// ScopeEnvironment, environment_keys.go); "" otherwise.
+	environmentID string
 }
 
 // IdempotencyOwner is whose Idempotency-Keys a request shares

@@ -152,6 +152,8 @@ var (
 // the scope of an access token (docs/auth-wire.md 1.4).
 func (s *Service) CheckAccess(p Principal, rt kit.Route, r *http.Request, admin bool) error {
 	switch p.scope {
+	case ScopeEnvironment:
+		return checkEnvironmentKeyAccess(rt)
 	case "":
 		if admin {
 			return checkAdminAccess(p)

@@ -18,6 +18,11 @@ type Deps struct {
 	// Cloud makes the family behave as the cloud-hosted edition: a
 	// workspace's external_key_id is then an AWS KMS key ARN.
 	Cloud bool
+	// EnvironmentLocked reports, for an environment key, the workspace of
+	// its environment, whether the key still works (the environment exists
+	// and is not archived), and whether the environment exists at all.
+	// Called with Lock held. nil: no environment key works.
+	EnvironmentLocked func(environmentID string) (workspaceID string, usable, exists bool)
 }
 
 // config is the part of Deps the family's code reads as s.cfg.
@@ -48,6 +53,11 @@ type Service struct {
 	tokens          tokenState       // access tokens (oauth_tokens.go)
 	federation      federationState  // issuers, rules, used jti values (federation.go)
 	devices         attestationState // app integrations, challenges, attested keys (attestation.go)
+
+	// envKeys are the environment keys by digest (environment_keys.go);
+	// nil until the first is minted.
+	envKeys           map[[32]byte]*environmentKey
+	environmentLocked func(environmentID string) (workspaceID string, usable, exists bool) // Deps.EnvironmentLocked
 
 	denials denialLog // why exchanges were refused (oauth.go); own lock
 }
@@ -81,6 +91,7 @@ func New(d Deps) *Service {
 		tunnels:         map[string]*tunnel{},
 		tunnelDomains:   map[string]bool{},
 	}
+	s.environmentLocked = d.EnvironmentLocked
 	s.seedOrganization()
 	return s
 }

@@ -268,6 +268,7 @@ func (e *engine) run() {
 	e.refreshIdle()
 	e.syncStatus()
 	e.acct.touch(e.x, e.now)
+	e.requestWork() // work.go
 }
 
 func (e *engine) runnable() *thread {

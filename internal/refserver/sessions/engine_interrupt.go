@@ -66,6 +66,7 @@ func (e *engine) archive(now time.Time) {
 	e.endTurnSpans() // turns left waiting on the client never continue
 	e.acct.touch(e.x, now)
 	e.closeFeeds(nil)
+	e.s.sessionEnded(e.x, now) // work.go
 }
 
 // deleted sends session.deleted to the open streams, which end after it; it
@@ -74,6 +75,7 @@ func (e *engine) deleted(now time.Time) {
 	e.enter(now)
 	e.endTurnSpans()
 	e.closeFeeds(e.newEvent(e.newID(), "session.deleted", nil))
+	e.s.sessionEnded(e.x, now) // work.go
 }
 
 // terminate follows a terminal session.error (docs/session-events-wire.md
@@ -96,6 +98,7 @@ func (e *engine) terminate() {
 	e.x.status = statusTerminated
 	e.emit("session.status_terminated", nil)
 	e.closeFeeds(nil)
+	e.s.sessionEnded(e.x, e.now) // work.go
 }
 
 // over reports whether the session is terminated: final, nothing runs or

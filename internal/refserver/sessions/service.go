@@ -61,6 +61,12 @@ type Deps struct {
 	// credential of the session's vaults for the MCP server at a URL. nil:
 	// none ever matches.
 	MCPCredentialLocked func(workspaceID string, vaultIDs []string, serverURL string) (credentialID string, ok bool)
+	// WorkNeededLocked is work.Service.WorkNeededLocked: a session of a
+	// self-hosted environment needs a worker (work.go). nil: no queue.
+	WorkNeededLocked func(workspaceID, environmentID, sessionID string, now time.Time)
+	// SessionEndedLocked is work.Service.SessionEndedLocked: a session was
+	// terminated, archived or deleted. nil: no queue.
+	SessionEndedLocked func(sessionID string, now time.Time)
 }
 
 // DefaultPingInterval is how long a stream stays silent before a ping

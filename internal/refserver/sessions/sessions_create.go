@@ -99,6 +99,9 @@ func (s *Service) createAcceptedSessionLocked(workspaceID string, spec sessionSp
 	}
 	s.sessions.byID[x.id] = x
 	x.eng = s.newEngine(x, env.SelfHosted)
+	if env.SelfHosted {
+		s.workNeeded(x, now)
+	}
 	s.acceptEventsLocked(x, spec.events, now)
 	return x, nil
 }
