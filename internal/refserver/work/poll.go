@@ -43,6 +43,8 @@ func (s *Service) poll(c *kit.Call) error {
 	}
 	timer := time.NewTimer(time.Duration(blockMS) * time.Millisecond)
 	defer timer.Stop()
+	s.setWaiting(+1)
+	defer s.setWaiting(-1)
 	for {
 		select {
 		case <-wake:
@@ -125,4 +127,10 @@ func (s *Service) pruneWorkersLocked(envID string, now time.Time) {
 func (s *Service) workersPollingLocked(envID string, now time.Time) int {
 	s.pruneWorkersLocked(envID, now)
 	return len(s.workers[envID])
+}
+
+func (s *Service) setWaiting(delta int) {
+	s.mu.Lock()
+	s.waiting += delta
+	s.mu.Unlock()
 }

@@ -45,7 +45,16 @@ type Service struct {
 	// wake is closed (and replaced) whenever an item may have become
 	// pollable; a waiting long poll then looks again.
 	wake      chan struct{}
+	waiting   int // long polls waiting now (PollsWaiting)
 	lastSweep time.Time
+}
+
+// PollsWaiting is how many long polls are waiting for an item now, so
+// that a test can make work arrive while one waits.
+func (s *Service) PollsWaiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiting
 }
 
 // New returns the family's service.
