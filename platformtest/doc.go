@@ -83,6 +83,12 @@
 // agent — "You said: T (skills: release-notes)" — so that a test can check
 // that the skills it uploaded reached the session.
 //
+// # Self-hosted environments
+//
+// EnvironmentKey mints the key a self-hosted environment's workers use
+// for its work queue and its sessions, as the platform's console issues
+// them (docs/environment-work-wire.md).
+//
 // # Workload identity federation
 //
 // AddFederation sets up what an administrator and a workload's platform

@@ -212,6 +212,15 @@
 //     finds an MCP server's credential through
 //     vaults.Service.MCPCredentialLocked (docs/vaults-wire.md).
 //
+//   - work: the work queues of self-hosted environments
+//     (docs/environment-work-wire.md), guarded by the server's lock. The
+//     session engine queues and stops work through sessions.Deps
+//     (WorkNeededLocked, SessionEndedLocked); the tick sweeps leases
+//     (work.Service.SweepLocked). Environment keys are minted by
+//     EnvironmentKey (work.go) and authenticated by package identity; the
+//     façade keeps each key to its own environment and sessions
+//     (checkEnvironmentKeyTarget).
+//
 // A new endpoint goes in its family's package, next to the SDK package of
 // the same name; a new family gets a package of its own and one line in
 // Server.routes.
