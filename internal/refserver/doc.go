@@ -211,7 +211,6 @@
 //     vaults.RunBlockerLocked for a deployment's runs), and the engine
 //     finds an MCP server's credential through
 //     vaults.Service.MCPCredentialLocked (docs/vaults-wire.md).
-//
 //   - work: the work queues of self-hosted environments
 //     (docs/environment-work-wire.md), guarded by the server's lock. The
 //     session engine queues and stops work through sessions.Deps
