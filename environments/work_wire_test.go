@@ -35,11 +35,11 @@ type stubbed struct {
 }
 
 type stub struct {
-	mu       sync.Mutex
-	got      []stubbed
-	status   int
-	body     string
-	srv      *httptest.Server
+	mu     sync.Mutex
+	got    []stubbed
+	status int
+	body   string
+	srv    *httptest.Server
 }
 
 func newStub(t *testing.T) *stub {
