@@ -73,5 +73,6 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 func TestWireTypesHaveJSONMethods(t *testing.T) {
 	wiretest.Implements(t, wiretest.Methods(t, "."),
 		environments.Environment{}, environments.CloudConfig{}, environments.SelfHostedConfig{},
-		environments.UnrestrictedNetworking{}, environments.LimitedNetworking{}, environments.Packages{})
+		environments.UnrestrictedNetworking{}, environments.LimitedNetworking{}, environments.Packages{},
+		environments.Work{}, environments.WorkData{}, environments.Heartbeat{}, environments.QueueStats{})
 }

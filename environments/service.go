@@ -14,7 +14,12 @@ import (
 const beta = "managed-agents-2026-04-01"
 
 // Service calls the environments endpoints. Get one from agentplatform.Client.Environments.
-type Service struct{ p *pipeline.Pipeline }
+type Service struct {
+	p *pipeline.Pipeline
+
+	// Work calls the work queue of self-hosted environments.
+	Work *WorkService
+}
 
 // NewService returns a service configured from the environment and opts,
 // as agentplatform.NewClient would configure it; agentplatform.Client.Environments
@@ -22,7 +27,8 @@ type Service struct{ p *pipeline.Pipeline }
 // their error. A service made on its own has no Close: give it
 // option.WithHTTPClient to manage its connections.
 func NewService(opts ...option.Option) *Service {
-	return &Service{p: pipeline.ForService(opts)}
+	p := pipeline.ForService(opts)
+	return &Service{p: p, Work: &WorkService{p: p}}
 }
 
 // Create creates an environment: POST /v1/environments.

@@ -25,6 +25,10 @@ const (
 	// the version (an id, or "latest" on a retrieval).
 	SkillID        = attribute.Key("vendor.skill.id")
 	SkillVersionID = attribute.Key("vendor.skill.version.id")
+	// EnvironmentID is the environment whose work queue a call acts on;
+	// WorkID the work item it names.
+	EnvironmentID = attribute.Key("vendor.environment.id")
+	WorkID        = attribute.Key("vendor.environment.work.id")
 )
 
 // GenAI request and response attributes.
