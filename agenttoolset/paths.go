@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -80,13 +79,10 @@ func fsError(field, shown string, err error) error {
 // directory. The os package does not export that error, so its text is
 // matched; a test pins the message a refused symbolic link gets.
 func isEscape(err error) bool {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == "path escapes from parent" {
+			return true
+		}
 	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		err = le.Err
-	}
-	return err != nil && err.Error() == "path escapes from parent"
+	return false
 }
