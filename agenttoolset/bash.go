@@ -78,22 +78,23 @@ type headTail struct {
 }
 
 func (h *headTail) Write(p []byte) (int, error) {
-	h.total += int64(len(p))
+	n := len(p)
+	h.total += int64(n)
 	headMax := h.max / 2
-	if n := min(headMax-len(h.head), len(p)); n > 0 {
-		h.head = append(h.head, p[:n]...)
-		p = p[n:]
+	if k := min(headMax-len(h.head), len(p)); k > 0 {
+		h.head = append(h.head, p[:k]...)
+		p = p[k:]
 	}
 	tailMax := h.max - headMax
 	if len(p) >= tailMax {
 		h.tail = append(h.tail[:0], p[len(p)-tailMax:]...)
-		return len(p), nil
+		return n, nil
 	}
 	h.tail = append(h.tail, p...)
 	if extra := len(h.tail) - tailMax; extra > 0 {
 		h.tail = h.tail[:copy(h.tail, h.tail[extra:])]
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (h *headTail) String() string {

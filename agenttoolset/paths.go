@@ -36,7 +36,7 @@ func (t *Toolset) resolve(field, p string) (string, error) {
 	}
 	rel := filepath.Clean(p)
 	if escapes(rel) {
-		return "", fmt.Errorf("%s %q leads outside the working directory %s", field, p, t.dir)
+		return "", fmt.Errorf("%s %q leads outside the working directory", field, p)
 	}
 	return rel, nil
 }
