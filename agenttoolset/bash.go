@@ -33,13 +33,7 @@ func (t *Toolset) bash(ctx context.Context, in BashInput) (tool.Result, error) {
 		}
 		return tool.Result{}, errors.New("command must not be empty (it may be omitted only when restart is true)")
 	}
-	timeout := t.bashTimeout
-	if in.TimeoutMS > 0 {
-		timeout = MaxBashTimeout
-		if in.TimeoutMS < float64(MaxBashTimeout/time.Millisecond) {
-			timeout = max(time.Duration(in.TimeoutMS*float64(time.Millisecond)), time.Millisecond)
-		}
-	}
+	timeout := t.timeout(in.TimeoutMS)
 	if err := t.begin(); err != nil {
 		return tool.Result{}, err
 	}
@@ -59,6 +53,19 @@ func (t *Toolset) bash(ctx context.Context, in BashInput) (tool.Result, error) {
 		return tool.Errorf("%s\n[exit status %d]", text, r.exitCode), nil
 	}
 	return tool.Text(text), nil
+}
+
+// timeout is how long a command may run when its call asks for ms
+// milliseconds: the toolset's default for 0, and never more than
+// MaxBashTimeout nor less than a millisecond.
+func (t *Toolset) timeout(ms float64) time.Duration {
+	switch {
+	case ms <= 0:
+		return t.bashTimeout
+	case ms >= float64(MaxBashTimeout/time.Millisecond):
+		return MaxBashTimeout
+	}
+	return max(time.Duration(ms*float64(time.Millisecond)), time.Millisecond)
 }
 
 // shellRun is the outcome of one command.
