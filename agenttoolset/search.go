@@ -99,6 +99,9 @@ func (t *Toolset) glob(ctx context.Context, in GlobInput) (tool.Result, error) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if p == "." {
+			return nil // the directory searched, which "**" matches too
+		}
 		if len(matches) == maxGlobMatches {
 			more = true
 			return errStop

@@ -20,6 +20,7 @@ func TestGlob(t *testing.T) {
 	assert.Equal(t, "a/b/c.go\n", ok(t, run(t, ts, "glob", map[string]any{"pattern": "**/*.go", "path": "a"})))
 	assert.Equal(t, "a/b/c.go\n", ok(t, run(t, ts, "glob", map[string]any{"pattern": "**/*.go", "path": filepath.Join(dir, "a")})))
 	assert.Equal(t, "a/b\na/x.txt\n", ok(t, run(t, ts, "glob", map[string]any{"pattern": "a/*"})))
+	assert.Equal(t, "a/b\na/b/c.go\na/x.txt\n", ok(t, run(t, ts, "glob", map[string]any{"pattern": "**", "path": "a"})))
 	assert.Equal(t, `no paths match "*.rs"`, ok(t, run(t, ts, "glob", map[string]any{"pattern": "*.rs"})))
 
 	for _, tc := range []struct {

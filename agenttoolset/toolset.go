@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +34,7 @@ type Toolset struct {
 	bashTimeout time.Duration
 	env         []string // the whole environment of bash commands
 	shell       string   // path of bash, or of sh when there is no bash
+	tools       []tool.Tool
 
 	mu       sync.Mutex
 	closed   chan struct{} // closed by Close: running commands are killed
@@ -157,16 +159,16 @@ func New(dir string, opts ...Option) (*Toolset, error) {
 		path = "/usr/local/bin:/usr/bin:/bin"
 	}
 	t.env = append([]string{"PATH=" + path, "HOME=" + abs, "LANG=C.UTF-8", "TERM=dumb"}, cfg.env...)
+	t.tools = []tool.Tool{t.bashTool(), t.readTool(), t.writeTool(), t.editTool(), t.globTool(), t.grepTool()}
 	return t, nil
 }
 
 // Dir is the absolute path of the toolset's directory.
 func (t *Toolset) Dir() string { return t.dir }
 
-// Tools returns bash, read, write, edit, glob and grep, in that order.
-func (t *Toolset) Tools() []tool.Tool {
-	return []tool.Tool{t.bashTool(), t.readTool(), t.writeTool(), t.editTool(), t.globTool(), t.grepTool()}
-}
+// Tools returns bash, read, write, edit, glob and grep, in that order, in
+// a new slice the caller may change.
+func (t *Toolset) Tools() []tool.Tool { return slices.Clone(t.tools) }
 
 // Close kills the process groups of the bash commands still running, waits
 // for them to end, and closes the directory. Later calls of any tool fail.
