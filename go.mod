@@ -3,6 +3,7 @@ module github.com/agentplatform/agentplatform-go
 go 1.26.0
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
