@@ -9,7 +9,9 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tool"
 )
 
 // Defaults of the options.
@@ -39,6 +41,8 @@ type config struct {
 	content        *bool                // nil: the client's
 	logger         *slog.Logger         // nil: the client's
 	observeEvent   func(sessionID string, ev sessions.Event)
+	sandboxTools   []tool.Tool     // checked by New
+	requestOpts    []option.Option // before the runner's own, on every call
 
 	// observe, when set, sees each answer the API accepted: when its call
 	// event was received and when Send returned. Set by tests only
@@ -170,4 +174,31 @@ func WithLogger(l *slog.Logger) Option {
 // not call Close or Remove (they would wait for it).
 func WithEventObserver(fn func(sessionID string, ev sessions.Event)) Option {
 	return func(c *config) { c.observeEvent = fn }
+}
+
+// WithSandboxTools makes the runner run the sandbox tools of sessions on
+// self-hosted environments: the agent toolset's bash, read, write, edit,
+// glob and grep, which such an environment routes to the client. Each
+// agent.tool_use of one of these tools is run with the tool of that name
+// and answered with user.tool_result, as custom tool calls are (see
+// "Self-hosted environments" in the package documentation). A call whose
+// policy asks is run once a user.tool_confirmation allows it, whoever sent
+// it (WithConfirm, or the application); a denied call is not run. Calls of
+// the sandbox tools not given here are left to other consumers.
+//
+// Each tool's name must be one of the six; New reports any other. Use it
+// only for sessions on self-hosted environments: elsewhere the server runs
+// these tools itself and refuses a client's result.
+func WithSandboxTools(tools ...tool.Tool) Option {
+	return func(c *config) { c.sandboxTools = append(c.sandboxTools, tools...) }
+}
+
+// WithRequestOptions applies opts to every API call the runner makes for
+// its sessions: reading their history, following their streams, sending
+// answers. A worker for self-hosted environments authorizes with its
+// environment's key this way (option.WithAPIKey). They apply after the
+// client's options, so they override them; the runner's own per-call
+// options (an answer's Idempotency-Key) come last.
+func WithRequestOptions(opts ...option.Option) Option {
+	return func(c *config) { c.requestOpts = append(c.requestOpts, opts...) }
 }
