@@ -38,7 +38,7 @@ type Runner struct {
 	// sandbox are the sandbox tools the runner runs (WithSandboxTools).
 	sandbox map[agents.ToolName]tool.Tool
 	cfg     config
-	log    *slog.Logger
+	log     *slog.Logger
 	// logContent allows tool inputs and results in debug logs: always
 	// with the runner's own logger, only in content mode with the
 	// client's, as the client logs request bodies.

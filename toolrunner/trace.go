@@ -25,8 +25,8 @@ import (
 const (
 	spanPrefix        = "vendor.custom_tool_use "
 	sandboxSpanPrefix = "vendor.tool_use "
-	opExecuteTool = "execute_tool"
-	toolFunction  = "function"
+	opExecuteTool     = "execute_tool"
+	toolFunction      = "function"
 
 	// error.type of a failed call: an error result, or a timeout.
 	errTypeTool    = "tool_error"
