@@ -48,16 +48,16 @@ type follower struct {
 	left  leftCalls         // calls left waiting when the runner stopped following
 
 	// Reader goroutine only.
-	seen map[callRef]struct{} // calls dispatched whose answer is not yet recorded
+	seen       map[callRef]struct{} // calls dispatched whose answer is not yet recorded
+	dispatched uint64               // calls dispatched so far: the next call's seq
+	idle       bool                 // the last turn ended and nothing ran since
+	idleFired  atomic.Bool          // the idle timeout closed the stream
 	// asking are the sandbox calls of the runner's tools that wait for a
 	// confirmation: one that allows them starts them.
 	asking map[string]*sessions.AgentToolUseEvent
 	// allowed are the calls whose confirmation allowed them, found by
 	// reconciliation; set only while its pending calls are handled.
-	allowed    map[string]bool
-	dispatched uint64      // calls dispatched so far: the next call's seq
-	idle       bool        // the last turn ended and nothing ran since
-	idleFired  atomic.Bool // the idle timeout closed the stream
+	allowed map[string]bool
 }
 
 func newFollower(r *Runner, parent context.Context, sessionID string) *follower {
