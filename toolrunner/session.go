@@ -307,9 +307,12 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 		f.idle = false
 		if t, ok := f.r.sandbox[ev.Name]; ok {
 			f.handleSandbox(ev, t, received)
-		} else {
-			f.maybeConfirm(ev, received)
+			break
 		}
+		if len(f.r.sandbox) > 0 {
+			f.log.Debug("toolrunner: tool not among the runner's sandbox tools; left to other consumers", "call_id", ev.ID, "tool", ev.Name)
+		}
+		f.maybeConfirm(ev, received)
 	case *sessions.AgentMCPToolUseEvent:
 		f.idle = false
 		f.maybeConfirm(ev, received)
