@@ -101,7 +101,8 @@ func WithIdleTimeout(d time.Duration) Option {
 // person, say) until ctx ends: ctx is cancelled when the call is no longer
 // waiting (an interrupt, another answer) and when the runner stops. A panic
 // in fn denies the call. Without this option such calls are left to the
-// application.
+// application. A sandbox call of the runner's (WithSandboxTools) that fn
+// allows is then run by the runner.
 func WithConfirm(fn func(ctx context.Context, req ConfirmRequest) Decision) Option {
 	return func(c *config) { c.confirm = fn }
 }
@@ -118,11 +119,11 @@ func WithOnSessionEnd(fn func(sessionID string, err error)) Option {
 }
 
 // WithTracerProvider sends the runner's spans (one vendor.custom_tool_use
-// span per tool call, docs/tracing.md) to tp. The default is the client's
-// provider (option.WithTracerProvider), so that the request that sends an
-// answer, which the client traces, is a child of its call's span; when
-// the client has none either, the global provider, as
-// otel.GetTracerProvider returns it when New is called. nil keeps the
+// or vendor.tool_use span per tool call, docs/tracing.md) to tp. The
+// default is the client's provider (option.WithTracerProvider), so that
+// the request that sends an answer, which the client traces, is a child of
+// its call's span; when the client has none either, the global provider,
+// as otel.GetTracerProvider returns it when New is called. nil keeps the
 // default.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config) { c.tracerProvider = tp }

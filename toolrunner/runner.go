@@ -29,8 +29,9 @@ var (
 	ErrAlreadyRunning = errors.New("toolrunner: session already followed by this runner")
 )
 
-// Runner answers the custom tool calls of sessions with tools: one session
-// with Run, or many with Add and Remove. It is safe for concurrent use.
+// Runner answers the custom tool calls of sessions with tools, and the
+// sandbox tool calls of self-hosted environments (WithSandboxTools): one
+// session with Run, or many with Add and Remove. It is safe for concurrent use.
 // Create it with New; Close it when done.
 type Runner struct {
 	events *sessions.EventsService
