@@ -86,7 +86,7 @@
 // WithRequestOptions, and runs one Runner for the sessions it serves:
 //
 //	bash := tool.Must(tool.New("bash", "Runs a command.",
-//		func(ctx context.Context, in agents.BashInput) (tool.Result, error) {
+//		func(ctx context.Context, in BashInput) (tool.Result, error) { // {"command": …}
 //			box := sandboxes.For(toolrunner.SessionID(ctx)) // one sandbox per session
 //			return box.Run(ctx, in.Command)
 //		}))
@@ -105,7 +105,7 @@
 // other consumers (logged at debug level), as is a custom tool it does not
 // have.
 //
-// Everything said here of custom tool calls holds for sandbox calls:
+// What this documentation says of custom tool calls holds for sandbox calls:
 // timeouts, error results, retries of the answer, interrupts (a
 // user.interrupt cancels a running sandbox tool), another consumer's
 // answer (a user.tool_result cancels the Runner's run of that call),
