@@ -19,12 +19,13 @@ import (
 	"github.com/agentplatform/agentplatform-go/tool"
 )
 
-// call is one dispatched call: a custom tool to run, or a confirmation to
-// decide.
+// call is one dispatched call: a custom or sandbox tool to run, or a
+// confirmation to decide.
 type call struct {
 	sessionID, id, threadID, name string
 	input                         json.RawMessage
-	tool                          tool.Tool       // a custom tool call
+	tool                          tool.Tool       // a custom or sandbox tool call
+	sandbox                       bool            // a sandbox tool call: answered with user.tool_result
 	confirm                       *ConfirmRequest // a confirmation
 	received                      time.Time       // when its event arrived
 	seq                           uint64          // its dispatch order in the session
@@ -36,6 +37,16 @@ type call struct {
 	// the follower's WaitGroup), once, by whoever settles the call.
 	finish func()
 }
+
+// callRef names a dispatched call. A sandbox call that asks has two under
+// one event id: its confirmation, then, once allowed, its run; each is
+// answered by its own event.
+type callRef struct {
+	id      string
+	confirm bool
+}
+
+func (c *call) ref() callRef { return callRef{id: c.id, confirm: c.confirm != nil} }
 
 // A call's states. Exactly one party moves it out of stateRunning: the
 // call's goroutine when the tool returns, or the watcher on a timeout or
@@ -68,23 +79,24 @@ func (f *follower) newCall(id, threadID, name string, input json.RawMessage, rec
 // track registers a call and starts its goroutine, unless it was
 // dispatched already.
 func (f *follower) track(c *call, run func(*call)) {
-	if _, dup := f.seen[c.id]; dup {
+	ref := c.ref()
+	if _, dup := f.seen[ref]; dup {
 		f.log.Debug("toolrunner: call already dispatched", "call_id", c.id)
 		c.cancel(nil)
 		return
 	}
-	f.seen[c.id] = struct{}{}
+	f.seen[ref] = struct{}{}
 	c.seq = f.dispatched
 	f.dispatched++
 	f.mu.Lock()
-	f.calls[c.id] = c
+	f.calls[ref] = c
 	f.mu.Unlock()
 	f.wg.Add(1)
 	var once sync.Once
 	c.finish = func() {
 		once.Do(func() {
 			f.mu.Lock()
-			delete(f.calls, c.id)
+			delete(f.calls, ref)
 			f.mu.Unlock()
 			c.cancel(nil)
 			f.wg.Done()
@@ -103,6 +115,14 @@ func (f *follower) dispatchTool(ev *sessions.AgentCustomToolUseEvent, received t
 	}
 	c := f.newCall(ev.ID, ev.ThreadID, ev.Name, ev.Input, received)
 	c.tool = t
+	f.track(c, f.runTool)
+}
+
+// dispatchSandbox starts a sandbox tool call the runner runs: one whose
+// policy allowed it, or whose confirmation allowed it.
+func (f *follower) dispatchSandbox(ev *sessions.AgentToolUseEvent, t tool.Tool, received time.Time) {
+	c := f.newCall(ev.ID, ev.ThreadID, string(ev.Name), ev.Input, received)
+	c.tool, c.sandbox = t, true
 	f.track(c, f.runTool)
 }
 
@@ -153,7 +173,7 @@ func (f *follower) runTool(c *call) {
 		f.log.Debug("toolrunner: running tool", append([]any{"call_id", c.id, "tool", c.name},
 			f.content("input", string(c.input))...)...)
 	}
-	ctx, span := f.r.tr.start(withCall(c.ctx, c.id), c)
+	ctx, span := f.r.tr.start(withCall(c.ctx, c.sessionID, c.id), c)
 	returned := make(chan struct{})
 	stopDeadline := context.CancelFunc(func() {})
 	var deadline time.Time
@@ -274,7 +294,7 @@ func (f *follower) answerTool(c *call, span trace.Span, res tool.Result, o outco
 	// The request that sends the result is a child of the call's span, and
 	// survives the call's cancellation: a late answer gets its 409.
 	sctx := trace.ContextWithSpan(f.hardCtx, span)
-	a := UnsentAnswer{CallID: c.id, Tool: c.name, Result: res}
+	a := UnsentAnswer{CallID: c.id, Tool: c.name, Result: res, Sandbox: c.sandbox}
 	err := f.send(sctx, c, a)
 	if !refused(err) {
 		return
@@ -336,10 +356,19 @@ func (f *follower) runConfirm(c *call) {
 	}
 }
 
-// resultParam is the user.custom_tool_result of a tool's result. Empty
-// text blocks are left out (the API refuses them); images are sent as
-// base64 image blocks.
-func resultParam(id string, res tool.Result) sessions.CustomToolResultParam {
+// resultParam is the answer carrying a tool's result: a
+// user.tool_result for a sandbox tool, else a user.custom_tool_result.
+func resultParam(id string, res tool.Result, sandbox bool) sessions.EventParam {
+	if sandbox {
+		return sessions.ToolResultParam{ToolUseID: id, Content: resultBlocks(res), IsError: res.IsError}
+	}
+	return sessions.CustomToolResultParam{CustomToolUseID: id, Content: resultBlocks(res), IsError: res.IsError}
+}
+
+// resultBlocks are the content blocks of a tool's result. Empty text
+// blocks are left out (the API refuses them); images are sent as base64
+// image blocks.
+func resultBlocks(res tool.Result) []sessions.ContentBlockParam {
 	var blocks []sessions.ContentBlockParam
 	for _, b := range res.Content {
 		switch b := b.(type) {
@@ -351,7 +380,7 @@ func resultParam(id string, res tool.Result) sessions.CustomToolResultParam {
 			blocks = append(blocks, imageBlock(b))
 		}
 	}
-	return sessions.CustomToolResultParam{CustomToolUseID: id, Content: blocks, IsError: res.IsError}
+	return blocks
 }
 
 // imageBlock is an image content block (docs/session-events-wire.md 1.3),

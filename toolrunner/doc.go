@@ -1,7 +1,9 @@
-// Package toolrunner answers the custom tool calls of sessions
-// (docs/session-events-wire.md 6.4): when a session's agent calls a custom
-// tool, the session emits agent.custom_tool_use and waits; a Runner runs
-// the tool and sends user.custom_tool_result.
+// Package toolrunner answers the tool calls that sessions leave to the
+// client (docs/session-events-wire.md 6.4): when a session's agent calls a
+// custom tool, the session emits agent.custom_tool_use and waits; a Runner
+// runs the tool and sends user.custom_tool_result. On self-hosted
+// environments it also runs the sandbox tools (see "Self-hosted
+// environments").
 //
 // Tools are tool.Tool values, the same ones the Messages tool loop uses.
 // Register them on the agent with agents.FromTools, then run them:
@@ -73,6 +75,50 @@
 // that is refused too, the call is given up, logged at error. What the
 // Runner still owes when it stops following is reported (see Stopping).
 //
+// # Self-hosted environments
+//
+// A self-hosted environment runs the agent toolset's sandbox tools (bash,
+// read, write, edit, glob, grep) on the client, in a worker of its own:
+// the session emits an ordinary agent.tool_use and waits for a
+// user.tool_result with its id. web_fetch, web_search and MCP tools still
+// run on the server. A worker gives the Runner its implementations of
+// these tools with WithSandboxTools, and its environment's key with
+// WithRequestOptions, and runs one Runner for the sessions it serves:
+//
+//	bash := tool.Must(tool.New("bash", "Runs a command.",
+//		func(ctx context.Context, in BashInput) (tool.Result, error) { // {"command": …}
+//			box := sandboxes.For(toolrunner.SessionID(ctx)) // one sandbox per session
+//			return box.Run(ctx, in.Command)
+//		}))
+//	runner, err := toolrunner.New(client.Sessions, nil,
+//		toolrunner.WithSandboxTools(bash, read, write, edit, glob, grep),
+//		toolrunner.WithRequestOptions(option.WithAPIKey(environmentKey)))
+//	…
+//	err = runner.Add(sessionID)
+//
+// A sandbox call whose policy allows it is run at once. One whose policy
+// asks (always_ask, or an auto policy that could not judge it) is run once
+// a user.tool_confirmation allows it, whoever sent it: WithConfirm's
+// function, or the application; the Runner sees the confirmation on the
+// stream, or in the history when it starts. A denied call is not run: the
+// server closes it. A sandbox tool the Runner was not given is left to
+// other consumers (logged at debug level), as is a custom tool it does not
+// have.
+//
+// What this documentation says of custom tool calls holds for sandbox calls:
+// timeouts, error results, retries of the answer, interrupts (a
+// user.interrupt cancels a running sandbox tool), another consumer's
+// answer (a user.tool_result cancels the Runner's run of that call),
+// exactly once and reconciliation with the history (a call that a
+// confirmation allowed but that has no user.tool_result yet is still
+// pending, and is run), and the answers the Runner could not send
+// (UnsentAnswer.Sandbox; Param builds the user.tool_result). SessionID and
+// CallID tell a tool which session and call it serves.
+//
+// Use WithSandboxTools only on sessions of self-hosted environments:
+// elsewhere the server runs these tools itself and refuses the client's
+// result, after the Runner has run the tool too.
+//
 // # Sessions at once
 //
 // Every session is read on its own goroutine; tool calls run on their own
@@ -130,7 +176,8 @@
 // # Exactly once
 //
 // "Exactly once" means: for each agent.custom_tool_use of a registered
-// tool, the server records at most one answer (it refuses a second with
+// tool (and agent.tool_use of a sandbox tool given with
+// WithSandboxTools), the server records at most one answer (it refuses a second with
 // 409), and as long as some Runner follows the session, one is sent. The
 // Runner never starts a call twice: within a process the event stream
 // delivers each event once, in order, across dropped connections
@@ -186,12 +233,15 @@
 //
 // # Observability
 //
-// Each run of a tool is an INTERNAL span "vendor.custom_tool_use <tool>"
-// (docs/tracing.md) with gen_ai.operation.name execute_tool,
-// gen_ai.tool.name, gen_ai.tool.call.id, gen_ai.tool.type function and
-// vendor.session.id; its status is OK, ERROR with error.type tool_error
-// (an error result) or timeout, or unset when the call was cancelled. It
-// parents the spans the tool starts and the request that sends its result.
+// Each run of a tool is an INTERNAL span "vendor.custom_tool_use <tool>",
+// or "vendor.tool_use <tool>" for a sandbox tool (docs/tracing.md), with
+// gen_ai.operation.name execute_tool, gen_ai.tool.name,
+// gen_ai.tool.call.id, gen_ai.tool.type function (the client runs both)
+// and vendor.session.id; its status is OK, ERROR with error.type
+// tool_error (an error result) or timeout, or unset when the call was
+// cancelled. It is a child of the span in Run's context (none for Add),
+// and parents the spans the tool starts and the request that sends its
+// result.
 // In content mode the span also holds gen_ai.tool.call.arguments and
 // gen_ai.tool.call.result. Spans go under the scope attr.SDKScope.
 //

@@ -2,6 +2,7 @@ package toolrunner_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -253,21 +254,31 @@ func newBlocker() *blocker {
 
 func (b *blocker) tool(name string) tool.Tool {
 	return tool.Must(tool.New(name, "Takes its time.", func(ctx context.Context, _ orderInput) (tool.Result, error) {
-		b.started <- toolrunner.CallID(ctx)
-		if b.ignore {
-			<-b.release
-			b.ended <- nil
-			return b.result(), nil
-		}
-		select {
-		case <-b.release:
-			b.ended <- nil
-			return b.result(), nil
-		case <-ctx.Done():
-			b.ended <- context.Cause(ctx)
-			return tool.Result{}, ctx.Err()
-		}
+		return b.run(ctx)
 	}))
+}
+
+// anyInputTool is b as a tool that takes any input: a sandbox tool.
+func (b *blocker) anyInputTool(name string) tool.Tool {
+	return tool.Must(tool.NewRaw(name, "Takes its time.", json.RawMessage(`{"type":"object"}`),
+		func(ctx context.Context, _ json.RawMessage) (tool.Result, error) { return b.run(ctx) }))
+}
+
+func (b *blocker) run(ctx context.Context) (tool.Result, error) {
+	b.started <- toolrunner.CallID(ctx)
+	if b.ignore {
+		<-b.release
+		b.ended <- nil
+		return b.result(), nil
+	}
+	select {
+	case <-b.release:
+		b.ended <- nil
+		return b.result(), nil
+	case <-ctx.Done():
+		b.ended <- context.Cause(ctx)
+		return tool.Result{}, ctx.Err()
+	}
 }
 
 // waitStarted waits for the next call to start and returns its id.

@@ -9,7 +9,9 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tool"
 )
 
 // Defaults of the options.
@@ -39,6 +41,8 @@ type config struct {
 	content        *bool                // nil: the client's
 	logger         *slog.Logger         // nil: the client's
 	observeEvent   func(sessionID string, ev sessions.Event)
+	sandboxTools   []tool.Tool     // checked by New
+	requestOpts    []option.Option // before the runner's own, on every call
 
 	// observe, when set, sees each answer the API accepted: when its call
 	// event was received and when Send returned. Set by tests only
@@ -97,7 +101,8 @@ func WithIdleTimeout(d time.Duration) Option {
 // person, say) until ctx ends: ctx is cancelled when the call is no longer
 // waiting (an interrupt, another answer) and when the runner stops. A panic
 // in fn denies the call. Without this option such calls are left to the
-// application.
+// application. A sandbox call of the runner's (WithSandboxTools) that fn
+// allows is then run by the runner.
 func WithConfirm(fn func(ctx context.Context, req ConfirmRequest) Decision) Option {
 	return func(c *config) { c.confirm = fn }
 }
@@ -114,11 +119,11 @@ func WithOnSessionEnd(fn func(sessionID string, err error)) Option {
 }
 
 // WithTracerProvider sends the runner's spans (one vendor.custom_tool_use
-// span per tool call, docs/tracing.md) to tp. The default is the client's
-// provider (option.WithTracerProvider), so that the request that sends an
-// answer, which the client traces, is a child of its call's span; when
-// the client has none either, the global provider, as
-// otel.GetTracerProvider returns it when New is called. nil keeps the
+// or vendor.tool_use span per tool call, docs/tracing.md) to tp. The
+// default is the client's provider (option.WithTracerProvider), so that
+// the request that sends an answer, which the client traces, is a child of
+// its call's span; when the client has none either, the global provider,
+// as otel.GetTracerProvider returns it when New is called. nil keeps the
 // default.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config) { c.tracerProvider = tp }
@@ -170,4 +175,31 @@ func WithLogger(l *slog.Logger) Option {
 // not call Close or Remove (they would wait for it).
 func WithEventObserver(fn func(sessionID string, ev sessions.Event)) Option {
 	return func(c *config) { c.observeEvent = fn }
+}
+
+// WithSandboxTools makes the runner run the sandbox tools of sessions on
+// self-hosted environments: the agent toolset's bash, read, write, edit,
+// glob and grep, which such an environment routes to the client. Each
+// agent.tool_use of one of these tools is run with the tool of that name
+// and answered with user.tool_result, as custom tool calls are (see
+// "Self-hosted environments" in the package documentation). A call whose
+// policy asks is run once a user.tool_confirmation allows it, whoever sent
+// it (WithConfirm, or the application); a denied call is not run. Calls of
+// the sandbox tools not given here are left to other consumers.
+//
+// Each tool's name must be one of the six; New reports any other. Use it
+// only for sessions on self-hosted environments: elsewhere the server runs
+// these tools itself and refuses a client's result.
+func WithSandboxTools(tools ...tool.Tool) Option {
+	return func(c *config) { c.sandboxTools = append(c.sandboxTools, tools...) }
+}
+
+// WithRequestOptions applies opts to every API call the runner makes for
+// its sessions: reading their history, following their streams, sending
+// answers. A worker for self-hosted environments authorizes with its
+// environment's key this way (option.WithAPIKey). They apply after the
+// client's options, so they override them; the runner's own per-call
+// options (an answer's Idempotency-Key) come last.
+func WithRequestOptions(opts ...option.Option) Option {
+	return func(c *config) { c.requestOpts = append(c.requestOpts, opts...) }
 }

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -27,14 +29,17 @@ var (
 	ErrAlreadyRunning = errors.New("toolrunner: session already followed by this runner")
 )
 
-// Runner answers the custom tool calls of sessions with tools: one session
-// with Run, or many with Add and Remove. It is safe for concurrent use.
+// Runner answers the custom tool calls of sessions with tools, and the
+// sandbox tool calls of self-hosted environments (WithSandboxTools): one
+// session with Run, or many with Add and Remove. It is safe for concurrent use.
 // Create it with New; Close it when done.
 type Runner struct {
 	events *sessions.EventsService
 	tools  map[string]tool.Tool
-	cfg    config
-	log    *slog.Logger
+	// sandbox are the sandbox tools the runner runs (WithSandboxTools).
+	sandbox map[agents.ToolName]tool.Tool
+	cfg     config
+	log     *slog.Logger
 	// logContent allows tool inputs and results in debug logs: always
 	// with the runner's own logger, only in content mode with the
 	// client's, as the client logs request bodies.
@@ -80,6 +85,10 @@ func New(s *sessions.Service, tools []tool.Tool, opts ...Option) (*Runner, error
 			o(&cfg)
 		}
 	}
+	sandbox, err := sandboxByName(cfg.sandboxTools)
+	if err != nil {
+		return nil, err
+	}
 	tp, log, content := settings(s, cfg)
 	logPanics := log != nil
 	if log == nil {
@@ -88,6 +97,7 @@ func New(s *sessions.Service, tools []tool.Tool, opts ...Option) (*Runner, error
 	return &Runner{
 		events:     s.Events,
 		tools:      byName,
+		sandbox:    sandbox,
 		cfg:        cfg,
 		log:        log,
 		logContent: cfg.logger != nil || content,
@@ -96,6 +106,38 @@ func New(s *sessions.Service, tools []tool.Tool, opts ...Option) (*Runner, error
 		slots:      make(chan struct{}, cfg.maxConcurrency),
 		followers:  map[string]*follower{},
 	}, nil
+}
+
+// sandboxToolNames are the tools a self-hosted environment routes to the
+// client.
+var sandboxToolNames = []agents.ToolName{agents.ToolBash, agents.ToolRead, agents.ToolWrite,
+	agents.ToolEdit, agents.ToolGlob, agents.ToolGrep}
+
+// sandboxByName checks the tools of WithSandboxTools and indexes them.
+func sandboxByName(tools []tool.Tool) (map[agents.ToolName]tool.Tool, error) {
+	if len(tools) == 0 {
+		return nil, nil
+	}
+	byName := make(map[agents.ToolName]tool.Tool, len(tools))
+	index := make(map[agents.ToolName]int, len(tools))
+	for i, t := range tools {
+		field := "sandbox_tools[" + strconv.Itoa(i) + "]"
+		name := agents.ToolName(t.Name())
+		switch {
+		case name == "":
+			return nil, &apierror.ValidationError{Field: field, Rule: "is not a tool: build tools with tool.New or tool.NewRaw"}
+		case !slices.Contains(sandboxToolNames, name):
+			return nil, &apierror.ValidationError{Field: field + ".name", Rule: fmt.Sprintf(
+				"must be a sandbox tool (bash, read, write, edit, glob or grep), not %q", name)}
+		}
+		if j, dup := index[name]; dup {
+			return nil, &apierror.ValidationError{Field: field + ".name", Rule: fmt.Sprintf(
+				"sandbox tool names must be unique within a runner: %q is also the name of sandbox_tools[%d]", name, j)}
+		}
+		index[name] = i
+		byName[name] = t
+	}
+	return byName, nil
 }
 
 // settings resolves the tracer provider (nil: the global one), logger

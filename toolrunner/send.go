@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
@@ -67,11 +68,11 @@ func (f *follower) sendState(c *call) sendStatus {
 // again cannot fix.
 func (f *follower) send(ctx context.Context, c *call, a UnsentAnswer) error {
 	log := f.log
-	key := option.WithHeader("Idempotency-Key", "toolrunner-"+rand.Text())
+	opts := append(slices.Clip(f.r.cfg.requestOpts), option.WithHeader("Idempotency-Key", "toolrunner-"+rand.Text()))
 	params := sessions.SendParams{Events: []sessions.EventParam{a.Param()}}
 	confirming := false
 	for failures := 0; ; failures++ {
-		_, err := f.r.events.Send(ctx, f.id, params, key)
+		_, err := f.r.events.Send(ctx, f.id, params, opts...)
 		if err == nil {
 			log.Debug("toolrunner: answer accepted", "call_id", c.id)
 			if obs := f.r.cfg.observe; obs != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/internal/stream"
 	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 	"github.com/agentplatform/agentplatform-go/sessions"
+	"github.com/agentplatform/agentplatform-go/tool"
 )
 
 // A follower reads one session's events on its own goroutine and starts a
@@ -41,15 +43,21 @@ type follower struct {
 	err  error // set before done is closed
 
 	mu    sync.Mutex
-	calls map[string]*call // dispatched and not finished
-	wg    sync.WaitGroup   // the call goroutines
-	left  leftCalls        // calls left waiting when the runner stopped following
+	calls map[callRef]*call // dispatched and not finished
+	wg    sync.WaitGroup    // the call goroutines
+	left  leftCalls         // calls left waiting when the runner stopped following
 
 	// Reader goroutine only.
-	seen       map[string]struct{} // calls dispatched whose answer is not yet recorded
-	dispatched uint64              // calls dispatched so far: the next call's seq
-	idle       bool                // the last turn ended and nothing ran since
-	idleFired  atomic.Bool         // the idle timeout closed the stream
+	seen       map[callRef]struct{} // calls dispatched whose answer is not yet recorded
+	dispatched uint64               // calls dispatched so far: the next call's seq
+	idle       bool                 // the last turn ended and nothing ran since
+	idleFired  atomic.Bool          // the idle timeout closed the stream
+	// asking are the sandbox calls of the runner's tools that wait for a
+	// confirmation: one that allows them starts them.
+	asking map[string]*sessions.AgentToolUseEvent
+	// allowed are the calls whose confirmation allowed them, found by
+	// reconciliation; set only while its pending calls are handled.
+	allowed map[string]bool
 }
 
 func newFollower(r *Runner, parent context.Context, sessionID string) *follower {
@@ -68,7 +76,8 @@ func newFollower(r *Runner, parent context.Context, sessionID string) *follower 
 		r: r, id: sessionID, log: log,
 		parent: parent, hardCtx: hardCtx, abortAll: abort, readCtx: readCtx, stopRead: stopRead,
 		retryCtx: retryCtx, stopRetries: stopRetries,
-		done: make(chan struct{}), calls: map[string]*call{}, seen: map[string]struct{}{},
+		done: make(chan struct{}), calls: map[callRef]*call{}, seen: map[callRef]struct{}{},
+		asking: map[string]*sessions.AgentToolUseEvent{},
 	}
 }
 
@@ -159,14 +168,16 @@ func (f *follower) follow() (err error, ended bool) {
 		return err, false
 	}
 	now := time.Now()
+	f.allowed = rec.allowed
 	for _, ev := range rec.pending {
 		f.handle(ev, now)
 	}
+	f.allowed = nil
 	f.idle = rec.idle
 	pos := rec.pos
 	failures := 0
 	for {
-		st, err := f.r.events.Stream(f.readCtx, f.id, sessions.StreamParams{ResumeAfter: pos})
+		st, err := f.r.events.Stream(f.readCtx, f.id, sessions.StreamParams{ResumeAfter: pos}, f.r.cfg.requestOpts...)
 		var delivered bool
 		if err == nil {
 			delivered, err = f.consume(st, &pos)
@@ -292,19 +303,40 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 	case *sessions.AgentCustomToolUseEvent:
 		f.idle = false
 		f.dispatchTool(ev, received)
-	case *sessions.AgentToolUseEvent, *sessions.AgentMCPToolUseEvent:
+	case *sessions.AgentToolUseEvent:
 		f.idle = false
-		if f.r.cfg.confirm != nil {
-			if req, ok := confirmRequest(f.id, ev); ok {
-				f.dispatchConfirm(req, received)
+		if t, ok := f.r.sandbox[ev.Name]; ok {
+			f.handleSandbox(ev, t, received)
+			break
+		}
+		if len(f.r.sandbox) > 0 {
+			f.log.Debug("toolrunner: tool not among the runner's sandbox tools; left to other consumers", "call_id", ev.ID, "tool", ev.Name)
+		}
+		f.maybeConfirm(ev, received)
+	case *sessions.AgentMCPToolUseEvent:
+		f.idle = false
+		f.maybeConfirm(ev, received)
+	case *sessions.CustomToolResultEvent:
+		f.answered(callRef{id: ev.CustomToolUseID})
+	case *sessions.ToolResultEvent:
+		f.answered(callRef{id: ev.ToolUseID})
+	case *sessions.AgentToolResultEvent:
+		// The server closed the call (a denial, or it ran the tool itself).
+		delete(f.asking, ev.ToolUseID)
+		f.answered(callRef{id: ev.ToolUseID})
+	case *sessions.ToolConfirmationEvent:
+		f.answered(callRef{id: ev.ToolUseID, confirm: true})
+		if use, ok := f.asking[ev.ToolUseID]; ok {
+			delete(f.asking, ev.ToolUseID)
+			if ev.Result == sessions.ConfirmationAllow {
+				f.dispatchSandbox(use, f.r.sandbox[use.Name], received)
 			}
 		}
-	case *sessions.CustomToolResultEvent:
-		f.answered(ev.CustomToolUseID)
-	case *sessions.ToolConfirmationEvent:
-		f.answered(ev.ToolUseID)
 	case *sessions.InterruptEvent:
 		f.cancel(func(c *call) bool { return ev.ThreadID == "" || c.threadID == ev.ThreadID }, errInterrupted)
+		maps.DeleteFunc(f.asking, func(_ string, use *sessions.AgentToolUseEvent) bool {
+			return ev.ThreadID == "" || use.ThreadID == ev.ThreadID
+		})
 	case *sessions.SessionStatusRunningEvent:
 		f.idle = false
 	case *sessions.SessionStatusIdleEvent:
@@ -316,6 +348,7 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 				listed[id] = true
 			}
 			f.cancel(func(c *call) bool { return !listed[c.id] }, errInterrupted)
+			maps.DeleteFunc(f.asking, func(id string, _ *sessions.AgentToolUseEvent) bool { return !listed[id] })
 			f.idle = false
 		case sessions.StopEndTurn, sessions.StopRetriesExhausted, sessions.StopBudgetReached, sessions.StopRefusal:
 			// Nothing waits on the client any more: requires_action
@@ -323,6 +356,7 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 			// 7.5), so every call still running was closed.
 			f.cancel(func(*call) bool { return true }, errInterrupted)
 			clear(f.seen)
+			clear(f.asking)
 			f.idle = true
 		}
 		// A reason newer than this SDK says nothing about the calls.
@@ -332,14 +366,39 @@ func (f *follower) handle(ev sessions.Event, received time.Time) (final bool) {
 	return false
 }
 
-// answered notes that the call id was answered (its answer is recorded):
-// a call of ours still running was answered by someone else; one whose
-// answer is being sent need not be retried any more (that answer may be
-// ours, whose response was lost).
-func (f *follower) answered(id string) {
-	delete(f.seen, id)
+// handleSandbox acts on a call of one of the runner's sandbox tools: it
+// runs one its policy allowed, or a confirmation allowed (found by
+// reconciliation); one that asks waits for its confirmation, which the
+// runner decides with WithConfirm; a denied one is closed by the server.
+func (f *follower) handleSandbox(ev *sessions.AgentToolUseEvent, t tool.Tool, received time.Time) {
+	switch {
+	case ev.EvaluatedPermission == sessions.PermissionAllow, f.allowed[ev.ID]:
+		f.dispatchSandbox(ev, t, received)
+	case ev.EvaluatedPermission == sessions.PermissionAsk:
+		f.asking[ev.ID] = ev
+		f.maybeConfirm(ev, received)
+	}
+}
+
+// maybeConfirm decides the confirmation of a call that asks for one, with
+// WithConfirm.
+func (f *follower) maybeConfirm(ev sessions.Event, received time.Time) {
+	if f.r.cfg.confirm == nil {
+		return
+	}
+	if req, ok := confirmRequest(f.id, ev); ok {
+		f.dispatchConfirm(req, received)
+	}
+}
+
+// answered notes that a call was answered (its answer is recorded): a call
+// of ours still running was answered by someone else; one whose answer is
+// being sent need not be retried any more (that answer may be ours, whose
+// response was lost).
+func (f *follower) answered(ref callRef) {
+	delete(f.seen, ref)
 	f.mu.Lock()
-	c := f.calls[id]
+	c := f.calls[ref]
 	f.mu.Unlock()
 	if c != nil {
 		c.cancel(errAnswered)

@@ -17,13 +17,16 @@ import (
 )
 
 // The span of one tool call (docs/tracing.md): INTERNAL,
-// "vendor.custom_tool_use <tool>", the parent of the spans the tool starts
-// and of the request that sends its result.
+// "vendor.custom_tool_use <tool>" for a custom tool, "vendor.tool_use
+// <tool>" for a sandbox tool, the parent of the spans the tool starts and
+// of the request that sends its result. Both run on the client, so both
+// are gen_ai.tool.type function.
 
 const (
-	spanPrefix    = "vendor.custom_tool_use "
-	opExecuteTool = "execute_tool"
-	toolFunction  = "function"
+	spanPrefix        = "vendor.custom_tool_use "
+	sandboxSpanPrefix = "vendor.tool_use "
+	opExecuteTool     = "execute_tool"
+	toolFunction      = "function"
 
 	// error.type of a failed call: an error result, or a timeout.
 	errTypeTool    = "tool_error"
@@ -46,7 +49,11 @@ func newTracer(tp trace.TracerProvider, content bool) tracer {
 // start starts the span of a call of a registered tool. Attributes are
 // built only when the span records.
 func (tr tracer) start(ctx context.Context, c *call) (context.Context, trace.Span) {
-	ctx, span := tr.t.Start(ctx, spanPrefix+c.name, trace.WithSpanKind(trace.SpanKindInternal))
+	prefix := spanPrefix
+	if c.sandbox {
+		prefix = sandboxSpanPrefix
+	}
+	ctx, span := tr.t.Start(ctx, prefix+c.name, trace.WithSpanKind(trace.SpanKindInternal))
 	if !span.IsRecording() {
 		return ctx, span
 	}

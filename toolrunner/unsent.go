@@ -39,17 +39,21 @@ type UnsentError struct {
 	Err error
 }
 
-// UnsentAnswer is an answer the Runner did not get recorded: a custom
-// tool's result, or a confirmation's decision.
+// UnsentAnswer is an answer the Runner did not get recorded: a custom or
+// sandbox tool's result, or a confirmation's decision.
 type UnsentAnswer struct {
 	// CallID is the id of the call's event, the one the answer names.
 	CallID string
 	// Tool is the name of the tool called.
 	Tool string
-	// Result is a custom tool call's result; zero for a confirmation.
+	// Result is a tool call's result; zero for a confirmation.
 	Result tool.Result
-	// Decision is a confirmation's decision; nil for a custom tool call.
+	// Decision is a confirmation's decision; nil for a tool call.
 	Decision *Decision
+	// Sandbox is set for the result of a sandbox tool (WithSandboxTools),
+	// which Param sends as a user.tool_result rather than a
+	// user.custom_tool_result.
+	Sandbox bool
 }
 
 // UnansweredCall is a call the Runner cancelled before it had an answer.
@@ -59,8 +63,11 @@ type UnansweredCall struct {
 	// Tool is the name of the tool called.
 	Tool string
 	// Confirmation is set for a built-in or MCP tool call waiting for a
-	// confirmation, clear for a custom tool call.
+	// confirmation, clear for a tool call the Runner runs.
 	Confirmation bool
+	// Sandbox is set for a sandbox tool call (WithSandboxTools) the Runner
+	// was running, clear for a custom tool call and a confirmation.
+	Sandbox bool
 }
 
 // Param returns the event that carries the answer, as the Runner would
@@ -69,7 +76,7 @@ func (a UnsentAnswer) Param() sessions.EventParam {
 	if a.Decision != nil {
 		return a.Decision.param(a.CallID)
 	}
-	return resultParam(a.CallID, a.Result)
+	return resultParam(a.CallID, a.Result, a.Sandbox)
 }
 
 func (e *UnsentError) Error() string {
@@ -138,7 +145,7 @@ func (l *leftCalls) unansweredCall(c *call) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.unanswered = append(l.unanswered, inOrder[UnansweredCall]{c.seq,
-		UnansweredCall{CallID: c.id, Tool: c.name, Confirmation: c.confirm != nil}})
+		UnansweredCall{CallID: c.id, Tool: c.name, Confirmation: c.confirm != nil, Sandbox: c.sandbox}})
 }
 
 // wrap returns err, why the runner stopped following the session, wrapped
