@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"unicode/utf8"
@@ -43,6 +44,7 @@ func New[In any](name, description string, fn func(ctx context.Context, in In) (
 	if schema.Type != "object" {
 		return Tool{}, &apierror.ValidationError{Field: "input_schema.type", Rule: fmt.Sprintf("must be object: the input of tool %s must be a struct", name)}
 	}
+	dropEmbedFields(schema, reflect.TypeFor[In]())
 	raw, err := json.Marshal(schema)
 	if err != nil {
 		return Tool{}, fmt.Errorf("agentplatform: tool %s: input schema: %w", name, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/tool"
 )
@@ -115,4 +116,17 @@ func TestRawSchemaTools(t *testing.T) {
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	_, err = tool.NewRaw("bad", "d", json.RawMessage(`[`), func(context.Context, json.RawMessage) (tool.Result, error) { return tool.Result{}, nil })
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+}
+
+// The SDK's own wire types keep unknown members in a field tagged
+// `json:",embed"`; as a tool's input such a type must take the inputs the
+// model writes, with no member named after that field.
+func TestNewWithAWireTypeAsInput(t *testing.T) {
+	bash := tool.Must(tool.New("bash", "Run a command.", func(_ context.Context, in agents.BashInput) (tool.Result, error) {
+		return tool.Text("ran " + in.Command + " " + string(in.Extra["cwd"])), nil
+	}))
+	require.NotContains(t, string(bash.InputSchema()), "Extra")
+	res := bash.Run(context.Background(), json.RawMessage(`{"command":"ls","cwd":"/tmp"}`))
+	require.False(t, res.IsError, res.TextContent())
+	require.Equal(t, `ran ls "/tmp"`, res.TextContent())
 }
