@@ -11,6 +11,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/agents"
 	"github.com/agentplatform/agentplatform-go/environments"
 	"github.com/agentplatform/agentplatform-go/models"
+	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/platformtest"
 	"github.com/agentplatform/agentplatform-go/sessions"
 )
@@ -93,4 +94,18 @@ func (e *selfHosted) logHistory(t *testing.T, sessionID string) {
 		types = append(types, string(ev.Type()))
 	}
 	t.Logf("%s: %s", sessionID, strings.Join(types, " "))
+}
+
+// claimedSessions is the sessions whose work item is held by a worker
+// (starting or active), read with the environment key.
+func (e *selfHosted) claimedSessions(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for wk, err := range e.client.Environments.Work.All(context.Background(), e.envID, environments.WorkListParams{Limit: 100}, option.WithAPIKey(e.key)) {
+		require.NoError(t, err)
+		if wk.State == environments.WorkStarting || wk.State == environments.WorkActive {
+			out[wk.Data.ID] = true
+		}
+	}
+	return out
 }

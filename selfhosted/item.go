@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
@@ -60,7 +59,7 @@ func (w *Worker) newItem(runCtx context.Context, work *environments.Work, log *s
 			tracing.EnvironmentID.String(w.envID),
 			tracing.WorkID.String(work.ID),
 			attr.SessionID.String(work.Data.ID),
-			attribute.String("vendor.environment.worker.id", w.cfg.workerID),
+			tracing.WorkerID.String(w.cfg.workerID),
 		)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)

@@ -121,7 +121,11 @@ func TestWorkerRunsTheToolsetInTheSessionsDirectory(t *testing.T) {
 	work := spantest.One(t, rec, "vendor.environment.work")
 	bash := spantest.One(t, rec, "vendor.tool_use bash")
 	require.Equal(t, work.SpanContext().SpanID(), bash.Parent().SpanID(), "a tool's span is a child of its work item's")
-	require.Equal(t, id, spantest.Attrs(work)["vendor.session.id"].AsString())
+	attrs := spantest.Attrs(work)
+	require.Equal(t, id, attrs["vendor.session.id"].AsString())
+	require.Equal(t, env.envID, attrs["vendor.environment.id"].AsString())
+	require.True(t, strings.HasPrefix(attrs["vendor.environment.work.id"].AsString(), "work_"))
+	require.NotEmpty(t, attrs["vendor.environment.worker.id"].AsString())
 }
 
 func TestWorkerReleasesAnIdleSessionAndServesItsNextTurn(t *testing.T) {

@@ -26,9 +26,11 @@ const (
 	SkillID        = attribute.Key("vendor.skill.id")
 	SkillVersionID = attribute.Key("vendor.skill.version.id")
 	// EnvironmentID is the environment whose work queue a call acts on;
-	// WorkID the work item it names.
+	// WorkID the work item it names; WorkerID the environment worker
+	// (package selfhosted) that serves the item.
 	EnvironmentID = attribute.Key("vendor.environment.id")
 	WorkID        = attribute.Key("vendor.environment.work.id")
+	WorkerID      = attribute.Key("vendor.environment.worker.id")
 )
 
 // GenAI request and response attributes.
