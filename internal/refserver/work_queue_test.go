@@ -76,6 +76,9 @@ func TestWorkItemLifecycle(t *testing.T) {
 
 	// Metadata through the API key.
 	upd := wantOK(t, f.ma(t, "POST", f.workPath("/"+id), `{"metadata":{"host":"a","x":"1"}}`))
+	if mustMarshal(upd["metadata"]) != `{"host":"a","x":"1"}` {
+		t.Fatalf("metadata %v", upd["metadata"])
+	}
 	upd = wantOK(t, f.ma(t, "POST", f.workPath("/"+id), `{"metadata":{"x":null}}`))
 	if mustMarshal(upd["metadata"]) != `{"host":"a"}` {
 		t.Fatalf("metadata %v", upd["metadata"])
