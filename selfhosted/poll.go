@@ -3,12 +3,12 @@ package selfhosted
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"net/http"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/environments"
+	"github.com/agentplatform/agentplatform-go/internal/backoff"
 )
 
 // Waits after a failed poll or ack: doubling from minBackoff up to
@@ -48,7 +48,7 @@ func (w *Worker) poll(pollCtx, runCtx context.Context) error {
 			w.log.Error("selfhosted: polling refused; stopping", "error", err.Error())
 			return err
 		}
-		wait := backoff(failures)
+		wait := backoff.Jittered(minBackoff, maxBackoff, failures)
 		failures++
 		w.log.Warn("selfhosted: polling failed; retrying", "error", err.Error(), "wait", wait)
 		if !sleep(pollCtx, wait) {
@@ -127,33 +127,8 @@ func status(err error) int {
 	return 0
 }
 
-// permanent reports a failure that retrying will not fix: a 4xx other
-// than 408, 409 and 429, or a request refused locally.
-func permanent(err error) bool {
-	var apiErr *apierror.Error
-	if errors.As(err, &apiErr) {
-		return apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 && !apiErr.Temporary()
-	}
-	var verr *apierror.ValidationError
-	return errors.As(err, &verr)
-}
-
-func backoff(failures int) time.Duration {
-	d := maxBackoff
-	if failures < 16 {
-		d = min(minBackoff<<failures, maxBackoff)
-	}
-	return d - time.Duration(rand.Float64()*0.25*float64(d))
-}
+// permanent reports a failure that retrying will not fix.
+func permanent(err error) bool { return backoff.Permanent(err) }
 
 // sleep waits d, or until ctx ends (false).
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
+func sleep(ctx context.Context, d time.Duration) bool { return backoff.Sleep(ctx, d) }

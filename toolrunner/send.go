@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/backoff"
 	"github.com/agentplatform/agentplatform-go/internal/pipeline"
 	"github.com/agentplatform/agentplatform-go/option"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -149,7 +150,7 @@ func sendWait(err error, failures int) time.Duration {
 			return min(d, maxSendWait)
 		}
 	}
-	return jittered(minSendWait, maxSendWait, failures)
+	return backoff.Jittered(minSendWait, maxSendWait, failures)
 }
 
 // refused reports an answer the API refuses as such (a 400, a request

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"log/slog"
 	"maps"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/backoff"
 	"github.com/agentplatform/agentplatform-go/internal/stream"
 	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 	"github.com/agentplatform/agentplatform-go/sessions"
@@ -417,38 +417,12 @@ func (f *follower) cancel(match func(*call) bool, cause error) {
 	}
 }
 
-// permanent reports a failure that retrying will not fix: an API error
-// other than 408, 409, 429 and 5xx, or a request refused locally.
-func permanent(err error) bool {
-	var apiErr *apierror.Error
-	if errors.As(err, &apiErr) {
-		return apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 && !apiErr.Temporary()
-	}
-	var verr *apierror.ValidationError
-	return errors.As(err, &verr)
-}
+// permanent reports a failure that retrying will not fix.
+func permanent(err error) bool { return backoff.Permanent(err) }
 
 // resumeWait doubles from minResume up to maxResume, less up to 25%
 // jitter, so that runners cut off together do not come back together.
-func resumeWait(failures int) time.Duration { return jittered(minResume, maxResume, failures) }
-
-// jittered doubles from lo up to hi with failures, less up to 25% jitter.
-func jittered(lo, hi time.Duration, failures int) time.Duration {
-	d := hi
-	if failures < 16 {
-		d = min(lo<<failures, hi)
-	}
-	return d - time.Duration(rand.Float64()*0.25*float64(d))
-}
+func resumeWait(failures int) time.Duration { return backoff.Jittered(minResume, maxResume, failures) }
 
 // sleep waits d, or until ctx ends (false).
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
+func sleep(ctx context.Context, d time.Duration) bool { return backoff.Sleep(ctx, d) }

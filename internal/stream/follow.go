@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io"
 	"iter"
-	"math/rand/v2"
 	"time"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/backoff"
 )
 
 // ErrEnded is what Follow.Open returns when there is nothing left to follow
@@ -189,11 +189,7 @@ func (f *Follow[E]) reconnect(ctx context.Context, last E, hasLast bool) (io.Rea
 // reconnectWait doubles from 100 ms up to 5 s, less up to 25% jitter so
 // that many consumers cut at once do not come back at once.
 func reconnectWait(attempt int) time.Duration {
-	d := maxReconnect
-	if attempt < 10 {
-		d = min(minReconnect<<attempt, maxReconnect)
-	}
-	return d - time.Duration(rand.Float64()*0.25*float64(d))
+	return backoff.Jittered(minReconnect, maxReconnect, attempt)
 }
 
 func permanent(err error) bool {
@@ -202,12 +198,8 @@ func permanent(err error) bool {
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
+	if !backoff.Sleep(ctx, d) {
 		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
+	return nil
 }
