@@ -61,4 +61,19 @@
 //
 // A stream is never retried once the server has answered 200; Message
 // keeps what arrived before an error.
+//
+// # Structured outputs
+//
+// CreateAs and StreamAs ask for JSON that decodes into a Go struct: the
+// output format's schema is generated from the type (OutputFormatFor,
+// following the platform's rules for such schemas), and the final text
+// block comes back checked and decoded. Output that is no T, refused or
+// cut off is an *OutputError holding the text and the message.
+//
+//	type contact struct {
+//		Name string `json:"name"`
+//		Age  int    `json:"age"`
+//	}
+//	res, err := messages.CreateAs[contact](ctx, client.Messages, params)
+//	fmt.Println(res.Value.Name)
 package messages

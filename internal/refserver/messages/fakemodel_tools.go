@@ -348,16 +348,46 @@ func synth(schema *jnode) *jnode {
 		}
 		return out
 	case "string":
+		if f := schema.get("format"); f != nil && f.kind == jString && formatExamples[f.str] != "" {
+			return jstr(formatExamples[f.str])
+		}
 		return jstr("example")
 	case "integer", "number":
 		return jint(0)
 	case "boolean":
 		return jbool(false)
 	case "array":
-		return jarr()
+		out := jarr()
+		if m := schema.get("minItems"); m != nil && m.kind == jNumber {
+			n, _ := m.num.Int64()
+			for range min(n, maxSynthItems) {
+				out.push(synth(schema.get("items")))
+			}
+		}
+		return out
 	}
 	return jnull()
 }
+
+// formatExamples are the strings synth writes for the string formats
+// structured outputs accept, each valid for its format, so that a JSON
+// output decodes into the types those formats stand for (a date-time into
+// a time, say).
+var formatExamples = map[string]string{
+	"date-time": "1970-01-01T00:00:00Z",
+	"date":      "1970-01-01",
+	"time":      "00:00:00Z",
+	"duration":  "P1D",
+	"email":     "user@example.com",
+	"hostname":  "example.com",
+	"uri":       "https://example.com/",
+	"ipv4":      "192.0.2.1",
+	"ipv6":      "2001:db8::1",
+	"uuid":      "00000000-0000-4000-8000-000000000000",
+}
+
+// maxSynthItems bounds the items synth writes for minItems.
+const maxSynthItems = 16
 
 // --- citations (10.6) ---
 
