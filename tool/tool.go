@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/goschema"
 	"github.com/agentplatform/agentplatform-go/internal/toolpanic"
 )
 
@@ -44,7 +45,7 @@ func New[In any](name, description string, fn func(ctx context.Context, in In) (
 	if schema.Type != "object" {
 		return Tool{}, &apierror.ValidationError{Field: "input_schema.type", Rule: fmt.Sprintf("must be object: the input of tool %s must be a struct", name)}
 	}
-	dropEmbedFields(schema, reflect.TypeFor[In]())
+	goschema.DropEmbedFields(schema, reflect.TypeFor[In]()) // the SDK's wire types keep unknown members in a `json:",embed"` field
 	raw, err := json.Marshal(schema)
 	if err != nil {
 		return Tool{}, fmt.Errorf("agentplatform: tool %s: input schema: %w", name, err)
