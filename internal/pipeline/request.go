@@ -188,6 +188,12 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 		rreq.GetBody = nil
 	} else if body != nil {
 		h["Content-Type"] = contentTypeJSON
+		if req.RetryOnlyUnsent {
+			// net/http replays a request with an Idempotency-Key by itself
+			// when a reused connection closes before any response, as after
+			// a request the server performed: without GetBody it cannot.
+			rreq.GetBody = nil
+		}
 	}
 	if cfg.Version == config.DefaultVersion {
 		h["Vendor-Version"] = defaultVersionHV
