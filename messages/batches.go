@@ -118,6 +118,9 @@ func (s *BatchesService) Delete(ctx context.Context, batchID string, opts ...opt
 // result: a longer line ends Results with an error.
 const MaxBatchResultLine = 32 << 20
 
+// maxResultLine is MaxBatchResultLine, lowered by tests.
+var maxResultLine = MaxBatchResultLine
+
 // Results reads an ended batch's results, one per request: GET
 // /v1/messages/batches/{message_batch_id}/results. The results arrive as
 // JSON Lines and are decoded one line at a time as the loop asks, so a
@@ -142,7 +145,7 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		}
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 0, 64<<10), MaxBatchResultLine)
+		sc.Buffer(make([]byte, 0, min(64<<10, maxResultLine)), maxResultLine)
 		for n := 1; sc.Scan(); n++ {
 			line := sc.Bytes()
 			if len(bytes.TrimSpace(line)) == 0 {
@@ -159,7 +162,7 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		}
 		if err := sc.Err(); err != nil {
 			if errors.Is(err, bufio.ErrTooLong) {
-				err = fmt.Errorf("a line is longer than MaxBatchResultLine (%d bytes): %w", MaxBatchResultLine, err)
+				err = fmt.Errorf("a result is longer than %d bytes (MaxBatchResultLine): %w", maxResultLine, err)
 			}
 			yield(nil, fmt.Errorf("agentplatform: message batch %s results: %w", batchID, err))
 		}

@@ -2,6 +2,7 @@ package messages
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/wire"
@@ -81,35 +82,37 @@ type batchErrorJSON struct {
 	RequestID *string `json:"request_id"`
 }
 
+// lineWire is a line of the results as decodeBatchResult reads it: one
+// pass over the line for the known result types.
+type lineWire struct {
+	CustomID string `json:"custom_id"`
+	Result   struct {
+		Type    string          `json:"type"`
+		Message *plainMessage   `json:"message"`
+		Error   *batchErrorJSON `json:"error"`
+	} `json:"result"`
+}
+
 // decodeBatchResult decodes one line of the results.
 func decodeBatchResult(line []byte) (BatchResult, error) {
-	var l resultLine
-	if err := json.Unmarshal(line, &l); err != nil {
+	var l lineWire
+	if err := wire.Unmarshal(line, &l, unions); err != nil {
 		return nil, err
 	}
-	typ, err := wire.TypeOf(l.Result)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
+	switch res := &l.Result; res.Type {
 	case "succeeded":
-		var v struct {
-			Message Message `json:"message"`
+		if res.Message == nil {
+			return nil, errors.New("a succeeded result has no message")
 		}
-		if err := json.Unmarshal(l.Result, &v); err != nil {
-			return nil, err
-		}
-		return BatchSucceeded{CustomID: l.CustomID, Message: v.Message}, nil
+		normalizeAll(res.Message.Extra)
+		return BatchSucceeded{CustomID: l.CustomID, Message: Message(*res.Message)}, nil
 	case "errored":
-		var v struct {
-			Error batchErrorJSON `json:"error"`
+		if res.Error == nil {
+			return nil, errors.New("an errored result has no error")
 		}
-		if err := json.Unmarshal(l.Result, &v); err != nil {
-			return nil, err
-		}
-		e := BatchError{Type: v.Error.Error.Type, Message: v.Error.Error.Message}
-		if v.Error.RequestID != nil {
-			e.RequestID = *v.Error.RequestID
+		e := BatchError{Type: res.Error.Error.Type, Message: res.Error.Error.Message}
+		if res.Error.RequestID != nil {
+			e.RequestID = *res.Error.RequestID
 		}
 		return BatchErrored{CustomID: l.CustomID, Error: e}, nil
 	case "canceled":
@@ -117,7 +120,11 @@ func decodeBatchResult(line []byte) (BatchResult, error) {
 	case "expired":
 		return BatchExpired{CustomID: l.CustomID}, nil
 	}
-	return BatchUnknown{CustomID: l.CustomID, Type: typ, Result: l.Result}, nil
+	var raw resultLine // a type this SDK does not know: keep its JSON
+	if err := json.Unmarshal(line, &raw); err != nil {
+		return nil, err
+	}
+	return BatchUnknown{CustomID: l.CustomID, Type: l.Result.Type, Result: raw.Result}, nil
 }
 
 // The results write back as the lines they were read from (members the

@@ -1,6 +1,7 @@
 package messages_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"testing"
@@ -210,4 +211,30 @@ func TestBatchServerChecksCustomIDs(t *testing.T) {
 	_, err = c.Messages.Batches.Create(ctx, batchOf("a"), option.WithJSONSet("requests.0.custom_id", "has space"))
 	reftest.RequireInvalid(t, err, "requests.0.custom_id")
 	require.Equal(t, 2, env.Count(http.MethodPost, "/v1/messages/batches"))
+}
+
+// Results are not bound by the response size limit, but each line is:
+// a longer line ends Results with an error that says so.
+func TestBatchResultLineBound(t *testing.T) {
+	env, _, c := batchEnv(t)
+	id, err := env.Server.FillMessageBatch(env.Seed.DefaultWorkspaceID, 3, "Hi")
+	require.NoError(t, err)
+	total, n := 0, 0
+	for r, err := range c.Messages.Batches.Results(ctx, id, option.WithMaxResponseSize(512)) {
+		require.NoError(t, err)
+		line, err := json.Marshal(r)
+		require.NoError(t, err)
+		total += len(line)
+		n++
+	}
+	require.Equal(t, 3, n)
+	require.Greater(t, total, 512)
+
+	defer messages.SetMaxResultLine(100)()
+	var errs []error
+	for _, err := range c.Messages.Batches.Results(ctx, id) {
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 1)
+	require.ErrorContains(t, errs[0], "a result is longer than 100 bytes (MaxBatchResultLine)")
 }

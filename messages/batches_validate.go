@@ -17,6 +17,9 @@ const (
 	maxCustomIDLen    = 64
 )
 
+// maxBatchBody is MaxBatchBodyBytes, lowered by tests.
+var maxBatchBody = MaxBatchBodyBytes
+
 // encode checks p and returns the create body.
 func (p *BatchCreateParams) encode() ([]byte, error) {
 	if err := p.validate(); err != nil {
@@ -26,9 +29,9 @@ func (p *BatchCreateParams) encode() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxBatchBodyBytes {
+	if len(data) > maxBatchBody {
 		return nil, &apierror.ValidationError{Field: "requests",
-			Rule: "must be at most " + strconv.Itoa(MaxBatchBodyBytes) + " bytes of JSON in all, got " + strconv.Itoa(len(data))}
+			Rule: "must be at most " + strconv.Itoa(maxBatchBody) + " bytes of JSON in all, got " + strconv.Itoa(len(data))}
 	}
 	return data, nil
 }

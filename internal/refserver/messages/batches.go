@@ -86,6 +86,12 @@ func (s *Service) createBatch(c *kit.Call) error {
 		created: now, expires: now.Add(batchLifetime), at: now,
 		reqs: reqs, lines: make([][]byte, 0, len(reqs)),
 	}
+	s.storeBatch(b)
+	return c.OK(b.wire(c))
+}
+
+// storeBatch keeps a new batch.
+func (s *Service) storeBatch(b *batch) {
 	st := &s.batches
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -94,7 +100,6 @@ func (s *Service) createBatch(c *kit.Call) error {
 	}
 	st.byID[b.id] = b
 	st.order = append(st.order, b)
-	return c.OK(b.wire(c))
 }
 
 func fieldAt(i int, name string) string {

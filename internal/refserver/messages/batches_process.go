@@ -153,10 +153,16 @@ func (s *Service) runBatchParams(b *batch, params json.RawMessage, cost *time.Du
 	return json.Marshal(succeededJSON{Type: "succeeded", Message: res.message(s.cfg.ids("msg_"))})
 }
 
-// resultLine is one line of the results file.
+// resultLine is one line of the results file. result is compact JSON
+// and a custom_id needs no escaping (customIDPattern), so the line is
+// put together as it is, without another pass over the message.
 func resultLine(customID string, result json.RawMessage) []byte {
-	line, _ := json.Marshal(resultLineJSON{CustomID: customID, Result: result})
-	return append(line, '\n')
+	line := make([]byte, 0, len(customID)+len(result)+len(`{"custom_id":"","result":}`)+1)
+	line = append(line, `{"custom_id":"`...)
+	line = append(line, customID...)
+	line = append(line, `","result":`...)
+	line = append(line, result...)
+	return append(line, "}\n"...)
 }
 
 // status is the batch's processing_status.
