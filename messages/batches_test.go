@@ -238,3 +238,24 @@ func TestBatchResultLineBound(t *testing.T) {
 	require.Len(t, errs, 1)
 	require.ErrorContains(t, errs[0], "a result is longer than 100 bytes (MaxBatchResultLine)")
 }
+
+// The server checks the request count and each request's params itself,
+// for clients that do not check them first.
+func TestBatchServerChecksRequests(t *testing.T) {
+	_, _, c := batchEnv(t)
+	type req struct {
+		CustomID string          `json:"custom_id"`
+		Params   json.RawMessage `json:"params"`
+	}
+	many := make([]req, messages.MaxBatchRequests+1)
+	for i := range many {
+		many[i] = req{CustomID: "r" + strconv.Itoa(i), Params: json.RawMessage(`{}`)}
+	}
+	err := c.Execute(ctx, http.MethodPost, "/v1/messages/batches", map[string]any{"requests": many}, nil)
+	reftest.RequireInvalid(t, err, "requests: must have at most 100000 requests, got 100001")
+
+	err = c.Execute(ctx, http.MethodPost, "/v1/messages/batches", map[string]any{"requests": []req{{CustomID: "a", Params: json.RawMessage(`[1]`)}}}, nil)
+	reftest.RequireInvalid(t, err, "requests.0.params: must be an object")
+	err = c.Execute(ctx, http.MethodPost, "/v1/messages/batches", map[string]any{"requests": []req{}}, nil)
+	reftest.RequireInvalid(t, err, "requests: must have at least 1 request")
+}

@@ -61,4 +61,13 @@
 //
 // A stream is never retried once the server has answered 200; Message
 // keeps what arrived before an error.
+//
+// # Message Batches
+//
+// Service.Batches runs many requests asynchronously
+// (docs/message-batches-wire.md): Create checks the platform's limits
+// locally and is retried only when the request surely did not arrive;
+// poll Get until the batch has ended, then range over Results, which
+// decodes one result at a time, each a BatchSucceeded, BatchErrored,
+// BatchCanceled, BatchExpired or BatchUnknown with its request's custom id.
 package messages
