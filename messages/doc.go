@@ -76,4 +76,13 @@
 //	}
 //	res, err := messages.CreateAs[contact](ctx, client.Messages, params)
 //	fmt.Println(res.Value.Name)
+//
+// # Message Batches
+//
+// Service.Batches runs many requests asynchronously
+// (docs/message-batches-wire.md): Create checks the platform's limits
+// locally and is retried only when the request surely did not arrive;
+// poll Get until the batch has ended, then range over Results, which
+// decodes one result at a time, each a BatchSucceeded, BatchErrored,
+// BatchCanceled, BatchExpired or BatchUnknown with its request's custom id.
 package messages

@@ -22,6 +22,8 @@ const (
 // agentplatform.Client.Messages.
 type Service struct {
 	p *pipeline.Pipeline
+	// Batches calls the Message Batches endpoints.
+	Batches *BatchesService
 }
 
 // NewService returns a service configured from the environment and opts,
@@ -30,7 +32,8 @@ type Service struct {
 // their error. A service made on its own has no Close: give it
 // option.WithHTTPClient to manage its connections.
 func NewService(opts ...option.Option) *Service {
-	return &Service{p: pipeline.ForService(opts)}
+	p := pipeline.ForService(opts)
+	return &Service{p: p, Batches: &BatchesService{p: p}}
 }
 
 // Create runs the model and returns its message: POST /v1/messages.

@@ -31,6 +31,8 @@ const (
 	EnvironmentID = attribute.Key("vendor.environment.id")
 	WorkID        = attribute.Key("vendor.environment.work.id")
 	WorkerID      = attribute.Key("vendor.environment.worker.id")
+	// BatchID is the message batch a batch call creates or names.
+	BatchID = attribute.Key("vendor.message_batch.id")
 )
 
 // GenAI request and response attributes.

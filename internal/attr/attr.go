@@ -42,6 +42,7 @@ const (
 	FileID               = tracing.FileID
 	SkillID              = tracing.SkillID
 	SkillVersionID       = tracing.SkillVersionID
+	BatchID              = tracing.BatchID
 )
 
 // GenAI request and response attributes.

@@ -33,6 +33,11 @@ type Request struct {
 	// application/octet-stream): a successful body is returned unread,
 	// neither buffered nor bound by the response size limit.
 	Download bool
+	// RetryOnlyUnsent limits retries to failures where the request was
+	// surely not acted on: a 429, or no connection made (a dial error). A
+	// call that must not run twice sets it when a timeout, a dropped
+	// connection or a 5xx may follow a request the server performed.
+	RetryOnlyUnsent bool
 
 	// Op names the call's span, "vendor."+Op; empty means the name the
 	// route implies (docs/tracing.md), e.g. "sessions.events.send".
@@ -183,6 +188,12 @@ func buildRequest(ctx context.Context, cfg *Config, req *Request, query string, 
 		rreq.GetBody = nil
 	} else if body != nil {
 		h["Content-Type"] = contentTypeJSON
+		if req.RetryOnlyUnsent {
+			// net/http replays a request with an Idempotency-Key by itself
+			// when a reused connection closes before any response, as after
+			// a request the server performed: without GetBody it cannot.
+			rreq.GetBody = nil
+		}
 	}
 	if cfg.Version == config.DefaultVersion {
 		h["Vendor-Version"] = defaultVersionHV

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -61,7 +62,7 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return false, ctxErr
 	}
 	c := callFrom(ctx)
-	if c == nil || c.attempt >= c.cfg.MaxRetries || !retryable(resp, err) {
+	if c == nil || c.attempt >= c.cfg.MaxRetries || !retryable(resp, err) || c.req.RetryOnlyUnsent && !unsent(resp, err) {
 		return false, nil
 	}
 	if rerr := c.rewind(resp, err); rerr != nil {
@@ -96,6 +97,18 @@ func retryable(resp *http.Response, err error) bool {
 	s := resp.StatusCode
 	return s == http.StatusRequestTimeout || s == http.StatusConflict ||
 		s == http.StatusTooManyRequests || s >= 500
+}
+
+// unsent reports a failure that shows the server did not act on the
+// request (Request.RetryOnlyUnsent): a 429, or an error before any
+// connection was made. A timeout, a connection dropped after the request
+// went out, or a 5xx may follow a request the server performed.
+func unsent(resp *http.Response, err error) bool {
+	if err != nil {
+		var op *net.OpError
+		return errors.As(err, &op) && op.Op == "dial"
+	}
+	return resp.StatusCode == http.StatusTooManyRequests
 }
 
 func retryableTransportError(err error) bool {

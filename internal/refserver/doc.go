@@ -159,7 +159,9 @@
 //     WithContentCapture, every request's SERVER span, content mode, and
 //     the span helpers families share.
 //   - messages: Messages, chat completions, the model catalog and the fake
-//     model. It gets what it needs from the server through messages.Deps.
+//     model, and Message Batches (batches*.go: in memory, processed on the
+//     server's clock; FillMessageBatch makes a large ended one at once).
+//     It gets what it needs from the server through messages.Deps.
 //   - memory: memory stores, memories and memory versions. Its state is
 //     guarded by the server's lock (memory.Deps.Lock); sessions and
 //     deployments check stores through memory.Service.StoreLocked.

@@ -38,6 +38,10 @@
 // /v1/chat/completions, from authentication to faults, use the OpenAI
 // shape.
 //
+// Message Batches (batches*.go) follow docs/message-batches-wire.md: a
+// batch is held in memory and processed on the server's clock, each
+// request through the same fake model, whenever a request reads it.
+//
 // # In the server
 //
 // New builds the family from Deps (the server's clock, ids and logger, the

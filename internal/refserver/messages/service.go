@@ -43,6 +43,7 @@ type Service struct {
 	trace    *msgTracing // nil without a Tracer
 	mu       sync.Mutex  // guards messages
 	messages messageState
+	batches  batchState // Message Batches (batches.go)
 }
 
 // msgTracing is the family's span settings.
@@ -64,9 +65,9 @@ func New(d Deps) *Service {
 }
 
 // Routes are the family's endpoints: Messages, count_tokens, chat
-// completions and the models list.
+// completions, the models list and Message Batches.
 func (s *Service) Routes() []kit.Route {
-	return append(s.messageRoutes(), s.modelRoutes()...)
+	return append(append(s.messageRoutes(), s.modelRoutes()...), s.batchRoutes()...)
 }
 
 // now is the server clock as the wire carries it.
