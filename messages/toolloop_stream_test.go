@@ -274,9 +274,19 @@ func TestStreamToolsCancelledMidTool(t *testing.T) {
 	_, client := newEnv(t)
 	wait := newWaitTool("wait")
 	cctx, cancel := context.WithCancel(ctx)
-	reftest.When(t, wait.started, func() error { cancel(); return nil })
+	defer cancel()
 	ts := client.Messages.StreamTools(cctx, prompt("Use wait"), []tool.Tool{wait.Tool}, messages.ToolLoop{})
-	_, err := drain(ts)
+	var err error
+	for ev, e := range ts.Events() {
+		if e != nil {
+			err = e
+			break
+		}
+		if ev.Message != nil { // the message has ended; its tool runs
+			<-wait.started
+			cancel()
+		}
+	}
 	require.ErrorIs(t, err, context.Canceled)
 	<-wait.stopped
 	require.True(t, wait.sawCancel.Load())
