@@ -62,6 +62,19 @@
 // A stream is never retried once the server has answered 200; Message
 // keeps what arrived before an error.
 //
+// StreamTools is RunTools over streamed model calls: range over its Events
+// to show each turn as it is written, each tool call as soon as its block
+// completes (its tool starts then) and each tool's result, while the loop
+// sends the results back; Result then gives the conversation.
+//
+//	ts := client.Messages.StreamTools(ctx, params, []tool.Tool{weather}, messages.ToolLoop{})
+//	defer ts.Close()
+//	for ev, err := range ts.Events() {
+//		if err != nil { … }
+//		if ev.ToolUse != nil { fmt.Println("calling", ev.ToolUse.Name) }
+//	}
+//	res, err := ts.Result()
+//
 // # Structured outputs
 //
 // CreateAs and StreamAs ask for JSON that decodes into a Go struct: the

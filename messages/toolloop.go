@@ -1,10 +1,12 @@
 package messages
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -77,32 +79,12 @@ type ToolLoopResult struct {
 // running tools see ctx cancelled; RunTools does not wait for one that
 // ignores it).
 func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []tool.Tool, loop ToolLoop, opts ...option.Option) (*ToolLoopResult, error) {
-	maxIter := loop.MaxIterations
-	if maxIter <= 0 {
-		maxIter = defaultMaxIterations
-	}
-	parallel := loop.MaxParallel
-	if parallel <= 0 {
-		parallel = defaultMaxParallel
-	}
-	byName := make(map[string]tool.Tool, len(tools))
-	params.Tools = slices.Clip(params.Tools)
-	for _, t := range tools {
-		if _, dup := byName[t.Name()]; dup {
-			return nil, invalid("tools", "tool names must be unique: "+strconv.Quote(t.Name())+" is repeated")
-		}
-		byName[t.Name()] = t
-		if !slices.ContainsFunc(params.Tools, func(d Tool) bool { c, ok := d.(CustomTool); return ok && c.Name == t.Name() }) {
-			params.Tools = append(params.Tools, FromTool(t))
-		}
+	r, err := s.newToolRunner(&params, tools, loop, opts)
+	if err != nil {
+		return nil, err
 	}
 	res := &ToolLoopResult{Messages: slices.Clone(params.Messages)}
-	toolCtx := ctx
-	if _, logger, _ := s.p.Observability(opts...); logger != nil {
-		toolCtx = toolpanic.WithHandler(ctx, func(ctx context.Context, name string, v any, stack []byte) {
-			logger.ErrorContext(ctx, "agentplatform: tool loop: tool panicked", toolpanic.Attrs(name, v, stack)...)
-		})
-	}
+	toolCtx := r.toolContext(ctx)
 	for {
 		params.Messages = res.Messages
 		msg, err := s.Create(ctx, params, opts...)
@@ -116,52 +98,168 @@ func (s *Service) RunTools(ctx context.Context, params MessageParams, tools []to
 		if msg.StopReason != StopToolUse || len(calls) == 0 {
 			return res, nil
 		}
-		results, err := runCalls(toolCtx, calls, byName, parallel, s.toolTracer(opts))
+		turn := r.newTurn(toolCtx)
+		for _, call := range calls {
+			turn.start(call)
+		}
+		results, err := turn.wait(ctx)
 		if err != nil {
 			return res, err
 		}
 		res.Messages = append(res.Messages, UserBlocks(results...))
-		if res.Iterations >= maxIter {
-			return res, fmt.Errorf("%w (%d)", ErrMaxIterations, maxIter)
+		if err := r.checkIterations(res); err != nil {
+			return res, err
 		}
 	}
 }
 
-// runCalls runs the calls of one turn, at most parallel at once, and
-// returns their results in order, or the context's error as soon as ctx
-// ends.
-func runCalls(ctx context.Context, calls []ToolUseBlock, byName map[string]tool.Tool, parallel int, tr toolTracer) ([]ContentBlock, error) {
-	results := make([]ContentBlock, len(calls))
-	sem := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
-	for i, call := range calls {
-		t, ok := byName[call.Name]
-		if !ok {
-			results[i] = ToolResult(call.ID, tool.Errorf("tool %q does not exist; the available tools are: %s", call.Name, toolNames(byName)))
-			continue
+// toolRunner is what RunTools and StreamTools share: the tools by name,
+// the limits, and how a call runs and is traced.
+type toolRunner struct {
+	byName   map[string]tool.Tool
+	maxIter  int
+	parallel int
+	tr       toolTracer
+	logger   *slog.Logger // for tool panics; nil: slog.Default
+}
+
+// newToolRunner checks the tools, applies the defaults of loop, and adds
+// the tools' definitions to params.Tools (one already there of the same
+// name is kept; the caller's slice is never written to).
+func (s *Service) newToolRunner(params *MessageParams, tools []tool.Tool, loop ToolLoop, opts []option.Option) (*toolRunner, error) {
+	r := &toolRunner{
+		byName:   make(map[string]tool.Tool, len(tools)),
+		maxIter:  loop.MaxIterations,
+		parallel: loop.MaxParallel,
+		tr:       s.toolTracer(opts),
+	}
+	if r.maxIter <= 0 {
+		r.maxIter = defaultMaxIterations
+	}
+	if r.parallel <= 0 {
+		r.parallel = defaultMaxParallel
+	}
+	params.Tools = slices.Clip(params.Tools)
+	for _, t := range tools {
+		if _, dup := r.byName[t.Name()]; dup {
+			return nil, invalid("tools", "tool names must be unique: "+strconv.Quote(t.Name())+" is repeated")
+		}
+		r.byName[t.Name()] = t
+		if !slices.ContainsFunc(params.Tools, func(d Tool) bool { c, ok := d.(CustomTool); return ok && c.Name == t.Name() }) {
+			params.Tools = append(params.Tools, FromTool(t))
+		}
+	}
+	_, r.logger, _ = s.p.Observability(opts...)
+	return r, nil
+}
+
+// toolContext is ctx with the handler that logs a tool's panic, stack
+// included, to the loop's logger.
+func (r *toolRunner) toolContext(ctx context.Context) context.Context {
+	if r.logger == nil {
+		return ctx
+	}
+	logger := r.logger
+	return toolpanic.WithHandler(ctx, func(ctx context.Context, name string, v any, stack []byte) {
+		logger.ErrorContext(ctx, "agentplatform: tool loop: tool panicked", toolpanic.Attrs(name, v, stack)...)
+	})
+}
+
+// checkIterations returns ErrMaxIterations, wrapped, once res has used up
+// the model calls the loop allows.
+func (r *toolRunner) checkIterations(res *ToolLoopResult) error {
+	if res.Iterations >= r.maxIter {
+		return fmt.Errorf("%w (%d)", ErrMaxIterations, r.maxIter)
+	}
+	return nil
+}
+
+// toolTurn runs the tool calls of one model message: each starts when
+// start is called, at most parallel at once, in the order of the calls,
+// and wait returns the results in that order. The calls see ctx; stop
+// cancels those still running.
+type toolTurn struct {
+	r     *toolRunner
+	ctx   context.Context
+	stop  context.CancelFunc
+	sem   chan struct{}
+	prev  chan struct{} // closed once the previous call holds its place or gave up
+	wg    sync.WaitGroup
+	calls []*pendingCall
+}
+
+// pendingCall is one call of a turn and, once it returned, its result.
+type pendingCall struct {
+	call   ToolUseBlock
+	result ContentBlock
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (r *toolRunner) newTurn(ctx context.Context) *toolTurn {
+	ctx, stop := context.WithCancel(ctx)
+	return &toolTurn{r: r, ctx: ctx, stop: stop, sem: make(chan struct{}, r.parallel), prev: closedChan}
+}
+
+// start runs call in its own goroutine once the calls started before it
+// hold their places; a call of a tool that is not in the loop's tools
+// gets its error result at once. start itself never blocks.
+func (t *toolTurn) start(call ToolUseBlock) {
+	p := &pendingCall{call: call}
+	t.calls = append(t.calls, p)
+	tl, ok := t.r.byName[call.Name]
+	if !ok {
+		p.result = ToolResult(call.ID, tool.Errorf("tool %q does not exist; the available tools are: %s", call.Name, toolNames(t.r.byName)))
+		return
+	}
+	prev, mine := t.prev, make(chan struct{})
+	t.prev = mine
+	t.wg.Go(func() {
+		select {
+		case <-prev:
+		case <-t.ctx.Done():
+			close(mine)
+			return
 		}
 		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("agentplatform: tool loop: %w", ctx.Err())
+		case t.sem <- struct{}{}:
+			close(mine)
+		case <-t.ctx.Done():
+			close(mine)
+			return
 		}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			results[i] = tr.run(ctx, t, call)
-		})
-	}
+		defer func() { <-t.sem }()
+		p.result = t.r.tr.run(t.ctx, tl, call)
+	})
+}
+
+// started reports whether a call of that tool use ID was started.
+func (t *toolTurn) started(id string) bool {
+	return slices.ContainsFunc(t.calls, func(p *pendingCall) bool { return p.call.ID == id })
+}
+
+// wait returns the results of the calls, in order, once all returned, or
+// the context's error as soon as ctx or the turn's context ends (the
+// running tools see it cancelled; wait does not wait for one that
+// ignores it).
+func (t *toolTurn) wait(ctx context.Context) ([]ContentBlock, error) {
+	defer t.stop()
 	done := make(chan struct{})
 	go func() {
-		wg.Wait()
+		t.wg.Wait()
 		close(done)
 	}()
 	select {
 	case <-done:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("agentplatform: tool loop: %w", ctx.Err())
+	case <-t.ctx.Done():
 	}
-	if err := ctx.Err(); err != nil {
+	if err := cmp.Or(ctx.Err(), t.ctx.Err()); err != nil {
 		return nil, fmt.Errorf("agentplatform: tool loop: %w", err)
+	}
+	results := make([]ContentBlock, len(t.calls))
+	for i, p := range t.calls {
+		results[i] = p.result
 	}
 	return results, nil
 }
