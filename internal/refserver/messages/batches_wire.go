@@ -46,12 +46,6 @@ type batchCreateJSON struct {
 	} `json:"requests"`
 }
 
-// resultLineJSON is one line of the results file.
-type resultLineJSON struct {
-	CustomID string          `json:"custom_id"`
-	Result   json.RawMessage `json:"result"`
-}
-
 type succeededJSON struct {
 	Type    string      `json:"type"` // "succeeded"
 	Message messageJSON `json:"message"`
