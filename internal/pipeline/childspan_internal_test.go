@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,3 +113,45 @@ func TestTracedBodyEnds(t *testing.T) {
 		})
 	}
 }
+
+// A stream whose context is cancelled just before it is closed (what
+// MessageStream.Close does) has its span ended when Close returns, even
+// when the context watch got to the span first and is still ending it.
+func TestTracedBodyEndedWhenCloseReturns(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	var ended atomic.Bool
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(blockingEnd{entered: entered, release: release, ended: &ended}))
+	_, otelSpan := tp.Tracer("test").Start(context.Background(), "stream")
+	ctx, cancel := context.WithCancel(context.Background())
+	b := NewTracedBody(ctx, io.NopCloser(strings.NewReader("data: x\n\n")), Span{span: otelSpan, st: &spanState{}})
+	cancel()
+	<-entered // the context watch is ending the span
+	go func() {
+		// Gives a Close that does not wait the time to return first; a
+		// Close that waits passes whenever this runs.
+		time.Sleep(10 * time.Millisecond)
+		close(release)
+	}()
+	require.NoError(t, b.Close())
+	require.True(t, ended.Load(), "Close returned before the span had ended")
+	require.NoError(t, b.Close(), "a second Close does not wait again")
+
+	live := NewTracedBody(context.Background(), io.NopCloser(strings.NewReader("")), Span{})
+	require.NoError(t, live.Close())
+	require.NoError(t, live.Close(), "closing twice a body whose context never ends returns")
+}
+
+// blockingEnd holds the end of a span until release is closed.
+type blockingEnd struct {
+	entered, release chan struct{}
+	ended            *atomic.Bool
+}
+
+func (p blockingEnd) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (p blockingEnd) OnEnd(sdktrace.ReadOnlySpan) {
+	close(p.entered)
+	<-p.release
+	p.ended.Store(true)
+}
+func (p blockingEnd) Shutdown(context.Context) error   { return nil }
+func (p blockingEnd) ForceFlush(context.Context) error { return nil }

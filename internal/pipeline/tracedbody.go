@@ -24,6 +24,11 @@ type TracedBody struct {
 	ctx  context.Context
 	span Span
 	stop func() bool // unregisters the context watch; true if it never ran
+	// watched is closed when the context watch (unread) has returned, so
+	// that a Close that lost the race to it waits for the span to be
+	// ended rather than return while it is still ending.
+	watched chan struct{}
+	closing atomic.Bool // Close ran: the watch is unregistered or waited for
 
 	// claimed is set by the first Read or by the context watch, whichever
 	// comes first: the watch acts only on a body nobody reads. reading is
@@ -44,7 +49,7 @@ type TracedBody struct {
 // NewTracedBody wraps a stream's body; ctx is the stream's context, whose
 // end ends a stream that was never read.
 func NewTracedBody(ctx context.Context, body io.ReadCloser, span Span) *TracedBody {
-	b := &TracedBody{ReadCloser: body, ctx: ctx, span: span}
+	b := &TracedBody{ReadCloser: body, ctx: ctx, span: span, watched: make(chan struct{})}
 	b.stop = context.AfterFunc(ctx, b.unread)
 	return b
 }
@@ -53,6 +58,7 @@ func NewTracedBody(ctx context.Context, body io.ReadCloser, span Span) *TracedBo
 // touches only what never changes after NewTracedBody, so it may run while
 // the owner closes the body; the span ends once whoever comes first.
 func (b *TracedBody) unread() {
+	defer close(b.watched)
 	if b.claimed.CompareAndSwap(false, true) {
 		_ = b.ReadCloser.Close()
 		b.span.EndUnset()
@@ -111,7 +117,9 @@ func (b *TracedBody) Span() Span { return b.span }
 // context is done: Close or cancel), or on a Resumable connection, is not
 // a failure of the stream: the span is left unset.
 func (b *TracedBody) Close() error {
-	b.stop()
+	if b.closing.CompareAndSwap(false, true) && !b.stop() {
+		<-b.watched // the watch ran, or runs: let it finish ending the span
+	}
 	err := b.ReadCloser.Close()
 	if b.size && !b.keep {
 		b.span.SetAttributes(attr.HTTPResponseBodySize.Int64(b.n))
