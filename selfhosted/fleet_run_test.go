@@ -101,6 +101,18 @@ func runFleet(t *testing.T, run fleetRun) fleetResult {
 // returns the longest time until another worker served a session a
 // killed worker held.
 func killAndTime(ctx context.Context, t *testing.T, env *selfHosted, procs []*fleetProc, claims <-chan claim) time.Duration {
+	lastBy := map[string]*fleetProc{} // who claimed each session last
+	note := func(c claim) { lastBy[c.session] = c.by }
+	drain := func() {
+		for {
+			select {
+			case c := <-claims:
+				note(c)
+			default:
+				return
+			}
+		}
+	}
 	orphans := map[string]time.Time{}
 	for _, p := range procs {
 		select {
@@ -115,14 +127,13 @@ func killAndTime(ctx context.Context, t *testing.T, env *selfHosted, procs []*fl
 		case <-ctx.Done():
 			return 0
 		}
-		// A session it logged as served may have been released just
-		// before it died: only those whose item is still claimed on the
-		// server wait for another worker.
-		held := p.heldSessions()
+		// What it held when it died: sessions it served last, did not
+		// release, and whose item the server still counts as claimed.
+		drain()
 		claimed := env.claimedSessions(t)
 		n := 0
-		for _, id := range held {
-			if claimed[id] {
+		for _, id := range p.heldSessions() {
+			if lastBy[id] == p && claimed[id] {
 				orphans[id] = killed
 				n++
 			}
@@ -133,6 +144,7 @@ func killAndTime(ctx context.Context, t *testing.T, env *selfHosted, procs []*fl
 	for len(orphans) > 0 {
 		select {
 		case c := <-claims:
+			note(c)
 			if killed, ok := orphans[c.session]; ok && c.at.After(killed) {
 				longest = max(longest, c.at.Sub(killed))
 				delete(orphans, c.session)

@@ -130,6 +130,7 @@ func startWorkers(t *testing.T, n int, url, envID, key string, claims chan<- cla
 type claim struct {
 	session string
 	at      time.Time
+	by      *fleetProc
 }
 
 func (p *fleetProc) follow(r io.Reader, claims chan<- claim) {
@@ -151,10 +152,10 @@ func (p *fleetProc) follow(r io.Reader, claims chan<- claim) {
 			p.mu.Unlock()
 			p.once.Do(func() { close(p.first) })
 			select {
-			case claims <- claim{line.Session, time.Now()}:
+			case claims <- claim{line.Session, time.Now(), p}:
 			default:
 			}
-		case "selfhosted: session released":
+		case "selfhosted: session released", "selfhosted: lease lost; the session is left to the worker that holds it now":
 			p.mu.Lock()
 			delete(p.held, line.Session)
 			p.mu.Unlock()

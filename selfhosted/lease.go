@@ -46,7 +46,7 @@ func (it *item) keepLease(ctx context.Context) {
 			it.lose()
 			return
 		case time.Since(lastOK) > ttl:
-			it.log.Warn("selfhosted: no heartbeat went through for a whole lease; it is lost", "error", err.Error())
+			it.log.Warn("selfhosted: no heartbeat went through for a whole lease; the lease is lost", "error", err.Error())
 			it.lose()
 			return
 		default:

@@ -2,6 +2,7 @@ package selfhosted_test
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	"errors"
 	"log/slog"
@@ -233,8 +234,11 @@ func TestALostLeaseGoesToAnotherWorker(t *testing.T) {
 	// No idle timeout: each worker holds what it serves until it is closed,
 	// so Close must release every item, including one it lost and took
 	// again (the first worker may poll its own lost item).
-	first, err := selfhosted.New(env.client, env.envID, env.key, selfhosted.WithLeaseTTL(time.Second),
-		selfhosted.WithIdleTimeout(0), selfhosted.WithLogger(slog.New(slog.NewJSONHandler(&firstLogs, nil))))
+	// The server's clock stands still, so the lease runs out only when the
+	// test moves it; the worker's own view of it (no heartbeat through for
+	// a whole lease) must not run out first on a loaded machine.
+	first, err := selfhosted.New(env.client, env.envID, env.key, selfhosted.WithLeaseTTL(10*time.Second),
+		selfhosted.WithIdleTimeout(0), selfhosted.WithLogger(slog.New(slog.NewJSONHandler(&firstLogs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	require.NoError(t, err)
 	running(t, first)
 	st, err := env.client.Sessions.Events.Stream(t.Context(), id, sessions.StreamParams{})
@@ -242,12 +246,25 @@ func TestALostLeaseGoesToAnotherWorker(t *testing.T) {
 	defer st.Close()
 	env.send(t, id, "go")
 	require.Eventually(t, func() bool { return strings.Contains(firstLogs.String(), "serving session") }, time.Minute, time.Millisecond)
+	// Wait for its first heartbeat: a first heartbeat (NO_HEARTBEAT) that
+	// arrives after the lease ran out claims the item for whoever sends it,
+	// as on the platform, and would take it back from the second worker.
+	require.Eventually(t, func() bool {
+		for _, w := range env.workStates(t) {
+			if strings.Contains(w, " active ") {
+				return true
+			}
+		}
+		return false
+	}, time.Minute, time.Millisecond)
 
 	env.srv.Advance(time.Minute) // the first worker's lease expires on the server
-	second, err := selfhosted.New(env.client, env.envID, env.key, selfhosted.WithLeaseTTL(time.Second), selfhosted.WithIdleTimeout(0))
+	var secondLogs lockedBuffer
+	second, err := selfhosted.New(env.client, env.envID, env.key, selfhosted.WithIdleTimeout(0), selfhosted.WithLogger(slog.New(slog.NewJSONHandler(&secondLogs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	require.NoError(t, err)
 	running(t, second)
-	require.Eventually(t, func() bool { return strings.Contains(firstLogs.String(), "lease is lost") }, time.Minute, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(firstLogs.String(), "lease is lost") }, time.Minute, time.Millisecond,
+		"the first worker's log: %s\nthe second's: %s\nwork: %v", &firstLogs, &secondLogs, env.workStates(t))
 	require.NoError(t, os.WriteFile(gate, nil, 0o600))
 	require.NoError(t, waitEndTurn(st, id))
 	env.requireAnsweredOnce(t, id, 1)
@@ -297,4 +314,15 @@ func TestRunStopsOnARefusedKey(t *testing.T) {
 	require.Equal(t, 401, apiErr.StatusCode)
 	require.NotContains(t, err.Error(), "not-a-key")
 	require.NoError(t, w.Close(t.Context()))
+}
+
+func (e *selfHosted) workStates(t *testing.T) []string {
+	var out []string
+	for wk, err := range e.client.Environments.Work.All(context.Background(), e.envID, environments.WorkListParams{}, option.WithAPIKey(e.key)) {
+		if err != nil {
+			return append(out, err.Error())
+		}
+		out = append(out, fmt.Sprintf("%s %s %s ack=%v hb=%v", wk.ID, wk.State, wk.Data.ID, wk.AcknowledgedAt, wk.LatestHeartbeatAt))
+	}
+	return out
 }
