@@ -2,9 +2,9 @@ package selfhosted_test
 
 import (
 	"bytes"
-	"fmt"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
