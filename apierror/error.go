@@ -1,6 +1,7 @@
 package apierror
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,6 +19,15 @@ type Error struct {
 	Type       Type   // error.type of the body, or derived from StatusCode
 	Message    string // error.message of the body
 	RequestID  string // request_id of the body, else the request-id response header
+
+	// ErrorCode is error.details.error_code of the body: a stable name for
+	// the cause, finer than Type, to branch on rather than on Message.
+	// Empty when the body has none. Codes the SDK does not know are kept
+	// as they are; treat one as the bare Type.
+	ErrorCode string
+	// Details is error.details of the body as received (nil when absent):
+	// the code and any members that go with it, known to the SDK or not.
+	Details json.RawMessage
 
 	Method string // method of the failed request
 	Path   string // URL path of the failed request

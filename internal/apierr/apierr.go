@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
@@ -18,8 +19,9 @@ const MaxBodySize = 1 << 20
 type wireError struct {
 	Type  string `json:"type"`
 	Error struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
+		Type    string          `json:"type"`
+		Message string          `json:"message"`
+		Details json.RawMessage `json:"details"`
 	} `json:"error"`
 	RequestID string `json:"request_id"`
 }
@@ -33,6 +35,7 @@ func FromResponse(method, path string, status int, header http.Header, body []by
 		e.Type = apierror.Type(w.Error.Type)
 		e.Message = w.Error.Message
 		e.RequestID = w.RequestID
+		e.ErrorCode, e.Details = details(w.Error.Details)
 	} else {
 		e.Type = typeForStatus(status)
 		e.Message = nonJSONMessage(status, header, len(body))
@@ -63,6 +66,19 @@ func nonJSONMessage(status int, header http.Header, n int) string {
 	return text + " (non-JSON response body: " + strconv.Itoa(n) + " bytes of " + ct + ")"
 }
 
+// details returns the error_code of an error.details member and the member
+// itself. A null or non-object member counts as absent; an error_code that
+// is not a string is no code, but the details are kept.
+func details(raw json.RawMessage) (string, json.RawMessage) {
+	var d map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &d) != nil || d == nil {
+		return "", nil
+	}
+	var code string
+	_ = json.Unmarshal(d["error_code"], &code)
+	return code, bytes.Clone(raw)
+}
+
 // FromStreamEvent builds the error carried by an `error` event of an event
 // stream, whose data is the same JSON error body as a response's. There is
 // no HTTP status on such an event; StatusCode is the one the error type
@@ -73,6 +89,7 @@ func FromStreamEvent(method, path string, data []byte) *apierror.Error {
 	var w wireError
 	if json.Unmarshal(data, &w) == nil && w.Error.Type != "" {
 		e.Type, e.Message, e.RequestID = apierror.Type(w.Error.Type), w.Error.Message, w.RequestID
+		e.ErrorCode, e.Details = details(w.Error.Details)
 	} else {
 		e.Type, e.Message = apierror.TypeAPI, "malformed error event"
 	}
@@ -111,8 +128,16 @@ func typeForStatus(status int) apierror.Type {
 	return ""
 }
 
+// conflictTypes are the 409 error types: a 409 without a type stays
+// untyped (its body may be a proxy's), but an error event of one of these
+// types stands for a 409.
+var conflictTypes = []apierror.Type{apierror.TypeConflict, apierror.TypeMemoryPreconditionFailed, apierror.TypeMemoryPathConflict}
+
 // statusForType is the status an error type implies; unknown types map to 500.
 func statusForType(t apierror.Type) int {
+	if slices.Contains(conflictTypes, t) {
+		return 409
+	}
 	for _, st := range statusTypes {
 		if st.typ == t {
 			return st.status
