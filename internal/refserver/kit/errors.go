@@ -16,6 +16,7 @@ const (
 	ErrRateLimit       = "rate_limit_error"
 	ErrAPI             = "api_error"
 	ErrOverloaded      = "overloaded_error"
+	ErrConflict        = "conflict_error"
 )
 
 // APIError is a failure answered with the API's error body. Handlers and
@@ -29,6 +30,18 @@ type APIError struct {
 	// a version mismatch) meets the same conflict again ("false"), while an
 	// Idempotency-Key still in flight gets its answer on a retry ("true").
 	ShouldRetry string
+	// ErrorCode, when set, is sent as error.details.error_code: a stable
+	// name for the cause, finer than Type (docs/api-choices.md "Errors").
+	ErrorCode string
+	// Details are further members of error.details next to error_code.
+	Details map[string]any
+}
+
+// WithCode sets the error_code (and any further details members) e is
+// answered with, and returns e.
+func (e *APIError) WithCode(code string, details map[string]any) *APIError {
+	e.ErrorCode, e.Details = code, details
+	return e
 }
 
 func (e *APIError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Type, e.Message) }
@@ -120,12 +133,14 @@ type ErrorBody struct {
 
 // ErrorDetail is the "error" member of ErrorBody.
 type ErrorDetail struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
+	Type    string         `json:"type"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
 }
 
 // WriteError sends e as the error body
-// {"type":"error","error":{"type","message"},"request_id"}. requestID is the one already placed
+// {"type":"error","error":{"type","message"},"request_id"}, with
+// error.details {"error_code",…} when e has a code. requestID is the one already placed
 // in the request-id header, so body and header always agree.
 func WriteError(w http.ResponseWriter, requestID string, e *APIError) {
 	if e.ShouldRetry != "" {
@@ -137,9 +152,22 @@ func WriteError(w http.ResponseWriter, requestID string, e *APIError) {
 	}
 	WriteJSON(w, e.Status, ErrorBody{
 		Type:      "error",
-		Error:     ErrorDetail{Type: e.Type, Message: e.Message},
+		Error:     ErrorDetail{Type: e.Type, Message: e.Message, Details: e.details()},
 		RequestID: requestID,
 	})
+}
+
+// details is the error.details member of e: nil without a code.
+func (e *APIError) details() map[string]any {
+	if e.ErrorCode == "" {
+		return nil
+	}
+	d := make(map[string]any, len(e.Details)+1)
+	for k, v := range e.Details {
+		d[k] = v
+	}
+	d["error_code"] = e.ErrorCode
+	return d
 }
 
 // WriteJSON sends v with status. Encoding errors cannot happen for the
