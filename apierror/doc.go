@@ -4,7 +4,9 @@
 //
 //   - *Error: the API answered with a status of 400 or more. It carries the HTTP
 //     status, the error type of the body (error.type), the message, the
-//     request id and the raw body.
+//     request id, the raw body, and error.details with its error_code (a
+//     stable name for the cause, to branch on rather than the message) when
+//     the body has them.
 //   - *ValidationError: the SDK refused the call before sending anything, because
 //     a parameter broke a rule it can check locally. It names the field and the rule.
 //   - *ResponseError: the API answered 2xx but the SDK could not use the body: it
