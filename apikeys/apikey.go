@@ -15,9 +15,13 @@ type APIKey struct {
 	Name string `json:"name"`
 	// WorkspaceID is the workspace the key is scoped to, or "" for a key
 	// that is not scoped to a workspace (null on the wire).
-	WorkspaceID string    `json:"workspace_id,omitzero"`
-	CreatedAt   time.Time `json:"created_at"`
-	CreatedBy   Actor     `json:"created_by"`
+	WorkspaceID string `json:"workspace_id,omitzero"`
+	// Scope is where the key belongs: its workspace, or the organization
+	// for a principal-bound key without one. Zero when the server does not
+	// send it.
+	Scope     Scope     `json:"scope,omitzero"`
+	CreatedAt time.Time `json:"created_at"`
+	CreatedBy Actor     `json:"created_by"`
 	// Principal is whom the key acts as: a user (personal key) or a
 	// service account; nil for a legacy workspace key, which acts as nobody.
 	Principal *Actor `json:"principal"`
@@ -68,9 +72,31 @@ const (
 	ActorServiceAccount ActorType = "service_account"
 )
 
+// Scope is where an API key belongs.
+type Scope struct {
+	// Type is ScopeWorkspace or ScopeOrganization.
+	Type ScopeType `json:"type"`
+	// WorkspaceID is the key's workspace for ScopeWorkspace, the real id
+	// even for the organization's default workspace; "" otherwise.
+	WorkspaceID string `json:"workspace_id,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// ScopeType is the kind of a key's scope. Values not listed here are kept
+// as received.
+type ScopeType string
+
+const (
+	ScopeWorkspace    ScopeType = "workspace"
+	ScopeOrganization ScopeType = "organization" // no workspace; principal-bound keys only
+)
+
 type (
 	plainAPIKey APIKey
 	plainActor  Actor
+	plainScope  Scope
 )
 
 // MarshalJSON writes the key as the API sends it, Extra included.
@@ -84,3 +110,9 @@ func (a Actor) MarshalJSON() ([]byte, error) { return wire.Marshal(plainActor(a)
 
 // UnmarshalJSON reads an actor, keeping unknown members in Extra.
 func (a *Actor) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainActor)(a)) }
+
+// MarshalJSON writes the scope as the API sends it, Extra included.
+func (sc Scope) MarshalJSON() ([]byte, error) { return wire.Marshal(plainScope(sc)) }
+
+// UnmarshalJSON reads a scope, keeping unknown members in Extra.
+func (sc *Scope) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainScope)(sc)) }

@@ -69,6 +69,7 @@ func TestGetDecodesEveryField(t *testing.T) {
 		ID:             k.ID,
 		Name:           "ci-deploy",
 		WorkspaceID:    env.Seed.DefaultWorkspaceID,
+		Scope:          apikeys.Scope{Type: apikeys.ScopeWorkspace, WorkspaceID: env.Seed.DefaultWorkspaceID},
 		CreatedAt:      t0,
 		CreatedBy:      apikeys.Actor{ID: env.Seed.UserID, Type: apikeys.ActorUser},
 		Principal:      &apikeys.Actor{ID: env.Seed.UserID, Type: apikeys.ActorUser},
@@ -91,6 +92,7 @@ func TestGetDecodesEveryField(t *testing.T) {
 	}
 	require.NotNil(t, unscoped, "the seeded owner's key is listed")
 	require.Empty(t, unscoped.WorkspaceID)
+	require.Equal(t, apikeys.Scope{Type: apikeys.ScopeOrganization}, unscoped.Scope, "a key without a workspace belongs to the organization")
 	require.True(t, unscoped.ExpiresAt.IsZero())
 	require.False(t, unscoped.Expired(t0.Add(100*365*24*time.Hour)))
 

@@ -51,5 +51,5 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 // TestWireTypesHaveJSONMethods: every exported struct with an Extra field
 // encodes through its own methods, which write Extra's members back.
 func TestWireTypesHaveJSONMethods(t *testing.T) {
-	wiretest.Implements(t, wiretest.Methods(t, "."), apikeys.APIKey{}, apikeys.Actor{})
+	wiretest.Implements(t, wiretest.Methods(t, "."), apikeys.APIKey{}, apikeys.Actor{}, apikeys.Scope{})
 }

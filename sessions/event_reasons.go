@@ -102,7 +102,12 @@ func (UnknownStopDetails) isStopDetails() {}
 type SessionError struct {
 	// Type is the error's kind: "model_overloaded_error",
 	// "mcp_connection_failed_error", … or a value this SDK does not know
-	// ("unknown_error" is the platform's own fallback).
+	// ("unknown_error" is the platform's own fallback). The turn-limit kinds
+	// "tool_use_limit_reached_error" (too many tool calls cut off before
+	// they were complete) and "compaction_limit_reached_error" (the context
+	// compacted too many times in a row without progress) are not request
+	// failures: they come with retry status exhausted, and the next user
+	// message starts a new turn.
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	// RetryStatus says what follows: RetryRetrying, RetryExhausted,
@@ -316,7 +321,8 @@ func (v *RetryTerminal) UnmarshalJSON(data []byte) error {
 // (nil for the kinds without any) and whether the kind is known.
 func errorDetailsOf(typ string) (ErrorDetails, bool) {
 	switch typ {
-	case "", "unknown_error", "model_overloaded_error", "model_rate_limited_error", "model_request_failed_error", "billing_error":
+	case "", "unknown_error", "model_overloaded_error", "model_rate_limited_error", "model_request_failed_error", "billing_error",
+		"tool_use_limit_reached_error", "compaction_limit_reached_error":
 		return nil, true
 	case "mcp_connection_failed_error", "mcp_authentication_failed_error":
 		return MCPErrorDetails{}, true

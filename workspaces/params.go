@@ -49,4 +49,8 @@ type ListParams struct {
 	Limit           int    // 1 to 1000; 0 means 20
 	IncludeArchived bool   // also list archived workspaces
 	IncludeDefault  bool   // also list the organization's default workspace
+	// IDs keeps only these workspaces (`wrkspc_…`, at most 100, none
+	// twice). IncludeArchived and IncludeDefault still apply, and ids the
+	// caller cannot list are left out rather than refused.
+	IDs []string
 }

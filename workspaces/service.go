@@ -59,12 +59,17 @@ func (s *Service) Archive(ctx context.Context, workspaceID string, opts ...optio
 
 // List returns one page of workspaces, newest first: GET /v1/organizations/workspaces.
 func (s *Service) List(ctx context.Context, params ListParams, opts ...option.Option) (*pagination.IDPage[Workspace], error) {
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
 	req := pipeline.NewRequest(http.MethodGet, "/v1/organizations/workspaces")
 	if err := req.Query.IDPage(params.AfterID, params.BeforeID, params.Limit, maxListLimit); err != nil {
 		return nil, err
 	}
 	req.Query.Bool("include_archived", params.IncludeArchived)
 	req.Query.Bool("include_default", params.IncludeDefault)
+	// The list is sent as repeated ids[]=…, the form the official clients use.
+	req.Query.Strings("ids[]", params.IDs)
 	return pipeline.Do[pagination.IDPage[Workspace]](ctx, s.p, req, opts)
 }
 

@@ -22,7 +22,15 @@ const (
 	maxTagValue   = 256
 	reservedTag   = "vendor"
 	maxListLimit  = 1000
+	maxListIDs    = 100
 )
+
+func (p *ListParams) validate() error {
+	if len(p.IDs) > maxListIDs {
+		return &apierror.ValidationError{Field: "ids", Rule: "must have at most " + strconv.Itoa(maxListIDs) + " values"}
+	}
+	return check.PrefixedIDs("ids", p.IDs, "wrkspc_", "a workspace id")
+}
 
 func (p *CreateParams) validate() error {
 	if err := check.Length("name", p.Name, 1, maxNameLength); err != nil {

@@ -22,6 +22,10 @@ type Workspace struct {
 	// "" when none is attached. Once attached it cannot be detached or replaced.
 	ExternalKeyID string            `json:"external_key_id,omitzero"`
 	Tags          map[string]string `json:"tags"`
+	// UserProfileID is the user profile attached to the workspace, or ""
+	// when it has none. Every inference request through a workspace with a
+	// user profile must name that profile.
+	UserProfileID string `json:"user_profile_id,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received and
 	// written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`

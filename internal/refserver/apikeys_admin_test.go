@@ -61,6 +61,7 @@ func TestAPIKeyObject(t *testing.T) {
 			"created_by":       map[string]any{"id": e.seed.UserID, "type": "user"},
 			"principal":        map[string]any{"id": e.seed.UserID, "type": "user"},
 			"partial_key_hint": hint(e.seed.APIKey), "status": "active", "expires_at": nil,
+			"scope": map[string]any{"type": "organization"},
 		}},
 		{"service account key", saKey.ID, map[string]any{
 			"type": "api_key", "id": saKey.ID, "name": "ci-deploy", "workspace_id": ws,
@@ -68,6 +69,7 @@ func TestAPIKeyObject(t *testing.T) {
 			"created_by":       map[string]any{"id": e.seed.UserID, "type": "user"},
 			"principal":        map[string]any{"id": sa, "type": "service_account"},
 			"partial_key_hint": hint(saKey.Secret), "status": "active", "expires_at": wireTime(expires),
+			"scope": map[string]any{"type": "workspace", "workspace_id": ws},
 		}},
 		{"legacy workspace key", wsKey.ID, map[string]any{
 			"type": "api_key", "id": wsKey.ID, "name": wsKey.ID, "workspace_id": ws,
@@ -75,6 +77,7 @@ func TestAPIKeyObject(t *testing.T) {
 			"created_by":       map[string]any{"id": sa, "type": "service_account"},
 			"principal":        nil,
 			"partial_key_hint": hint(wsKey.Secret), "status": "active", "expires_at": nil,
+			"scope": map[string]any{"type": "workspace", "workspace_id": ws},
 		}},
 	}
 	for _, tc := range cases {

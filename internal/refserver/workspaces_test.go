@@ -40,6 +40,7 @@ func TestCreateWorkspaceDefaults(t *testing.T) {
 		"display_color":   "#D97757",
 		"external_key_id": nil,
 		"tags":            map[string]any{},
+		"user_profile_id": nil,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("created workspace\n got %v\nwant %v", got, want)

@@ -80,6 +80,14 @@ type apiKeyView struct {
 	PartialKeyHint string         `json:"partial_key_hint"`
 	Status         KeyStatus      `json:"status"`
 	ExpiresAt      *kit.Timestamp `json:"expires_at"`
+	Scope          keyScope       `json:"scope"`
+}
+
+// keyScope is where a key belongs: {type: workspace, workspace_id} or
+// {type: organization} for a key without a workspace.
+type keyScope struct {
+	Type        string `json:"type"`
+	WorkspaceID string `json:"workspace_id,omitempty"`
 }
 
 func (k *apiKey) view() apiKeyView {
@@ -93,9 +101,11 @@ func (k *apiKey) view() apiKeyView {
 		Status:         k.status,
 		ExpiresAt:      kit.OptionalTimestamp(k.expiresAt),
 	}
+	v.Scope = keyScope{Type: "organization"}
 	if k.workspaceID != "" {
 		ws := k.workspaceID
 		v.WorkspaceID = &ws
+		v.Scope = keyScope{Type: "workspace", WorkspaceID: ws}
 	}
 	if k.kind != WorkspaceKey {
 		p := actorOf(k.ownerID)

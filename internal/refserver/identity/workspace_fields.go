@@ -182,6 +182,9 @@ type workspaceJSON struct {
 	DisplayColor  string            `json:"display_color"`
 	ExternalKeyID *string           `json:"external_key_id"`
 	Tags          map[string]string `json:"tags"`
+	// UserProfileID is always null: the reference server has no user
+	// profiles to attach.
+	UserProfileID *string `json:"user_profile_id"`
 }
 
 type dataResidencyJSON struct {

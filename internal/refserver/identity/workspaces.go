@@ -3,7 +3,9 @@ package identity
 import (
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
@@ -188,17 +190,46 @@ func (s *Service) listWorkspaces(c *kit.Call) error {
 	if err != nil {
 		return err
 	}
+	only, err := workspaceIDsFilter(q)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	all := slices.SortedFunc(maps.Values(s.workspaces), workspaceListOrder)
 	keep := func(w *workspace) bool {
-		return (includeArchived || !w.archived()) && (includeDefault || !w.isDefault)
+		return (includeArchived || !w.archived()) && (includeDefault || !w.isDefault) &&
+			(only == nil || only[w.id])
 	}
 	page, perr := kit.PaginateByID(all, func(w *workspace) string { return w.id }, keep, p)
 	if perr != nil {
 		return perr
 	}
 	return c.OK(kit.MapIDPage(page, (*workspace).view))
+}
+
+// listMaxWorkspaceIDs bounds the ids filter of the workspace list.
+const listMaxWorkspaceIDs = 100
+
+// workspaceIDsFilter reads the ids filter, sent as repeated ids[] (the
+// official clients' form) or ids: nil when absent. Ids of workspaces that
+// do not exist are not an error; they match nothing.
+func workspaceIDsFilter(q url.Values) (map[string]bool, error) {
+	ids := append(slices.Clone(q["ids"]), q["ids[]"]...)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if len(ids) > listMaxWorkspaceIDs {
+		return nil, kit.InvalidField("ids", "must have at most %d values", listMaxWorkspaceIDs)
+	}
+	only := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if !strings.HasPrefix(id, "wrkspc_") || len(id) == len("wrkspc_") {
+			return nil, kit.InvalidField("ids", "`%s` is not a workspace id (`wrkspc_…`)", id)
+		}
+		only[id] = true
+	}
+	return only, nil
 }
 
 // workspaceListOrder is newest first, with the default workspace last
