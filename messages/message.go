@@ -33,6 +33,7 @@ type Message struct {
 	StopSequence string         `json:"stop_sequence,omitzero"` // the stop sequence matched; "" when null
 	StopDetails  *StopDetails   `json:"stop_details"`           // set on a refusal, otherwise nil
 	Container    *Container     `json:"container"`              // set when code execution ran
+	Diagnostics  *Diagnostics   `json:"diagnostics"`            // nil unless a cache miss was diagnosed
 	Usage        Usage          `json:"usage"`
 	// Extra holds the members this SDK does not know, kept as received
 	// and written back by MarshalJSON.
@@ -121,6 +122,9 @@ type Usage struct {
 	ServerToolUse       *ServerToolUsage     `json:"server_tool_use"`        // nil unless a server tool was declared
 	ServiceTier         ServiceTier          `json:"service_tier"`           // the tier that served the request
 	InferenceGeo        string               `json:"inference_geo,omitzero"` // where inference ran
+	// Speed is the inference speed mode that served the request:
+	// SpeedStandard or SpeedFast; unknown values are kept.
+	Speed Speed `json:"speed,omitzero"`
 	// Iterations lists each attempt, when the request set Fallbacks.
 	Iterations []UsageIteration `json:"iterations,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received
@@ -186,6 +190,14 @@ const (
 	ServiceTierStandard     ServiceTier = "standard"
 	ServiceTierPriority     ServiceTier = "priority"
 	ServiceTierBatch        ServiceTier = "batch"
+)
+
+// Speed is an inference speed mode. Unknown values are kept.
+type Speed string
+
+const (
+	SpeedStandard Speed = "standard"
+	SpeedFast     Speed = "fast"
 )
 
 // TokenCount is the answer of CountTokens: the total input tokens Create

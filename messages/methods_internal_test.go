@@ -24,6 +24,7 @@ var wireTypes = []any{
 	WebSearchResultLocation{}, SearchResultLocation{}, MessageStartEvent{}, ContentBlockStartEvent{},
 	ContentBlockDeltaEvent{}, ContentBlockStopEvent{}, MessageDeltaEvent{}, MessageStopEvent{}, MessageDelta{},
 	MessageDeltaUsage{}, TextDelta{}, InputJSONDelta{}, ThinkingDelta{}, SignatureDelta{}, CitationsDelta{},
+	Diagnostics{}, CacheMissReason{},
 }
 
 // TestWireTypesHaveJSONMethods: every exported struct type with an Extra

@@ -88,7 +88,7 @@ var exampleCases = []struct {
 			InputTokens: 21, CacheCreationInputTokens: 51,
 			CacheCreation: messages.CacheCreation{Ephemeral1hInputTokens: 51},
 			OutputTokens:  35, OutputTokensDetails: &messages.OutputTokensDetails{ThinkingTokens: 21},
-			ServiceTier: messages.ServiceTierStandard, InferenceGeo: "global",
+			ServiceTier: messages.ServiceTierStandard, InferenceGeo: "global", Speed: messages.SpeedStandard,
 		}, m.Usage)
 	}},
 	{"tool with no arguments", with(prompt("Call get_time please"), func(p *messages.MessageParams) {

@@ -132,8 +132,12 @@ type ThinkingCapability struct {
 // ThinkingTypes are the thinking modes a request may choose.
 type ThinkingTypes struct {
 	Adaptive Capability `json:"adaptive"`
-	Disabled Capability `json:"disabled"`
-	Enabled  Capability `json:"enabled"`
+	// BetweenTools is thinking turned off, with the model's short progress
+	// notes between tool calls returned as thinking blocks. Unsupported
+	// means a request that chooses it is rejected.
+	BetweenTools Capability `json:"between_tools"`
+	Disabled     Capability `json:"disabled"`
+	Enabled      Capability `json:"enabled"`
 	// Extra holds the members this SDK does not know, kept as received and
 	// written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`

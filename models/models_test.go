@@ -103,3 +103,25 @@ func TestNamedModelsAreInTheCatalogue(t *testing.T) {
 		require.Equal(t, want == models.LifecycleDeprecated, !m.RetiresAt.IsZero(), "%s: a retirement date exactly when deprecated", id)
 	}
 }
+
+// TestThinkingTypesKnowBetweenTools: the catalogue sends
+// thinking.types.between_tools and the SDK decodes it into its own field,
+// not into Extra.
+func TestThinkingTypesKnowBetweenTools(t *testing.T) {
+	client := reftest.New(t).Client(t)
+	var raw struct {
+		Capabilities struct {
+			Thinking struct {
+				Types map[string]json.RawMessage `json:"types"`
+			} `json:"thinking"`
+		} `json:"capabilities"`
+	}
+	require.NoError(t, client.Execute(context.Background(), "GET", "/v1/models/"+models.VendorOpus55, nil, &raw))
+	require.JSONEq(t, `{"supported":false}`, string(raw.Capabilities.Thinking.Types["between_tools"]))
+
+	m, err := client.Models.Get(context.Background(), models.VendorOpus55)
+	require.NoError(t, err)
+	types := m.Capabilities.Thinking.Types
+	require.NotContains(t, types.Extra, "between_tools")
+	require.False(t, types.BetweenTools.Supported)
+}

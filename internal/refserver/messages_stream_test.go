@@ -24,9 +24,9 @@ func TestMessagesStreamBytes(t *testing.T) {
 		return "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" + text + "\"}}\n\n"
 	}
 	want := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_010000000000000000000001\",\"type\":\"message\",\"role\":\"assistant\"," +
-		"\"model\":\"vendor-sonnet-5-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"stop_details\":null,\"container\":null," +
+		"\"model\":\"vendor-sonnet-5-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"stop_details\":null,\"container\":null,\"diagnostics\":null," +
 		"\"usage\":{\"input_tokens\":10,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"cache_creation\":{\"ephemeral_5m_input_tokens\":0," +
-		"\"ephemeral_1h_input_tokens\":0},\"output_tokens\":1,\"output_tokens_details\":null,\"server_tool_use\":null,\"service_tier\":\"standard\",\"inference_geo\":\"global\"}}}\n\n" +
+		"\"ephemeral_1h_input_tokens\":0},\"output_tokens\":1,\"output_tokens_details\":null,\"server_tool_use\":null,\"service_tier\":\"standard\",\"inference_geo\":\"global\",\"speed\":\"standard\"}}}\n\n" +
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\",\"citations\":null}}\n\n" +
 		"event: ping\ndata: {\"type\":\"ping\"}\n\n" +
 		delta("You") + delta(" said:") + delta(" Hello") + delta(" there") +
@@ -49,7 +49,7 @@ func TestMessagesStreamContractExample(t *testing.T) {
 	frames, _ := e.stream(t, streamOf(weatherRequest))
 	sig := signature(testThinkingKey, sonnet, "The user asked: What is the weather in Paris? Use get_weather {\"location\": \"Paris\"}")
 	want := []string{
-		`{"type":"message_start","message":{"id":"msg_010000000000000000000001","type":"message","role":"assistant","model":"vendor-sonnet-5-5","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"container":null,"usage":{"input_tokens":21,"cache_creation_input_tokens":51,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":51},"output_tokens":1,"output_tokens_details":null,"server_tool_use":null,"service_tier":"standard","inference_geo":"global"}}}`,
+		`{"type":"message_start","message":{"id":"msg_010000000000000000000001","type":"message","role":"assistant","model":"vendor-sonnet-5-5","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"container":null,"diagnostics":null,"usage":{"input_tokens":21,"cache_creation_input_tokens":51,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":51},"output_tokens":1,"output_tokens_details":null,"server_tool_use":null,"service_tier":"standard","inference_geo":"global","speed":"standard"}}}`,
 		`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`,
 		`{"type":"ping"}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user asked: What is the weather in"}}`,

@@ -43,9 +43,9 @@ func TestMessagesPlainTextExact(t *testing.T) {
 	r := e.do(t, "POST", "/v1/messages", `{"model":"vendor-sonnet-5-5","max_tokens":1024,"messages":[{"role":"user","content":"Hello there"}]}`)
 	want := `{"id":"msg_010000000000000000000001","type":"message","role":"assistant","model":"vendor-sonnet-5-5",` +
 		`"content":[{"type":"text","text":"You said: Hello there","citations":null}],"stop_reason":"end_turn","stop_sequence":null,` +
-		`"stop_details":null,"container":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,` +
+		`"stop_details":null,"container":null,"diagnostics":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,` +
 		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":6,"output_tokens_details":null,` +
-		`"server_tool_use":null,"service_tier":"standard","inference_geo":"global"}}`
+		`"server_tool_use":null,"service_tier":"standard","inference_geo":"global","speed":"standard"}}`
 	if r.status != 200 || string(r.body) != want {
 		t.Fatalf("status %d\n got %s\nwant %s", r.status, r.body, want)
 	}
@@ -70,7 +70,7 @@ func TestMessagesThinkingToolAndCache(t *testing.T) {
 	}
 	wantUsage := `{"cache_creation":{"ephemeral_1h_input_tokens":51,"ephemeral_5m_input_tokens":0},"cache_creation_input_tokens":51,` +
 		`"cache_read_input_tokens":0,"inference_geo":"global","input_tokens":21,"output_tokens":35,"output_tokens_details":{"thinking_tokens":21},` +
-		`"server_tool_use":null,"service_tier":"standard"}`
+		`"server_tool_use":null,"service_tier":"standard","speed":"standard"}`
 	if got := mustMarshal(usageOf(m)); got != wantUsage {
 		t.Fatalf("usage %s\nwant %s", got, wantUsage)
 	}

@@ -245,6 +245,7 @@ func (s *Service) runModel(r *msgRequest, workspace, geo string) *modelResult {
 			OutputTokens:             res.outputTokens,
 			ServiceTier:              "standard",
 			InferenceGeo:             geo,
+			Speed:                    usageSpeed(r),
 		}
 		if a.thinking.on() {
 			usage.OutputTokensDetails = &outputTokensDetailsJSON{ThinkingTokens: res.thinkingToks}

@@ -24,7 +24,10 @@ type messageJSON struct {
 	StopSequence *string          `json:"stop_sequence"`
 	StopDetails  *stopDetailsJSON `json:"stop_details"`
 	Container    *containerJSON   `json:"container"`
-	Usage        msgUsageJSON     `json:"usage"`
+	// Diagnostics is always null: the reference server keeps no record of
+	// earlier prompts to compare, so it never diagnoses a cache miss.
+	Diagnostics json.RawMessage `json:"diagnostics"`
+	Usage       msgUsageJSON    `json:"usage"`
 }
 
 type stopDetailsJSON struct {
@@ -50,7 +53,19 @@ type msgUsageJSON struct {
 	ServerToolUse            *msgServerToolUseJSON    `json:"server_tool_use"`
 	ServiceTier              string                   `json:"service_tier"`
 	InferenceGeo             string                   `json:"inference_geo"`
+	Speed                    string                   `json:"speed"`
 	Iterations               []iterationJSON          `json:"iterations,omitempty"`
+}
+
+// usageSpeed is usage.speed: the request's top-level speed when it is
+// "fast" or "standard" (the field is accepted only with its beta and
+// otherwise ignored), else "standard". A fallback's own speed does not
+// change it.
+func usageSpeed(r *msgRequest) string {
+	if v := jstrOf(r.root.get("speed")); v == "fast" {
+		return v
+	}
+	return "standard"
 }
 
 // deltaUsageJSON is message_delta's usage (5.6): cumulative, final values.

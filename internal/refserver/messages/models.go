@@ -108,9 +108,10 @@ type thinkingCapability struct {
 }
 
 type thinkingTypes struct {
-	Adaptive capability `json:"adaptive"`
-	Disabled capability `json:"disabled"`
-	Enabled  capability `json:"enabled"`
+	Adaptive     capability `json:"adaptive"`
+	BetweenTools capability `json:"between_tools"`
+	Disabled     capability `json:"disabled"`
+	Enabled      capability `json:"enabled"`
 }
 
 func (s *Service) listModels(c *kit.Call) error {

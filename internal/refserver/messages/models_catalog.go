@@ -141,7 +141,9 @@ func fullCapabilities() modelCapabilities {
 		StructuredOutputs: supported,
 		Thinking: thinkingCapability{
 			Supported: true,
-			Types:     thinkingTypes{Adaptive: supported, Disabled: supported, Enabled: supported},
+			// between_tools is unsupported on every model: the reference
+			// server rejects that thinking type.
+			Types: thinkingTypes{Adaptive: supported, BetweenTools: unsupported, Disabled: supported, Enabled: supported},
 		},
 	}
 }
