@@ -2,11 +2,13 @@ package messages_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/wiretest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -102,4 +104,19 @@ func TestDiagnosticsDecodeAndAccumulate(t *testing.T) {
 	out, err := json.Marshal(ev)
 	require.NoError(t, err)
 	require.NoError(t, wiretest.SameJSON([]byte(start), out))
+}
+
+// TestErrorCodeFromServer: an error with a stable code carries it in
+// error.details.error_code, which the SDK exposes as ErrorCode.
+func TestErrorCodeFromServer(t *testing.T) {
+	_, client := newEnv(t)
+	tool := map[string]any{"name": "weather", "description": "Weather.", "input_schema": map[string]any{"type": "object"}}
+	body := map[string]any{"model": "vendor-sonnet-5-5", "max_tokens": 16,
+		"messages": []any{map[string]any{"role": "user", "content": "hi"}}, "tools": []any{tool, tool}}
+	err := client.Execute(ctx, http.MethodPost, "/v1/messages", body, nil)
+	var apiErr *apierror.Error
+	require.True(t, errors.As(err, &apiErr), "%v", err)
+	require.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
+	require.Equal(t, "tool_name_conflict", apiErr.ErrorCode)
+	require.JSONEq(t, `{"error_code":"tool_name_conflict"}`, string(apiErr.Details))
 }

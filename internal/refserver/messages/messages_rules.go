@@ -225,7 +225,7 @@ func (r *msgRequest) checkTools() error {
 			continue
 		}
 		if seen[t.name] {
-			return pyErr("tools", "Tool names must be unique.")
+			return pyErr("tools", "Tool names must be unique.").WithCode("tool_name_conflict", nil)
 		}
 		seen[t.name] = true
 	}
