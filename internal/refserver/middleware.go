@@ -179,9 +179,11 @@ func (s *Server) prepareCall(c *kit.Call, rt kit.Route, admin bool) error {
 	if err := s.identity.CheckAccess(caller, rt, c.R, admin); err != nil {
 		return err
 	}
-	if err := kit.CheckVersion(c.R.Header); err != nil {
+	version, err := kit.CheckVersion(c.R.Header)
+	if err != nil {
 		return err
 	}
+	c.Version = version
 	betas, err := kit.ParseBetas(c.R.Header)
 	if err != nil {
 		return err

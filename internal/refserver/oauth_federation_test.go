@@ -544,7 +544,7 @@ func TestFederationRequestValidation(t *testing.T) {
 		{"bad service account id", body(set("service_account_id", "svac_01")), nil, "service_account_id: must be a service account ID (`svcacct_…`)"},
 		{"bad workspace id", body(set("workspace_id", "Default")), nil, "workspace_id: must be a workspace ID (`wrkspc_…`) or `default`"},
 		{"workspace id not a string", body(set("workspace_id", 3)), nil, "workspace_id: must be a string"},
-		{"bad vendor-version", body(nil), []mod{withHeader("vendor-version", "1999-01-01")}, "vendor-version: unsupported version `1999-01-01`; the supported version is `2023-06-01`"},
+		{"bad vendor-version", body(nil), []mod{withHeader("vendor-version", "1999-01-01")}, "vendor-version: unsupported version `1999-01-01`; the served versions are `2023-06-01` and `2026-10-21`"},
 		{"unknown beta", body(nil), []mod{withHeader("vendor-beta", "nope-2020-01-01")}, "vendor-beta: unknown beta value `nope-2020-01-01`"},
 		{"table order: assertion before rule", body(func(b map[string]any) { b["assertion"] = ""; b["federation_rule_id"] = "x" }), nil, "assertion: must be between 1 and 16384 characters"},
 		{"table order: unknown keys first", body(func(b map[string]any) { b["assertion"] = ""; b["zzz"] = 1 }), nil, "zzz: unknown field"},

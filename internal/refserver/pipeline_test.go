@@ -84,7 +84,7 @@ func TestVersionHeader(t *testing.T) {
 	wantOK(t, e.do(t, "GET", "/v1/models", ""))
 	wantOK(t, e.do(t, "GET", "/v1/models", "", withHeader("vendor-version", "2023-06-01")))
 	r := e.do(t, "GET", "/v1/models", "", withHeader("vendor-version", "2024-01-01"))
-	wantInvalid(t, r, "vendor-version: unsupported version `2024-01-01`; the supported version is `2023-06-01`")
+	wantInvalid(t, r, "vendor-version: unsupported version `2024-01-01`; the served versions are `2023-06-01` and `2026-10-21`")
 }
 
 func TestBetaHeader(t *testing.T) {

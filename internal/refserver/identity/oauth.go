@@ -82,9 +82,11 @@ func readExchangeBody(c *kit.Call) (*jsonFields, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := kit.CheckVersion(c.R.Header); err != nil {
+	version, err := kit.CheckVersion(c.R.Header)
+	if err != nil {
 		return nil, err
 	}
+	c.Version = version
 	betas, err := kit.ParseBetas(c.R.Header)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package kit
 import (
 	"net/http"
 	"strings"
+
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 )
 
 // Headers the pipeline reads.
@@ -12,22 +14,36 @@ const (
 	HeaderWorkspaceID = "vendor-workspace-id"
 )
 
-// SupportedVersion is the only vendor-version value (docs/api-choices.md):
-// an omitted header means it, any other value is rejected.
-const SupportedVersion = "2023-06-01"
-
-// CheckVersion refuses any vendor-version but SupportedVersion.
-func CheckVersion(h http.Header) error {
+// CheckVersion returns the API version a request asks for in the
+// vendor-version header: apiversion.Default when the header is left out,
+// else the value, which must be one the platform serves
+// (docs/api-versions.md). Several values must agree.
+func CheckVersion(h http.Header) (string, error) {
 	values := h.Values(HeaderVersion)
 	if len(values) == 0 {
-		return nil
+		return apiversion.Default, nil
 	}
 	for _, v := range values {
-		if v != SupportedVersion {
-			return InvalidField(HeaderVersion, "unsupported version `%s`; the supported version is `%s`", v, SupportedVersion)
+		if !apiversion.Served(v) {
+			return "", InvalidField(HeaderVersion, "unsupported version `%s`; the served versions are %s", v, servedVersions())
+		}
+		if v != values[0] {
+			return "", InvalidField(HeaderVersion, "sent more than once with different values (`%s`, `%s`); send one version", values[0], v)
 		}
 	}
-	return nil
+	return values[0], nil
+}
+
+// servedVersions lists the served versions: `a` and `b`.
+func servedVersions() string {
+	q := make([]string, len(apiversion.Known))
+	for i, v := range apiversion.Known {
+		q[i] = "`" + v + "`"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // BetaMCPTunnels is the beta value the tunnel routes require (the managed

@@ -71,6 +71,7 @@ type Call struct {
 	Caller      Caller          // nil on public routes
 	WorkspaceID string          // the workspace the request runs in
 	Betas       map[string]bool // vendor-beta values sent
+	Version     string          // the API version the request asks for (kit.CheckVersion)
 
 	// claim is set by IdempotencyStore.RunRaw for ClaimIdempotency.
 	claim func(digest [32]byte) (replayed bool, err error)
