@@ -73,7 +73,7 @@ func TestMessagesValidationMessages(t *testing.T) {
 		// 2.2 messages
 		{"messages empty", `{"model":"vendor-sonnet-5-5","max_tokens":1,"messages":[]}`, "messages: List should have at least 1 item after validation, not 0", nil},
 		{"messages type", `{"model":"vendor-sonnet-5-5","max_tokens":1,"messages":{}}`, "messages: Input should be a valid list", nil},
-		{"role system", withMessages(`{"role":"system","content":"x"}`), "messages.0.role: Input should be 'user' or 'assistant'", nil},
+		{"role unknown", withMessages(`{"role":"developer","content":"x"}`), "messages.0.role: Input should be 'user', 'assistant' or 'system'", nil},
 		{"content missing", withMessages(`{"role":"user"}`), "messages.0.content: Field required", nil},
 		{"message extra key", withMessages(`{"role":"user","content":"x","name":"bob"}`), "messages.0.name: Extra inputs are not permitted", nil},
 		{"empty string content", withMessages(`{"role":"user","content":""}`),

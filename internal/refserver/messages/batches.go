@@ -82,7 +82,7 @@ func (s *Service) createBatch(c *kit.Call) error {
 	}
 	now := c.Now()
 	b := &batch{
-		id: s.cfg.ids("msgbatch_"), workspace: c.WorkspaceID, betas: c.Betas,
+		id: s.cfg.ids("msgbatch_"), workspace: c.WorkspaceID, betas: c.Betas, version: c.Version,
 		created: now, expires: now.Add(batchLifetime), at: now,
 		reqs: reqs, lines: make([][]byte, 0, len(reqs)),
 	}

@@ -36,6 +36,7 @@ const (
 type batch struct {
 	id, workspace string
 	betas         map[string]bool // the create call's vendor-beta values, which each request runs with
+	version       string          // the create call's API version, whose rules each request follows
 	created       time.Time
 	expires       time.Time
 	cancelAt      time.Time // zero until canceled
@@ -134,7 +135,7 @@ func (s *Service) runBatchParams(b *batch, params json.RawMessage, cost *time.Du
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.validateMessages(root, epCreate, b.betas, b.workspace)
+	r, err := s.validateMessages(root, epCreate, b.betas, b.version, b.workspace)
 	if err != nil {
 		return nil, err
 	}

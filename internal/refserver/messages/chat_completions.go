@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
@@ -43,7 +44,7 @@ func (s *Service) chatCompletions(c *kit.Call) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.validateMessages(translated, epCreate, map[string]bool{}, c.WorkspaceID)
+	r, err := s.validateMessages(translated, epCreate, map[string]bool{}, apiversion.Default, c.WorkspaceID)
 	if err != nil {
 		return err
 	}

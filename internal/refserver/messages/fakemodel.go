@@ -457,7 +457,17 @@ func firstRunes(s string, n int) string {
 	return s
 }
 
-func (g *generation) lastMessage() *msgParam { return g.r.messages[len(g.r.messages)-1] }
+// lastMessage is the conversation's last user or assistant message: the
+// system messages after it add instructions, not a turn (a system message
+// always follows a user message, so there is one).
+func (g *generation) lastMessage() *msgParam {
+	for i := len(g.r.messages) - 1; i > 0; i-- {
+		if g.r.messages[i].role != "system" {
+			return g.r.messages[i]
+		}
+	}
+	return g.r.messages[0]
+}
 
 func (g *generation) lastHoldsToolResults() bool {
 	l := g.lastMessage()

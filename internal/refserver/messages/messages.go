@@ -81,7 +81,7 @@ func (s *Service) readMessagesRequest(c *kit.Call, ep msgEndpoint) (*msgRequest,
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := s.validateMessages(root, ep, c.Betas, c.WorkspaceID)
+	r, err := s.validateMessages(root, ep, c.Betas, c.Version, c.WorkspaceID)
 	if err != nil {
 		return nil, nil, err
 	}

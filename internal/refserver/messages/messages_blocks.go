@@ -16,7 +16,8 @@ type block struct {
 	node  *jnode
 	cache *cacheMark
 	// text
-	text string
+	text      string
+	textCites int // text: how many citations the block carries
 	// tool_use, server_tool_use, mcp_tool_use
 	id, name, server string
 	input            *jnode
@@ -75,15 +76,19 @@ var (
 )
 
 // parseContent reads a message's content: a string (shorthand for one text
-// block) or a list of blocks.
-func (r *msgRequest) parseContent(p string, v *jnode) ([]*block, bool, error) {
+// block) or a list of blocks (text blocks only in a system message).
+func (r *msgRequest) parseContent(p string, v *jnode, system bool) ([]*block, bool, error) {
 	if v.kind == jString {
 		if v.str == "" {
 			return nil, true, nil
 		}
 		return []*block{{typ: "text", text: v.str, path: p, node: jobj().set("type", jstr("text")).set("text", v)}}, true, nil
 	}
-	blocks, err := r.parseBlocks(p, v, r.messageTags())
+	tags := r.messageTags()
+	if system {
+		tags = textOnly
+	}
+	blocks, err := r.parseBlocks(p, v, tags)
 	return blocks, false, err
 }
 
@@ -149,7 +154,10 @@ func (r *msgRequest) parseBlock(p string, v *jnode, tags []string) (*block, erro
 	switch tag {
 	case "text":
 		f["text"] = str(&b.text)
-		f["citations"] = nullable(isListOf(isObject))
+		f["citations"] = nullable(func(p string, v *jnode) error {
+			b.textCites = len(v.arr)
+			return isListOf(isObject)(p, v)
+		})
 		required = []string{"text"}
 	case "image":
 		f["source"] = r.imageSource(b)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
@@ -158,9 +159,10 @@ type msgParam struct {
 
 // msgRequest is a parsed Messages request.
 type msgRequest struct {
-	ep    msgEndpoint
-	betas map[string]bool
-	root  *jnode
+	ep      msgEndpoint
+	betas   map[string]bool
+	version string // the API version whose rules apply (docs/api-versions.md)
+	root    *jnode
 
 	pos    map[string]int  // top-level key → its member index
 	parsed map[string]bool // keys whose shape is valid
@@ -224,8 +226,8 @@ type shapeError struct {
 // parseMsgRequest runs pass 1: it walks the top-level members in body
 // order and stops at the first whose shape is wrong. Missing required keys
 // are reported after every member (position len(members)).
-func parseMsgRequest(root *jnode, ep msgEndpoint, betas map[string]bool) (*msgRequest, *shapeError) {
-	r := &msgRequest{ep: ep, betas: betas, root: root, pos: map[string]int{}, parsed: map[string]bool{}}
+func parseMsgRequest(root *jnode, ep msgEndpoint, betas map[string]bool, version string) (*msgRequest, *shapeError) {
+	r := &msgRequest{ep: ep, betas: betas, version: version, root: root, pos: map[string]int{}, parsed: map[string]bool{}}
 	if root.kind != jObject {
 		return r, &shapeError{pos: 0, err: pyErr("", "Input should be a valid dictionary")}
 	}
@@ -286,23 +288,8 @@ func (r *msgRequest) topFields() map[string]fieldFunc {
 	}
 	f["max_tokens"] = r.fMaxTokens
 	f["output_format"] = r.fOutputFormat
-	f["temperature"] = func(p string, v *jnode) error {
-		x, err := readRange(p, v, 0, 1)
-		r.temperature = &x
-		return err
-	}
-	f["top_p"] = func(p string, v *jnode) error {
-		x, err := readRange(p, v, 0, 1)
-		r.topP = &x
-		return err
-	}
-	f["top_k"] = func(p string, v *jnode) error {
-		k, err := readInt(p, v)
-		if err == nil && k < 0 {
-			err = pyErr(p, "Input should be greater than or equal to 0")
-		}
-		r.topK = &k
-		return err
+	if apiversion.SamplingParams(r.version) {
+		r.samplingFields(f)
 	}
 	f["stop_sequences"] = r.fStopSequences
 	f["service_tier"] = func(p string, v *jnode) error {
@@ -335,6 +322,30 @@ func (r *msgRequest) topFields() map[string]fieldFunc {
 		f["fallbacks"] = r.fFallbacks
 	}
 	return f
+}
+
+// samplingFields adds temperature, top_p and top_k, which the versions
+// before 2026-10-21 accept; from 2026-10-21 on they are unknown fields,
+// refused whatever their value (docs/api-versions.md).
+func (r *msgRequest) samplingFields(f map[string]fieldFunc) {
+	f["temperature"] = func(p string, v *jnode) error {
+		x, err := readRange(p, v, 0, 1)
+		r.temperature = &x
+		return err
+	}
+	f["top_p"] = func(p string, v *jnode) error {
+		x, err := readRange(p, v, 0, 1)
+		r.topP = &x
+		return err
+	}
+	f["top_k"] = func(p string, v *jnode) error {
+		k, err := readInt(p, v)
+		if err == nil && k < 0 {
+			err = pyErr(p, "Input should be greater than or equal to 0")
+		}
+		r.topK = &k
+		return err
+	}
 }
 
 func readRange(p string, v *jnode, lo, hi float64) (float64, error) {
@@ -388,14 +399,17 @@ func (r *msgRequest) fMessages(p string, v *jnode) error {
 	for i, it := range items {
 		mp := joinPath(p, i)
 		m := &msgParam{index: i}
+		// A system message holds text blocks only, refused as the system
+		// field refuses other blocks, wherever role sits in the object.
+		system := jstrOf(it.get("role")) == "system"
 		err := walkObject(mp, it, map[string]fieldFunc{
 			"role": func(p string, v *jnode) error {
-				s, err := readEnum(p, v, "user", "assistant")
+				s, err := readEnum(p, v, "user", "assistant", "system")
 				m.role = s
 				return err
 			},
 			"content": func(p string, v *jnode) error {
-				blocks, shorthand, err := r.parseContent(p, v)
+				blocks, shorthand, err := r.parseContent(p, v, system)
 				m.content, m.shorthand = blocks, shorthand
 				if shorthand {
 					m.str = v.str

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
@@ -27,11 +28,11 @@ type msgRule struct {
 	check  func() error
 }
 
-// validateMessages parses and validates a Messages body for ep and returns
-// the request. workspaceID is where the request runs (inference_geo,
-// containers).
-func (s *Service) validateMessages(root *jnode, ep msgEndpoint, betas map[string]bool, workspaceID string) (*msgRequest, error) {
-	r, shape := parseMsgRequest(root, ep, betas)
+// validateMessages parses and validates a Messages body for ep by the
+// rules of API version version and returns the request. workspaceID is
+// where the request runs (inference_geo, containers).
+func (s *Service) validateMessages(root *jnode, ep msgEndpoint, betas map[string]bool, version, workspaceID string) (*msgRequest, error) {
+	r, shape := parseMsgRequest(root, ep, betas, version)
 	r.sigKey = s.signingKey()
 	bestPos, bestErr := len(root.obj)+1, error(nil)
 	if shape != nil {
@@ -287,13 +288,19 @@ func (r *msgRequest) checkConversation() error {
 		if len(m.content) == 0 && (i != n-1 || m.role != "assistant") {
 			return pyErr(joinPath("messages", i), "all messages must have non-empty content except for the optional final assistant message")
 		}
+		if m.role == "system" && (i == 0 || r.messages[i-1].role != "user") {
+			return pyErr(joinPath("messages", i), msgSystemPlacement)
+		}
 		hopModel := r.modelID
 		for _, b := range m.content {
 			if err := checkNonEmptyText(b); err != nil {
 				return err
 			}
-			if (m.role == "user" && assistantOnlyBlocks[b.typ]) || (m.role == "assistant" && userOnlyBlocks[b.typ]) {
+			if r.misplaced(m.role, b.typ) {
 				return pyErr(b.path, "`%s` blocks are not allowed in `%s` messages", b.typ, m.role)
+			}
+			if err := r.checkCitations(m.role, b); err != nil {
+				return err
 			}
 			switch b.typ {
 			case "fallback":
@@ -321,6 +328,54 @@ func (r *msgRequest) checkConversation() error {
 	return err
 }
 
+// msgSystemPlacement is the rule a system message breaks when it does not
+// follow a user message.
+const msgSystemPlacement = "a `system` message must come immediately after a `user` message; put the instructions that open the conversation in the top-level `system` field"
+
+// misplaced reports whether a block of type typ may not sit directly in a
+// message of role. A document directly in an assistant message is accepted
+// until 2026-10-21 (docs/api-versions.md).
+func (r *msgRequest) misplaced(role, typ string) bool {
+	switch role {
+	case "user":
+		return assistantOnlyBlocks[typ]
+	case "assistant":
+		if typ == "document" {
+			return !apiversion.AssistantDocuments(r.version)
+		}
+		return userOnlyBlocks[typ]
+	}
+	return false // system messages are text only (pass 1)
+}
+
+// checkCitations refuses citations where they may not be: on the text of a
+// system message in every version, and from 2026-10-21 on the text of a
+// user message, directly or inside a search_result block
+// (docs/api-versions.md). An empty list is no citation.
+func (r *msgRequest) checkCitations(role string, b *block) error {
+	switch {
+	case role == "system" && b.textCites > 0:
+		return pyErr(joinPath(b.path, "citations"), "citations are not allowed in `system` messages")
+	case role != "user" || apiversion.UserCitations(r.version):
+		return nil
+	}
+	check := func(b *block) error {
+		if b.textCites > 0 {
+			return pyErr(joinPath(b.path, "citations"), "citations are not allowed on text in `user` messages since vendor-version %s; send citations back only on `assistant` text", apiversion.V20261021)
+		}
+		return nil
+	}
+	if b.typ == "search_result" {
+		for _, c := range b.content {
+			if err := check(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return check(b)
+}
+
 func checkNonEmptyText(b *block) error {
 	if b.typ == "text" && b.text == "" {
 		return pyErr("messages", "text content blocks must be non-empty")
@@ -340,8 +395,15 @@ const (
 
 // checkToolPairing applies the tool-pairing rule to turns: consecutive
 // messages of one role form one turn (2.2), so "the next message" is the
-// next turn.
+// next turn. System messages are not part of any turn: the rule looks
+// through them.
 func (r *msgRequest) checkToolPairing() error {
+	convo := make([]*msgParam, 0, len(r.messages))
+	for _, m := range r.messages {
+		if m.role != "system" {
+			convo = append(convo, m)
+		}
+	}
 	type use struct {
 		id  string
 		msg int
@@ -364,13 +426,13 @@ func (r *msgRequest) checkToolPairing() error {
 		}
 		return nil
 	}
-	for i := 0; i < len(r.messages); {
-		role := r.messages[i].role
+	for i := 0; i < len(convo); {
+		role := convo[i].role
 		j := i
-		for j < len(r.messages) && r.messages[j].role == role {
+		for j < len(convo) && convo[j].role == role {
 			j++
 		}
-		turn := r.messages[i:j]
+		turn := convo[i:j]
 		if role == "assistant" {
 			pending, prevAssistant = nil, true
 			for _, m := range turn {
