@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 )
 
@@ -68,12 +69,13 @@ func actorOf(id string) actorRef {
 }
 
 // apiKeyView is the api_key object (docs/auth-wire.md 5.1). Status never reports
-// expiry: expires_at does.
+// expiry: expires_at does. workspace_id, which scope replaced, is left out
+// from API version 2026-10-21 on (docs/api-versions.md).
 type apiKeyView struct {
 	Type           string         `json:"type"`
 	ID             string         `json:"id"`
 	Name           string         `json:"name"`
-	WorkspaceID    *string        `json:"workspace_id"`
+	WorkspaceID    *deprecatedID  `json:"workspace_id,omitempty"`
 	CreatedAt      kit.Timestamp  `json:"created_at"`
 	CreatedBy      actorRef       `json:"created_by"`
 	Principal      *actorRef      `json:"principal"`
@@ -90,7 +92,19 @@ type keyScope struct {
 	WorkspaceID string `json:"workspace_id,omitempty"`
 }
 
-func (k *apiKey) view() apiKeyView {
+// deprecatedID is a deprecated id field that is present: the id, or null
+// for "".
+type deprecatedID string
+
+func (d deprecatedID) MarshalJSON() ([]byte, error) {
+	if d == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(d))
+}
+
+// view is k as the API returns it under API version version.
+func (k *apiKey) view(version string) apiKeyView {
 	v := apiKeyView{
 		Type:           "api_key",
 		ID:             k.id,
@@ -103,9 +117,11 @@ func (k *apiKey) view() apiKeyView {
 	}
 	v.Scope = keyScope{Type: "organization"}
 	if k.workspaceID != "" {
-		ws := k.workspaceID
+		v.Scope = keyScope{Type: "workspace", WorkspaceID: k.workspaceID}
+	}
+	if apiversion.DeprecatedFields(version) {
+		ws := deprecatedID(k.workspaceID)
 		v.WorkspaceID = &ws
-		v.Scope = keyScope{Type: "workspace", WorkspaceID: ws}
 	}
 	if k.kind != WorkspaceKey {
 		p := actorOf(k.ownerID)
@@ -164,7 +180,7 @@ func (s *Service) listAPIKeys(c *kit.Call) error {
 	if err != nil {
 		return err
 	}
-	return c.OK(kit.MapIDPage(page, (*apiKey).view))
+	return c.OK(kit.MapIDPage(page, func(k *apiKey) apiKeyView { return k.view(c.Version) }))
 }
 
 func apiKeyNotFound(id string) *kit.APIError {
@@ -179,7 +195,7 @@ func (s *Service) getAPIKey(c *kit.Call) error {
 	if !ok {
 		return apiKeyNotFound(id)
 	}
-	return c.OK(k.view())
+	return c.OK(k.view(c.Version))
 }
 
 // apiKeyUpdateBody is the body of Update API Key (docs/auth-wire.md 5.4).
@@ -229,7 +245,7 @@ func (s *Service) updateAPIKey(c *kit.Call) error {
 	if moves {
 		k.status = KeyStatus(body.Status.Value)
 	}
-	return c.OK(k.view())
+	return c.OK(k.view(c.Version))
 }
 
 // checkKeyUpdateLocked applies the key state rules (docs/auth-wire.md 5.4):
