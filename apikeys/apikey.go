@@ -22,13 +22,15 @@ type APIKey struct {
 	Scope     Scope     `json:"scope,omitzero"`
 	CreatedAt time.Time `json:"created_at"`
 	CreatedBy Actor     `json:"created_by"`
-	// Principal is whom the key acts as: a user (personal key) or a
-	// service account; nil for a legacy workspace key, which acts as nobody.
-	Principal *Actor `json:"principal"`
+	// Principal is whom the key acts as: *UserActor (personal key),
+	// *ServiceAccountActor or *UnknownPrincipal; nil (null on the wire) for
+	// a legacy workspace key, which acts as nobody.
+	Principal Principal `json:"principal"`
 	// PartialKeyHint shows the start and end of the secret
 	// ("sk-vendor-api03-R2D...igAA").
 	PartialKeyHint string `json:"partial_key_hint"`
-	// Status does not report expiry; ExpiresAt does.
+	// Status is StatusExpired once ExpiresAt has passed on the server's
+	// clock, unless the key was deleted (StatusArchived).
 	Status Status `json:"status"`
 	// ExpiresAt is when the key stops working, fixed at creation; zero for
 	// a key that never expires (null on the wire).
@@ -38,8 +40,9 @@ type APIKey struct {
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// Expired reports whether the key has expired at now. An expired key keeps
-// its status, and can only be deleted.
+// Expired reports whether the key has expired at now, on the caller's
+// clock; Status tells the same on the server's clock. An expired key can
+// only be deleted.
 func (k *APIKey) Expired(now time.Time) bool {
 	return !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)
 }
@@ -51,10 +54,13 @@ const (
 	StatusActive   Status = "active"
 	StatusInactive Status = "inactive" // disabled; can be re-enabled
 	StatusArchived Status = "archived" // deleted, permanently; still listed
+	// StatusExpired is reported, never set: the key's ExpiresAt has
+	// passed. It can be listed with ListParams.Status but not sent in
+	// UpdateParams.
+	StatusExpired Status = "expired"
 )
 
-// Actor is a user or a service account: who created a key, or whom it
-// acts as.
+// Actor is a user or a service account: who created a key.
 type Actor struct {
 	ID   string    `json:"id"`
 	Type ActorType `json:"type"`
@@ -103,7 +109,9 @@ type (
 func (k APIKey) MarshalJSON() ([]byte, error) { return wire.Marshal(plainAPIKey(k)) }
 
 // UnmarshalJSON reads a key, keeping unknown members in Extra.
-func (k *APIKey) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, (*plainAPIKey)(k)) }
+func (k *APIKey) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, (*plainAPIKey)(k), principals)
+}
 
 // MarshalJSON writes the actor as the API sends it, Extra included.
 func (a Actor) MarshalJSON() ([]byte, error) { return wire.Marshal(plainActor(a)) }

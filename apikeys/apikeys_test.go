@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestGetDecodesEveryField(t *testing.T) {
 		Scope:          apikeys.Scope{Type: apikeys.ScopeWorkspace, WorkspaceID: env.Seed.DefaultWorkspaceID},
 		CreatedAt:      t0,
 		CreatedBy:      apikeys.Actor{ID: env.Seed.UserID, Type: apikeys.ActorUser},
-		Principal:      &apikeys.Actor{ID: env.Seed.UserID, Type: apikeys.ActorUser},
+		Principal:      &apikeys.UserActor{UserID: env.Seed.UserID},
 		PartialKeyHint: "sk-vendor-api03-" + body[:3] + "..." + body[len(body)-4:],
 		Status:         apikeys.StatusActive,
 		ExpiresAt:      expires,
@@ -167,7 +168,7 @@ func TestListFiltersAndPages(t *testing.T) {
 	require.ErrorAs(t, err, &verr)
 	_, err = client.APIKeys.List(ctx, apikeys.ListParams{Limit: 1001})
 	require.ErrorAs(t, err, &verr)
-	_, err = client.APIKeys.List(ctx, apikeys.ListParams{Status: "expired"})
+	_, err = client.APIKeys.List(ctx, apikeys.ListParams{Status: "expiring"})
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	require.ErrorContains(t, err, "status")
 	_, err = client.APIKeys.List(ctx, apikeys.ListParams{WorkspaceID: "ws-1"})
@@ -264,8 +265,9 @@ func TestStateTransitions(t *testing.T) {
 		"409s are not retried: one request each") // 7 steps + 3 refusals = 10 requests
 }
 
-// TestExpiredKeyCanOnlyBeDeleted: expiry does not change the status, and
-// every move but Delete is a 409.
+// TestExpiredKeyCanOnlyBeDeleted: once its expiry passes on the server's
+// clock a key reports StatusExpired, whatever its stored status, is listed
+// under that status, and every move but Delete is a 409.
 func TestExpiredKeyCanOnlyBeDeleted(t *testing.T) {
 	for _, start := range []apikeys.Status{apikeys.StatusActive, apikeys.StatusInactive} {
 		t.Run(string(start), func(t *testing.T) {
@@ -275,28 +277,37 @@ func TestExpiredKeyCanOnlyBeDeleted(t *testing.T) {
 				_, err := client.APIKeys.Disable(ctx, k.ID)
 				require.NoError(t, err)
 			}
-			clock.Advance(3 * time.Hour)
-
+			listed := func(status apikeys.Status) bool {
+				t.Helper()
+				page, err := client.APIKeys.List(ctx, apikeys.ListParams{Status: status})
+				require.NoError(t, err)
+				return slices.ContainsFunc(page.Data, func(x apikeys.APIKey) bool { return x.ID == k.ID })
+			}
+			clock.Advance(3*time.Hour - time.Nanosecond)
 			got, err := client.APIKeys.Get(ctx, k.ID)
 			require.NoError(t, err)
-			require.Equal(t, start, got.Status, "status never reports expiry")
+			require.Equal(t, start, got.Status, "not expired yet")
+			require.True(t, listed(start))
+			require.False(t, listed(apikeys.StatusExpired))
+
+			clock.Advance(time.Nanosecond) // expiry is inclusive
+			got, err = client.APIKeys.Get(ctx, k.ID)
+			require.NoError(t, err)
+			require.Equal(t, apikeys.StatusExpired, got.Status, "the server's clock has passed expires_at")
 			require.True(t, got.Expired(clock.Now()))
+			require.True(t, listed(apikeys.StatusExpired))
+			require.False(t, listed(start), "listed under the status it reports")
 			_, err = client.Models.List(ctx, models.ListParams{}, option.WithAPIKey(k.Secret))
 			require.ErrorContains(t, err, "API key has expired")
 
 			const expired = "has expired; an expired key can only be deleted"
 			_, err = client.APIKeys.Enable(ctx, k.ID)
-			if start == apikeys.StatusActive {
-				require.NoError(t, err, "no change is always fine")
-			} else {
-				requireConflict(t, err, expired)
-			}
+			requireConflict(t, err, expired)
 			_, err = client.APIKeys.Disable(ctx, k.ID)
-			if start == apikeys.StatusInactive {
-				require.NoError(t, err, "no change is always fine")
-			} else {
-				requireConflict(t, err, expired)
-			}
+			requireConflict(t, err, expired)
+			same, err := client.APIKeys.Update(ctx, k.ID, apikeys.UpdateParams{Name: "short"})
+			require.NoError(t, err, "no change is always fine")
+			require.Equal(t, apikeys.StatusExpired, same.Status)
 			_, err = client.APIKeys.Update(ctx, k.ID, apikeys.UpdateParams{Name: "renamed"})
 			requireConflict(t, err, expired)
 			_, err = client.APIKeys.Update(ctx, k.ID, apikeys.UpdateParams{Name: "renamed", Status: apikeys.StatusArchived})
@@ -308,6 +319,11 @@ func TestExpiredKeyCanOnlyBeDeleted(t *testing.T) {
 			require.Equal(t, "short", got.Name)
 			_, err = client.Models.List(ctx, models.ListParams{}, option.WithAPIKey(k.Secret))
 			require.ErrorContains(t, err, "API key has been deleted", "archived and expired reports deleted")
+			got, err = client.APIKeys.Get(ctx, k.ID)
+			require.NoError(t, err)
+			require.Equal(t, apikeys.StatusArchived, got.Status, "deleted wins over expired")
+			require.True(t, listed(apikeys.StatusArchived))
+			require.False(t, listed(apikeys.StatusExpired))
 		})
 	}
 }
@@ -321,4 +337,31 @@ func TestAdminAccessOnly(t *testing.T) {
 	var apiErr *apierror.Error
 	require.True(t, errors.As(err, &apiErr))
 	require.NotContains(t, err.Error(), scoped.Secret)
+}
+
+// TestPrincipalKinds: the principal decodes to the variant of the key's
+// owner, and a legacy workspace key has none.
+func TestPrincipalKinds(t *testing.T) {
+	env, _, client := newEnv(t)
+	sa := env.Server.CreateServiceAccount("deployer")
+	saKey := createKey(t, env, refserver.KeySpec{Kind: refserver.ServiceAccountKey, OwnerID: sa})
+	personal := createKey(t, env, refserver.KeySpec{})
+	legacy := createKey(t, env, refserver.KeySpec{Kind: refserver.WorkspaceKey, WorkspaceID: env.Seed.DefaultWorkspaceID})
+
+	want := map[string]apikeys.Principal{
+		saKey.ID:    &apikeys.ServiceAccountActor{ServiceAccountID: sa},
+		personal.ID: &apikeys.UserActor{UserID: env.Seed.UserID},
+		legacy.ID:   nil,
+	}
+	for id, p := range want {
+		got, err := client.APIKeys.Get(ctx, id)
+		require.NoError(t, err)
+		require.Equal(t, p, got.Principal, id)
+	}
+	for k, err := range client.APIKeys.All(ctx, apikeys.ListParams{}) {
+		require.NoError(t, err)
+		if p, ok := want[k.ID]; ok {
+			require.Equal(t, p, k.Principal, "listed %s", k.ID)
+		}
+	}
 }

@@ -59,7 +59,7 @@ func TestAPIKeyObject(t *testing.T) {
 			"type": "api_key", "id": seedKeyID, "name": seedKeyID, "workspace_id": nil,
 			"created_at":       created,
 			"created_by":       map[string]any{"id": e.seed.UserID, "type": "user"},
-			"principal":        map[string]any{"id": e.seed.UserID, "type": "user"},
+			"principal":        map[string]any{"type": "user_actor", "user_id": e.seed.UserID},
 			"partial_key_hint": hint(e.seed.APIKey), "status": "active", "expires_at": nil,
 			"scope": map[string]any{"type": "organization"},
 		}},
@@ -67,7 +67,7 @@ func TestAPIKeyObject(t *testing.T) {
 			"type": "api_key", "id": saKey.ID, "name": "ci-deploy", "workspace_id": ws,
 			"created_at":       wireTime(testStart.Add(time.Minute)),
 			"created_by":       map[string]any{"id": e.seed.UserID, "type": "user"},
-			"principal":        map[string]any{"id": sa, "type": "service_account"},
+			"principal":        map[string]any{"type": "service_account_actor", "service_account_id": sa},
 			"partial_key_hint": hint(saKey.Secret), "status": "active", "expires_at": wireTime(expires),
 			"scope": map[string]any{"type": "workspace", "workspace_id": ws},
 		}},
@@ -171,7 +171,7 @@ func TestListAPIKeys(t *testing.T) {
 		})
 	}
 	invalid := []struct{ query, message string }{
-		{"?status=expired", "status: must be one of `active`, `inactive`, `archived`"},
+		{"?status=expiring", "status: must be one of `active`, `inactive`, `archived`, `expired`"},
 		{"?workspace_id=default", "workspace_id: must be a workspace ID (`wrkspc_…`)"},
 		{"?created_by_user_id=svcacct_01", "created_by_user_id: must be a user ID (`user_…`)"},
 		{"?limit=0", "limit: must be between 1 and 1000"},
@@ -282,13 +282,15 @@ func TestAPIKeyTransitions(t *testing.T) {
 		`{"status":"archived","name":"renamed"}`,
 	}
 	// want[state][i] answers requests[i]. The key is named "key", so
-	// {"name":"key"} changes nothing, like {} and the current status.
+	// {"name":"key"} changes nothing, like {} and the current status. An
+	// expired key reports "expired", so asking for its stored status is a
+	// change, refused.
 	want := map[state][]outcome{
 		active:          {same("active"), same("inactive"), same("archived"), same("active"), same("active"), same("active"), same("archived")},
 		inactive:        {same("active"), same("inactive"), same("archived"), same("inactive"), same("inactive"), same("inactive"), same("archived")},
 		archived:        {refuse(deleted), refuse(deleted), same("archived"), refuse(deleted), same("archived"), same("archived"), refuse(deleted)},
-		expiredActive:   {same("active"), refuse(expired), same("archived"), refuse(expired), same("active"), same("active"), refuse(expired)},
-		expiredInactive: {refuse(expired), same("inactive"), same("archived"), refuse(expired), same("inactive"), same("inactive"), refuse(expired)},
+		expiredActive:   {refuse(expired), refuse(expired), same("archived"), refuse(expired), same("expired"), same("expired"), refuse(expired)},
+		expiredInactive: {refuse(expired), refuse(expired), same("archived"), refuse(expired), same("expired"), same("expired"), refuse(expired)},
 		expiredArchived: {refuse(deleted), refuse(deleted), same("archived"), refuse(deleted), same("archived"), same("archived"), refuse(deleted)},
 	}
 	// The 401 each status gives on an API request (docs/api-choices.md
@@ -377,7 +379,7 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	e.clock.Advance(time.Hour)
 	wantUnauthenticated(t, use(), msgExpired)
 	got := wantOK(t, e.do(t, "GET", keyPath(k.ID), ""))
-	require.Equal(t, "active", got["status"], "status never reports expiry")
+	require.Equal(t, "expired", got["status"], "status reports expiry on the server's clock")
 	require.Equal(t, wireTime(testStart.Add(time.Hour)), got["expires_at"])
 	wantConflict(t, set("inactive"), "invalid_request_error", msgKeyExpired(k.ID))
 	require.Error(t, e.srv.SetAPIKeyStatus(k.ID, refserver.KeyInactive))
@@ -387,8 +389,36 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	wantConflict(t, set("active"), "invalid_request_error", msgKeyDeleted(k.ID))
 	require.Error(t, e.srv.SetAPIKeyStatus(k.ID, refserver.KeyActive))
 	e.clock.Set(testStart)
+	require.Equal(t, "archived", wantOK(t, e.do(t, "GET", keyPath(k.ID), ""))["status"])
 	wantConflict(t, set("active"), "invalid_request_error", msgKeyDeleted(k.ID))
 	wantUnauthenticated(t, use(), msgDeleted)
+}
+
+// The expired status is computed on the server's clock, never stored: it
+// appears when expires_at is reached, the list filters on it, and setting
+// the clock back shows the stored status again.
+func TestAPIKeyExpiredStatus(t *testing.T) {
+	e := newEnv(t)
+	k := e.mustKey(t, refserver.KeySpec{Kind: refserver.PersonalKey, OwnerID: e.seed.UserID, ExpiresAt: e.clock.Now().Add(time.Hour)})
+	status := func() any { return wantOK(t, e.do(t, "GET", keyPath(k.ID), ""))["status"] }
+	listed := func(status string) []string {
+		t.Helper()
+		var ids []string
+		for _, x := range wantOK(t, e.do(t, "GET", apiKeysPath+"?status="+status, ""))["data"].([]any) {
+			ids = append(ids, x.(map[string]any)["id"].(string))
+		}
+		return ids
+	}
+
+	require.Equal(t, "active", status())
+	require.Empty(t, listed("expired"))
+	e.clock.Advance(time.Hour)
+	require.Equal(t, "expired", status())
+	require.Equal(t, []string{k.ID}, listed("expired"))
+	require.NotContains(t, listed("active"), k.ID)
+	e.clock.Set(testStart)
+	require.Equal(t, "active", status(), "expired is never stored")
+	require.Empty(t, listed("expired"))
 }
 
 // When each key kind stops working (docs/api-choices.md "API keys"), beyond

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
@@ -55,7 +56,7 @@ func (s *Service) checkKeyCreatorLocked(id string) error {
 	return nil
 }
 
-// actorRef is {id, type} of created_by and principal.
+// actorRef is {id, type} of created_by.
 type actorRef struct {
 	ID   string `json:"id"`
 	Type string `json:"type"`
@@ -68,8 +69,39 @@ func actorOf(id string) actorRef {
 	return actorRef{ID: id, Type: "user"}
 }
 
-// apiKeyView is the api_key object (docs/auth-wire.md 5.1). Status never reports
-// expiry: expires_at does. workspace_id, which scope replaced, is left out
+// keyPrincipal is the api_key object's principal, a union on type:
+// {type: user_actor, user_id} or {type: service_account_actor,
+// service_account_id}. A key bound to no principal sends null.
+type keyPrincipal struct {
+	Type             string `json:"type"`
+	UserID           string `json:"user_id,omitempty"`
+	ServiceAccountID string `json:"service_account_id,omitempty"`
+}
+
+func principalOf(id string) keyPrincipal {
+	if strings.HasPrefix(id, "svcacct_") {
+		return keyPrincipal{Type: "service_account_actor", ServiceAccountID: id}
+	}
+	return keyPrincipal{Type: "user_actor", UserID: id}
+}
+
+// keyExpired is the status the API reports for a key past its expiry. It
+// is never stored: the key keeps its stored status, which comes back only
+// if the clock is set back.
+const keyExpired KeyStatus = "expired"
+
+// statusAt is the status the API reports at now: archived stays archived
+// (deletion is final whatever the expiry), otherwise a key past its expiry
+// is expired, otherwise the stored status.
+func (k *apiKey) statusAt(now time.Time) KeyStatus {
+	if k.status != KeyArchived && k.expired(now) {
+		return keyExpired
+	}
+	return k.status
+}
+
+// apiKeyView is the api_key object (docs/auth-wire.md 5.1). Status reports
+// expiry on the server's clock (statusAt). workspace_id, which scope replaced, is left out
 // from API version 2026-10-21 on (docs/api-versions.md).
 type apiKeyView struct {
 	Type           string         `json:"type"`
@@ -78,7 +110,7 @@ type apiKeyView struct {
 	WorkspaceID    *deprecatedID  `json:"workspace_id,omitempty"`
 	CreatedAt      kit.Timestamp  `json:"created_at"`
 	CreatedBy      actorRef       `json:"created_by"`
-	Principal      *actorRef      `json:"principal"`
+	Principal      *keyPrincipal  `json:"principal"`
 	PartialKeyHint string         `json:"partial_key_hint"`
 	Status         KeyStatus      `json:"status"`
 	ExpiresAt      *kit.Timestamp `json:"expires_at"`
@@ -103,8 +135,8 @@ func (d deprecatedID) MarshalJSON() ([]byte, error) {
 	return json.Marshal(string(d))
 }
 
-// view is k as the API returns it under API version version.
-func (k *apiKey) view(version string) apiKeyView {
+// view is k as the API returns it at now under API version version.
+func (k *apiKey) view(version string, now time.Time) apiKeyView {
 	v := apiKeyView{
 		Type:           "api_key",
 		ID:             k.id,
@@ -112,7 +144,7 @@ func (k *apiKey) view(version string) apiKeyView {
 		CreatedAt:      kit.Timestamp(k.createdAt),
 		CreatedBy:      actorOf(k.createdBy),
 		PartialKeyHint: k.hint,
-		Status:         k.status,
+		Status:         k.statusAt(now),
 		ExpiresAt:      kit.OptionalTimestamp(k.expiresAt),
 	}
 	v.Scope = keyScope{Type: "organization"}
@@ -124,7 +156,7 @@ func (k *apiKey) view(version string) apiKeyView {
 		v.WorkspaceID = &ws
 	}
 	if k.kind != WorkspaceKey {
-		p := actorOf(k.ownerID)
+		p := principalOf(k.ownerID)
 		v.Principal = &p
 	}
 	return v
@@ -148,7 +180,12 @@ func validPrefixedID(prefix, s string) bool {
 	return true
 }
 
-var keyStatuses = []string{string(KeyActive), string(KeyInactive), string(KeyArchived)}
+// keyStatuses are the statuses an update can set; listStatuses, those a
+// list can filter on, add the reported-only expired.
+var (
+	keyStatuses  = []string{string(KeyActive), string(KeyInactive), string(KeyArchived)}
+	listStatuses = append(slices.Clone(keyStatuses), string(keyExpired))
+)
 
 func (s *Service) listAPIKeys(c *kit.Call) error {
 	q := c.R.URL.Query()
@@ -157,8 +194,8 @@ func (s *Service) listAPIKeys(c *kit.Call) error {
 		return err
 	}
 	status, hasStatus := kit.QueryValue(q, "status")
-	if hasStatus && !slices.Contains(keyStatuses, status) {
-		return kit.InvalidField("status", "must be one of %s", kit.QuoteList(keyStatuses))
+	if hasStatus && !slices.Contains(listStatuses, status) {
+		return kit.InvalidField("status", "must be one of %s", kit.QuoteList(listStatuses))
 	}
 	wsID, hasWS := kit.QueryValue(q, "workspace_id")
 	if hasWS && !validWorkspaceID(wsID) {
@@ -170,9 +207,10 @@ func (s *Service) listAPIKeys(c *kit.Call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.cfg.clock.Now()
 	all := slices.SortedFunc(maps.Values(s.keys), kit.NewestFirst((*apiKey).position))
 	keep := func(k *apiKey) bool {
-		return (!hasStatus || string(k.status) == status) &&
+		return (!hasStatus || string(k.statusAt(now)) == status) &&
 			(!hasWS || k.workspaceID == wsID) &&
 			(!hasCreator || k.createdBy == creator)
 	}
@@ -180,7 +218,7 @@ func (s *Service) listAPIKeys(c *kit.Call) error {
 	if err != nil {
 		return err
 	}
-	return c.OK(kit.MapIDPage(page, func(k *apiKey) apiKeyView { return k.view(c.Version) }))
+	return c.OK(kit.MapIDPage(page, func(k *apiKey) apiKeyView { return k.view(c.Version, now) }))
 }
 
 func apiKeyNotFound(id string) *kit.APIError {
@@ -195,7 +233,7 @@ func (s *Service) getAPIKey(c *kit.Call) error {
 	if !ok {
 		return apiKeyNotFound(id)
 	}
-	return c.OK(k.view(c.Version))
+	return c.OK(k.view(c.Version, s.cfg.clock.Now()))
 }
 
 // apiKeyUpdateBody is the body of Update API Key (docs/auth-wire.md 5.4).
@@ -234,9 +272,12 @@ func (s *Service) updateAPIKey(c *kit.Call) error {
 	if !ok {
 		return apiKeyNotFound(id)
 	}
+	// A move is measured against the reported status, so asking an
+	// expired key for its stored status is a change, which is refused.
+	now := s.cfg.clock.Now()
 	renames := body.Name.Set && body.Name.Value != k.name
-	moves := body.Status.Set && KeyStatus(body.Status.Value) != k.status
-	if err := s.checkKeyUpdateLocked(k, renames, moves, KeyStatus(body.Status.Value)); err != nil {
+	moves := body.Status.Set && KeyStatus(body.Status.Value) != k.statusAt(now)
+	if err := s.checkKeyUpdateLocked(k, renames, moves, KeyStatus(body.Status.Value), now); err != nil {
 		return err
 	}
 	if renames {
@@ -245,20 +286,20 @@ func (s *Service) updateAPIKey(c *kit.Call) error {
 	if moves {
 		k.status = KeyStatus(body.Status.Value)
 	}
-	return c.OK(k.view(c.Version))
+	return c.OK(k.view(c.Version, now))
 }
 
 // checkKeyUpdateLocked applies the key state rules (docs/auth-wire.md 5.4):
 // nothing changing is always fine; a deleted key never changes again; an
 // expired key can only be deleted. Every other move between active and
 // inactive, and deleting, is allowed.
-func (s *Service) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeyStatus) error {
+func (s *Service) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeyStatus, now time.Time) error {
 	switch {
 	case !renames && !moves:
 		return nil
 	case k.status == KeyArchived:
 		return kit.StateConflict(kit.ErrInvalidRequest, "API key `%s` has been deleted and cannot be updated.", k.id)
-	case k.expired(s.cfg.clock.Now()) && (renames || to != KeyArchived):
+	case k.expired(now) && (renames || to != KeyArchived):
 		return kit.StateConflict(kit.ErrInvalidRequest, "API key `%s` has expired; an expired key can only be deleted.", k.id)
 	}
 	return nil
