@@ -305,8 +305,11 @@ func TestAPIKeyStatusMoves(t *testing.T) {
 
 	admin := tg.Client.APIKeys
 	k, err := admin.Get(ctx, key.ID)
-	if err != nil || k.Name != "conformance-key" || k.Status != apikeys.StatusActive || k.Principal == nil || k.Principal.ID != user {
-		t.Fatalf("get key: %v, %+v", err, k)
+	if err != nil {
+		t.Fatalf("get key: %v", err)
+	}
+	if p, ok := k.Principal.(*apikeys.UserActor); k.Name != "conformance-key" || k.Status != apikeys.StatusActive || !ok || p.UserID != user {
+		t.Fatalf("get key: %+v", k)
 	}
 	if strings.Contains(k.PartialKeyHint, key.Secret) {
 		t.Errorf("the key record holds the secret")
