@@ -8,16 +8,16 @@
 // deleting is the move to status "archived", after which the key is still
 // listed.
 //
-//	for key, err := range client.APIKeys.All(ctx, apikeys.ListParams{Status: apikeys.StatusActive}) {
+//	for key, err := range client.APIKeys.All(ctx, apikeys.ListParams{Status: apikeys.StatusExpired}) {
 //		if err != nil {
 //			return err
 //		}
-//		if key.Expired(time.Now()) {
-//			_, err = client.APIKeys.Delete(ctx, key.ID) // an expired key can only be deleted
-//		}
+//		_, err = client.APIKeys.Delete(ctx, key.ID) // an expired key can only be deleted
 //	}
 //
 // State rules the API enforces, answering 409 (an *apierror.Error with
 // StatusCode 409) when broken: a deleted key never changes again, and an
-// expired key can only be deleted. Expiry is fixed at creation.
+// expired key can only be deleted. Expiry is fixed at creation; once it
+// passes on the server's clock the key reports StatusExpired, which is
+// computed, never set.
 package apikeys
