@@ -52,8 +52,10 @@ const (
 	emptyMessage      = "all messages must have non-empty content except for the optional final assistant message"
 	trailingSpace     = "final assistant content cannot end with trailing whitespace"
 	budgetAboveTokens = "`max_tokens` must be greater than `thinking.budget_tokens`"
-	systemPlacement   = "a `system` message must come immediately after a `user` message"
-	userCitations     = "citations on the text of `user` messages are not accepted in API version " + apiversion.V20261021 + " and later; an empty list is"
+	systemPlacement   = "a `system` message must come immediately after a `user` message; " +
+		"put the instructions that open the conversation in the top-level `system` field"
+	userCitations = "citations are not allowed on text in `user` messages since vendor-version " + apiversion.V20261021 +
+		"; send citations back only on `assistant` text"
 )
 
 func atLeast(n string) string { return "Input should be greater than or equal to " + n }
@@ -447,12 +449,12 @@ func checkUserCitations(path string, b ContentBlock) error {
 	switch b := b.(type) {
 	case TextBlock:
 		if len(b.Citations) > 0 {
-			return invalid(path+".text.citations", userCitations)
+			return invalid(path+".citations", userCitations)
 		}
 	case SearchResultBlock:
 		for k, t := range b.Content {
 			if len(t.Citations) > 0 {
-				return invalid(idx(path+".search_result.content", k)+".text.citations", userCitations)
+				return invalid(idx(path+".search_result.content", k)+".citations", userCitations)
 			}
 		}
 	}
@@ -480,11 +482,11 @@ func validateSystemMessage(path string, c Content) error {
 			case b == nil:
 				return invalid(bp, notADictionary)
 			case !ok:
-				return invalid(bp, "`"+blockType(b)+"` blocks are not allowed in `system` messages: only `text` blocks are")
+				return invalid(bp, "Input tag '"+blockType(b)+"' found using 'type' does not match any of the expected tags: 'text'")
 			case t.Text == "":
 				return invalid("messages", emptyText)
 			case len(t.Citations) > 0:
-				return invalid(bp+".text.citations", "citations are not allowed in `system` messages")
+				return invalid(bp+".citations", "citations are not allowed in `system` messages")
 			}
 		}
 	}

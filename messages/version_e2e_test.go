@@ -70,10 +70,17 @@ func TestVersionRulesMatchServer(t *testing.T) {
 	cases := append([]versionCase(nil), versionCases...)
 	cases = append(cases,
 		versionCase{"role unknown", func(p *messages.MessageParams) { p.Messages[0].Role = "tool" },
-			"messages.0.role", "Input should be 'user', 'assistant' or 'system'"},
+			"messages.0.role", "Input should be 'user', 'assistant' or 'system'", ""},
 		versionCase{"system message first", func(p *messages.MessageParams) {
 			p.Messages = append([]messages.MessageParam{messages.SystemText("Be brief.")}, p.Messages...)
-		}, "messages.0", "immediately after a `user` message"},
+		}, "messages.0", "a `system` message must come immediately after a `user` message; put the instructions", ""},
+		versionCase{"system message with an image", func(p *messages.MessageParams) {
+			p.Messages = append(p.Messages, messages.MessageParam{Role: messages.RoleSystem, Content: messages.Blocks{
+				messages.ImageBlock{Source: messages.URLSource{URL: "https://example.com/a.png"}}}})
+		}, "messages.1.content.0", "Input tag 'image' found using 'type' does not match any of the expected tags: 'text'", ""},
+		versionCase{"system message with citations", func(p *messages.MessageParams) {
+			p.Messages = append(p.Messages, messages.SystemTextBlocks(cited("Be brief.")))
+		}, "messages.1.content.0.citations", "citations are not allowed in `system` messages", ""},
 	)
 	for _, bc := range cases {
 		t.Run(bc.name, func(t *testing.T) {
@@ -99,6 +106,11 @@ func TestVersionRulesMatchServer(t *testing.T) {
 			require.Equal(t, http.StatusBadRequest, apiErr.StatusCode, string(raw))
 			require.ErrorIs(t, apiErr, apierror.ErrInvalidRequest)
 			require.True(t, strings.HasPrefix(apiErr.Message, bc.field+": "), apiErr.Message)
+			rule := bc.rule
+			if bc.remote != "" {
+				rule = bc.remote
+			}
+			require.Contains(t, apiErr.Message, rule)
 		})
 	}
 }

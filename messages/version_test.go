@@ -23,6 +23,8 @@ func cited(text string) messages.TextBlock {
 		CitedText: "Quarterly revenue rose 12%.", StartCharIndex: 0, EndCharIndex: 27}}}
 }
 
+const extraInput = "Extra inputs are not permitted"
+
 var plainDoc = messages.DocumentBlock{Source: messages.PlainTextSource{Data: "Quarterly revenue rose 12%."}}
 
 // versionCase breaks one rule of API version 2026-10-21 that 2023-06-01
@@ -31,24 +33,25 @@ type versionCase struct {
 	name        string
 	edit        func(*messages.MessageParams)
 	field, rule string
+	remote      string // the server's rule, when it words it differently
 }
 
 var versionCases = []versionCase{
-	{"temperature", func(p *messages.MessageParams) { p.Temperature = new(1.0) }, "temperature", "not accepted in API version 2026-10-21"},
-	{"temperature zero", func(p *messages.MessageParams) { p.Temperature = new(0.0) }, "temperature", "Extra inputs are not permitted"},
-	{"top_p", func(p *messages.MessageParams) { p.TopP = new(0.9) }, "top_p", "not accepted in API version 2026-10-21"},
-	{"top_k", func(p *messages.MessageParams) { p.TopK = new(5) }, "top_k", "not accepted in API version 2026-10-21"},
+	{"temperature", func(p *messages.MessageParams) { p.Temperature = new(1.0) }, "temperature", "not accepted in API version 2026-10-21", extraInput},
+	{"temperature zero", func(p *messages.MessageParams) { p.Temperature = new(0.0) }, "temperature", extraInput, ""},
+	{"top_p", func(p *messages.MessageParams) { p.TopP = new(0.9) }, "top_p", "not accepted in API version 2026-10-21", extraInput},
+	{"top_k", func(p *messages.MessageParams) { p.TopK = new(5) }, "top_k", "not accepted in API version 2026-10-21", extraInput},
 	{"document in an assistant message", func(p *messages.MessageParams) {
 		p.Messages = append(p.Messages, messages.AssistantBlocks(messages.TextBlock{Text: "See:"}, plainDoc),
 			messages.UserText("Thanks"))
-	}, "messages.1.content.1", "`document` blocks are not allowed in `assistant` messages"},
+	}, "messages.1.content.1", "`document` blocks are not allowed in `assistant` messages", ""},
 	{"citations on user text", func(p *messages.MessageParams) {
 		p.Messages[0] = messages.UserBlocks(messages.TextBlock{Text: "Hello"}, cited("You said"))
-	}, "messages.0.content.1.text.citations", "citations on the text of `user` messages are not accepted in API version 2026-10-21"},
+	}, "messages.0.content.1.citations", "citations are not allowed on text in `user` messages since vendor-version 2026-10-21", ""},
 	{"citations inside a user search result", func(p *messages.MessageParams) {
 		p.Messages[0] = messages.UserBlocks(messages.TextBlock{Text: "Hello"}, messages.SearchResultBlock{
 			Source: "https://example.com", Title: "Memo", Content: []messages.TextBlock{{Text: "plain"}, cited("cited")}})
-	}, "messages.0.content.1.search_result.content.1.text.citations", "not accepted in API version 2026-10-21"},
+	}, "messages.0.content.1.search_result.content.1.citations", "not allowed on text in `user` messages since vendor-version 2026-10-21", ""},
 }
 
 // TestVersionRulesRefusedLocally: under 2026-10-21, chosen for the client
@@ -187,9 +190,9 @@ func TestSystemMessages(t *testing.T) {
 				"messages", "text content blocks must be non-empty"},
 			{"an image block", []messages.MessageParam{messages.UserText("Hi"), {Role: messages.RoleSystem, Content: messages.Blocks{
 				messages.TextBlock{Text: "Look:"}, messages.ImageBlock{Source: messages.URLSource{URL: "https://example.com/a.png"}}}}},
-				"messages.1.content.1", "`image` blocks are not allowed in `system` messages"},
+				"messages.1.content.1", "Input tag 'image' found using 'type' does not match any of the expected tags: 'text'"},
 			{"citations", []messages.MessageParam{messages.UserText("Hi"), messages.SystemTextBlocks(cited("Be brief."))},
-				"messages.1.content.0.text.citations", "citations are not allowed in `system` messages"},
+				"messages.1.content.0.citations", "citations are not allowed in `system` messages"},
 			{"tool_use unanswered across it", []messages.MessageParam{messages.UserText("Weather?"), messages.AssistantBlocks(toolUse),
 				messages.UserText("Well?"), messages.SystemText("Answer tools first."), messages.UserText("Hm")},
 				"messages.1", "`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1"},
