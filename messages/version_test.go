@@ -267,3 +267,19 @@ func TestSystemMessageSpan(t *testing.T) {
 		map[string]any{"role": "system", "parts": []any{map[string]any{"type": "text", "content": "Answer in one word."}}},
 	}, jsonAttr(t, a[attr.GenAIInputMessages]))
 }
+
+// TestVersionRefusalHasNoSpan: a request refused by its version's rules
+// is refused before the call's span starts.
+func TestVersionRefusalHasNoSpan(t *testing.T) {
+	env, client, rec := tracedEnv(t, option.WithVersion(option.Version20261021))
+	p := prompt("Hello there")
+	p.TopK = new(5)
+	_, err := client.Messages.Create(ctx, p)
+	var v *apierror.ValidationError
+	require.ErrorAs(t, err, &v)
+	_, err = client.Messages.Batches.Create(ctx, messages.BatchCreateParams{Requests: []messages.BatchRequest{{CustomID: "r0", Params: p}}})
+	require.ErrorAs(t, err, &v)
+	require.Equal(t, "requests.0.params.top_k", v.Field)
+	require.Empty(t, rec.Started(), "no span")
+	require.Empty(t, env.Server.Requests(), "nothing was sent")
+}
