@@ -14,11 +14,13 @@ type APIKey struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// WorkspaceID is the workspace the key is scoped to, or "" for a key
-	// that is not scoped to a workspace (null on the wire).
+	// that is not scoped to a workspace (null on the wire). It is sent
+	// under API version 2023-06-01 only: under 2026-10-21 it is always "",
+	// and Scope.WorkspaceID says the same (docs/api-versions.md).
 	WorkspaceID string `json:"workspace_id,omitzero"`
 	// Scope is where the key belongs: its workspace, or the organization
-	// for a principal-bound key without one. Zero when the server does not
-	// send it.
+	// for a principal-bound key without one. It is sent under every API
+	// version; zero when the server does not send it.
 	Scope     Scope     `json:"scope,omitzero"`
 	CreatedAt time.Time `json:"created_at"`
 	CreatedBy Actor     `json:"created_by"`

@@ -38,7 +38,6 @@ type bodyCase struct {
 var bodyCases = []bodyCase{
 	{"max_tokens negative", func(p *messages.MessageParams) { p.MaxTokens = -1 }, "max_tokens", "Input should be greater than or equal to 0"},
 	{"messages empty", func(p *messages.MessageParams) { p.Messages = []messages.MessageParam{} }, "messages", "List should have at least 1 item after validation, not 0"},
-	{"role system", func(p *messages.MessageParams) { p.Messages[0].Role = "system" }, "messages.0.role", "Input should be 'user' or 'assistant'"},
 	{"content empty", func(p *messages.MessageParams) { p.Messages[0].Content = messages.Text("") }, "messages.0", "all messages must have non-empty content"},
 	{"text block empty", func(p *messages.MessageParams) {
 		p.Messages[0] = messages.UserBlocks(messages.TextBlock{Text: "a"}, messages.TextBlock{})
@@ -218,7 +217,7 @@ func TestBadInput(t *testing.T) {
 
 		{"count model empty", count(func(p *messages.CountTokensParams) { p.Model = "" }), "model", "Field required", true},
 		{"count messages missing", count(func(p *messages.CountTokensParams) { p.Messages = nil }), "messages", "List should have at least 1 item", true},
-		{"count role", count(func(p *messages.CountTokensParams) { p.Messages[0].Role = "tool" }), "messages.0.role", "Input should be 'user' or 'assistant'", true},
+		{"count role", count(func(p *messages.CountTokensParams) { p.Messages[0].Role = "tool" }), "messages.0.role", "Input should be 'user', 'assistant' or 'system'", true},
 		{"count system block empty", count(func(p *messages.CountTokensParams) { p.System = messages.SystemBlocks{{}} }), "system", "text content blocks must be non-empty", true},
 		{"count custom tool name", count(func(p *messages.CountTokensParams) {
 			p.Tools = []messages.Tool{messages.CustomTool{Name: "", InputSchema: json.RawMessage(`{"type":"object"}`)}}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -37,7 +36,8 @@ const (
 )
 
 // Create creates a batch: POST /v1/messages/batches. params is checked
-// locally first against the platform's limits (see ValidateBatch); a
+// locally first against the platform's limits, each request as Create
+// checks it, by the rules of the API version the call is sent with; a
 // broken rule returns an *apierror.ValidationError naming the request and
 // field, and nothing is sent.
 //
@@ -47,13 +47,9 @@ const (
 // and a second attempt could create another: the error is returned, and
 // List shows whether it exists.
 func (s *BatchesService) Create(ctx context.Context, params BatchCreateParams, opts ...option.Option) (*Batch, error) {
-	data, err := params.encode()
-	if err != nil {
-		return nil, err
-	}
 	req := pipeline.NewRequest(http.MethodPost, batchesRoute)
 	req.Op = "messages.batches.create"
-	req.Body = json.RawMessage(data)
+	req.Body = &batchBody{p: &params} // checked and encoded by the pipeline, with the call's version
 	req.Beta = params.betas()
 	req.RetryOnlyUnsent = true
 	req.Result = batchResultAttr

@@ -20,9 +20,28 @@ const (
 // maxBatchBody is MaxBatchBodyBytes, lowered by tests.
 var maxBatchBody = MaxBatchBodyBytes
 
-// encode checks p and returns the create body.
-func (p *BatchCreateParams) encode() ([]byte, error) {
-	if err := p.validate(); err != nil {
+// batchBody is a batch's create body: checked by the rules of the call's
+// API version, then encoded once, so that the size limit is checked on
+// the JSON that is sent.
+type batchBody struct {
+	p    *BatchCreateParams
+	data []byte
+}
+
+// CheckVersion checks the batch by the rules of API version v (each
+// request follows the version the batch is created with) and encodes it.
+func (b *batchBody) CheckVersion(v string) error {
+	data, err := b.p.encode(v)
+	b.data = data
+	return err
+}
+
+func (b *batchBody) EncodedJSON() []byte { return b.data }
+
+// encode checks p by the rules of API version v and returns the create
+// body.
+func (p *BatchCreateParams) encode(v string) ([]byte, error) {
+	if err := p.validate(v); err != nil {
 		return nil, err
 	}
 	data, err := json.Marshal(p)
@@ -36,8 +55,9 @@ func (p *BatchCreateParams) encode() ([]byte, error) {
 	return data, nil
 }
 
-// validate checks the count, each custom_id and each request's params.
-func (p *BatchCreateParams) validate() error {
+// validate checks the count, each custom_id and each request's params, by
+// the rules of API version v.
+func (p *BatchCreateParams) validate(v string) error {
 	switch n := len(p.Requests); {
 	case n == 0:
 		return &apierror.ValidationError{Field: "requests", Rule: "must have at least 1 request"}
@@ -57,7 +77,7 @@ func (p *BatchCreateParams) validate() error {
 				Rule: "must be unique within the batch: requests." + strconv.Itoa(j) + " has " + strconv.Quote(r.CustomID)}
 		}
 		seen[r.CustomID] = i
-		if err := r.Params.validate(); err != nil {
+		if err := r.Params.validate(v); err != nil {
 			var v *apierror.ValidationError
 			if errors.As(err, &v) {
 				return &apierror.ValidationError{Field: at + "params." + v.Field, Rule: v.Rule}

@@ -52,10 +52,15 @@
 // sent back, loses nothing.
 //
 // Requests are checked locally first (max_tokens, sampling ranges, thinking
-// budget, empty messages and content, tool names, stop sequences, …): a
-// broken rule returns an *apierror.ValidationError naming the field by its
-// dotted path in docs/messages-wire.md ("messages.0.content.1.text",
-// "thinking.enabled.budget_tokens") and nothing is sent. The SDK adds the
+// budget, empty messages and content, tool names, stop sequences, …), by
+// the rules of the API version the call is sent with (option.WithVersion;
+// docs/api-versions.md says what 2026-10-21 refuses): a broken rule
+// returns an *apierror.ValidationError naming the field by its dotted path
+// in docs/messages-wire.md ("messages.0.content.1.text",
+// "thinking.enabled.budget_tokens") and nothing is sent.
+//
+// A conversation holds user, assistant and system messages: SystemText
+// adds instructions mid-conversation, immediately after a user message. The SDK adds the
 // beta values a request's features need (MCP servers, fallbacks, file
 // sources) to those of option.WithBeta.
 //

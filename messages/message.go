@@ -17,6 +17,11 @@ type Role string
 const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
+	// RoleSystem is a system message: instructions added in the middle of
+	// the conversation, immediately after a user message, with text only
+	// (SystemText, SystemTextBlocks). The prompt that opens the
+	// conversation still goes in MessageParams.System.
+	RoleSystem Role = "system"
 )
 
 // Message is the model's answer (docs/messages-wire.md 4): the response of

@@ -26,7 +26,9 @@ type MessageParams struct {
 	MCPServers []MCPServer `json:"mcp_servers,omitzero"` // the SDK sends the MCP beta
 
 	// Temperature (0–1), TopP (0–1) and TopK (≥ 0) are pointers because 0
-	// is meaningful: write new(0.7).
+	// is meaningful: write new(0.7). They are for API version 2023-06-01
+	// only: under 2026-10-21 a request that sets any of them, whatever the
+	// value, is refused before it is sent (docs/api-versions.md).
 	Temperature   *float64 `json:"temperature,omitempty"`
 	TopP          *float64 `json:"top_p,omitempty"`
 	TopK          *int     `json:"top_k,omitempty"`
@@ -89,6 +91,24 @@ func AssistantText(text string) MessageParam {
 // AssistantBlocks returns an assistant message of blocks.
 func AssistantBlocks(blocks ...ContentBlock) MessageParam {
 	return MessageParam{Role: RoleAssistant, Content: Blocks(blocks)}
+}
+
+// SystemText returns a system message of plain text: instructions added
+// mid-conversation, immediately after a user message, that keep the cached
+// prefix before them (docs/api-versions.md). The opening prompt belongs in
+// MessageParams.System.
+func SystemText(text string) MessageParam {
+	return MessageParam{Role: RoleSystem, Content: Text(text)}
+}
+
+// SystemTextBlocks returns a system message of text blocks, as SystemText;
+// a block may carry CacheControl, not Citations.
+func SystemTextBlocks(blocks ...TextBlock) MessageParam {
+	content := make(Blocks, len(blocks))
+	for i, b := range blocks {
+		content[i] = b
+	}
+	return MessageParam{Role: RoleSystem, Content: content}
 }
 
 // Metadata describes the request. UserID is an opaque id of the end user

@@ -37,12 +37,10 @@ func NewService(opts ...option.Option) *Service {
 }
 
 // Create runs the model and returns its message: POST /v1/messages.
-// params is checked locally first; a broken rule returns an
+// params is checked locally first, by the rules of the API version the
+// call is sent with (option.WithVersion); a broken rule returns an
 // *apierror.ValidationError and nothing is sent.
 func (s *Service) Create(ctx context.Context, params MessageParams, opts ...option.Option) (*Message, error) {
-	if err := params.validate(); err != nil {
-		return nil, err
-	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/messages")
 	req.Beta = betas(params.Messages, params.MCPServers, params.Fallbacks)
 	req.Body = body{p: &params} // its AnnotateSpan records the request attributes
@@ -52,11 +50,9 @@ func (s *Service) Create(ctx context.Context, params MessageParams, opts ...opti
 
 // CountTokens counts the input tokens of a request without running it:
 // POST /v1/messages/count_tokens. The count is the total input Create
-// would report (uncached, written and read together).
+// would report (uncached, written and read together). params is checked
+// locally first, as in Create.
 func (s *Service) CountTokens(ctx context.Context, params CountTokensParams, opts ...option.Option) (*TokenCount, error) {
-	if err := params.validate(); err != nil {
-		return nil, err
-	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/messages/count_tokens")
 	req.Beta = betas(params.Messages, params.MCPServers, nil)
 	req.Body = (*countTokensBody)(&params) // the same JSON, and AnnotateSpan

@@ -35,9 +35,6 @@ var ErrIncomplete = errors.New("agentplatform: message stream was not read to it
 // closed or not: its span ends, unset, as after an early Close, and its
 // connection is released.
 func (s *Service) Stream(ctx context.Context, params MessageParams, opts ...option.Option) (*MessageStream, error) {
-	if err := params.validate(); err != nil {
-		return nil, err
-	}
 	req := pipeline.NewRequest(http.MethodPost, "/v1/messages")
 	req.Beta = betas(params.Messages, params.MCPServers, params.Fallbacks)
 	req.Body = body{p: &params, stream: true}

@@ -39,8 +39,17 @@ const (
 
 func (b body) AnnotateSpan(s pipeline.Span) { annotateCreate(s, b.p, b.stream) }
 
+// CheckVersion checks the request by the rules of API version v before
+// anything is sent: the pipeline calls it once the call's options are
+// applied, so a per-call option.WithVersion counts.
+func (b body) CheckVersion(v string) error { return b.p.validate(v) }
+
 // countTokensBody is CountTokensParams as a request body: the same JSON.
 type countTokensBody CountTokensParams
+
+// CheckVersion checks the request by the rules of API version v, as
+// body's does.
+func (b *countTokensBody) CheckVersion(v string) error { return (*CountTokensParams)(b).validate(v) }
 
 // AnnotateSpan records the request model of CountTokens.
 func (b *countTokensBody) AnnotateSpan(s pipeline.Span) {

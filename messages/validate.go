@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentplatform/agentplatform-go/apierror"
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 )
 
 // Local checks (docs/messages-wire.md 2, 6 and 12). Each names the field
@@ -51,6 +52,10 @@ const (
 	emptyMessage      = "all messages must have non-empty content except for the optional final assistant message"
 	trailingSpace     = "final assistant content cannot end with trailing whitespace"
 	budgetAboveTokens = "`max_tokens` must be greater than `thinking.budget_tokens`"
+	systemPlacement   = "a `system` message must come immediately after a `user` message; " +
+		"put the instructions that open the conversation in the top-level `system` field"
+	userCitations = "citations are not allowed on text in `user` messages since vendor-version " + apiversion.V20261021 +
+		"; send citations back only on `assistant` text"
 )
 
 func atLeast(n string) string { return "Input should be greater than or equal to " + n }
@@ -83,14 +88,15 @@ func checkString(field, s string, min, max int, pattern *regexp.Regexp) error {
 
 func idx(prefix string, i int) string { return prefix + "." + strconv.Itoa(i) }
 
-func (p *MessageParams) validate() error {
+// validate checks p by the rules of API version v ("" for the default).
+func (p *MessageParams) validate(v string) error {
 	if p.Model == "" {
 		return invalid("model", fieldRequired)
 	}
 	if p.MaxTokens < 0 {
 		return invalid("max_tokens", atLeast("0"))
 	}
-	if err := validateMessages(p.Messages); err != nil {
+	if err := validateMessages(p.Messages, v); err != nil {
 		return err
 	}
 	if err := validateSystem(p.System); err != nil {
@@ -103,6 +109,9 @@ func (p *MessageParams) validate() error {
 		return err
 	}
 	if err := validateMCPServers(p.MCPServers, p.Tools); err != nil {
+		return err
+	}
+	if err := checkSampling(p, v); err != nil {
 		return err
 	}
 	if err := unit("temperature", p.Temperature); err != nil {
@@ -147,11 +156,12 @@ func (p *MessageParams) validate() error {
 	return validateFallbacks(p.Fallbacks, p.Model, p.MaxTokens)
 }
 
-func (p *CountTokensParams) validate() error {
+// validate checks p by the rules of API version v ("" for the default).
+func (p *CountTokensParams) validate(v string) error {
 	if p.Model == "" {
 		return invalid("model", fieldRequired)
 	}
-	if err := validateMessages(p.Messages); err != nil {
+	if err := validateMessages(p.Messages, v); err != nil {
 		return err
 	}
 	if err := validateSystem(p.System); err != nil {
@@ -188,7 +198,27 @@ func numberIn(field string, v *float64, min, max float64) error {
 	return nil
 }
 
-func validateMessages(msgs []MessageParam) error {
+// checkSampling refuses temperature, top_p and top_k, whatever their
+// value, under a version that removed them.
+func checkSampling(p *MessageParams, v string) error {
+	if apiversion.SamplingParams(v) {
+		return nil
+	}
+	var field string
+	switch {
+	case p.Temperature != nil:
+		field = "temperature"
+	case p.TopP != nil:
+		field = "top_p"
+	case p.TopK != nil:
+		field = "top_k"
+	default:
+		return nil
+	}
+	return invalid(field, "Extra inputs are not permitted: not accepted in API version "+apiversion.V20261021+" and later, whatever the value")
+}
+
+func validateMessages(msgs []MessageParam, v string) error {
 	if len(msgs) == 0 {
 		return invalid("messages", tooFew(0))
 	}
@@ -197,11 +227,21 @@ func validateMessages(msgs []MessageParam) error {
 	}
 	for i, m := range msgs {
 		path := idx("messages", i)
-		if m.Role != RoleUser && m.Role != RoleAssistant {
-			return invalid(path+".role", "Input should be 'user' or 'assistant'")
+		switch m.Role {
+		case RoleUser, RoleAssistant:
+		case RoleSystem:
+			if i == 0 || msgs[i-1].Role != RoleUser {
+				return invalid(path, systemPlacement)
+			}
+			if err := validateSystemMessage(path, m.Content); err != nil {
+				return err
+			}
+			continue
+		default:
+			return invalid(path+".role", "Input should be 'user', 'assistant' or 'system'")
 		}
 		final := i == len(msgs)-1 && m.Role == RoleAssistant
-		if err := validateContent(path, m.Role, m.Content, final); err != nil {
+		if err := validateContent(path, m.Role, m.Content, final, v); err != nil {
 			return err
 		}
 	}
@@ -251,10 +291,16 @@ func checkToolPairing(msgs []MessageParam) error {
 		}
 		return nil
 	}
+	// System messages are not part of a turn: a turn runs on through them
+	// (they hold text only, so they add nothing to it).
 	for i := 0; i < len(msgs); {
 		role := msgs[i].Role
+		if role == RoleSystem {
+			i++
+			continue
+		}
 		j := i
-		for j < len(msgs) && msgs[j].Role == role {
+		for j < len(msgs) && (msgs[j].Role == role || msgs[j].Role == RoleSystem) {
 			j++
 		}
 		if role == RoleAssistant {
@@ -305,7 +351,7 @@ func blocksOf(c Content) Blocks {
 
 // validateContent checks one message's content. Only a final assistant
 // message (a prefill) may be empty, and it must not end with white space.
-func validateContent(path string, role Role, c Content, prefill bool) error {
+func validateContent(path string, role Role, c Content, prefill bool, v string) error {
 	var last ContentBlock
 	switch c := c.(type) {
 	case nil:
@@ -326,8 +372,13 @@ func validateContent(path string, role Role, c Content, prefill bool) error {
 			if err := validateBlock(bp, b); err != nil {
 				return err
 			}
-			if err := checkPlacement(bp, role, b); err != nil {
+			if err := checkPlacement(bp, role, b, v); err != nil {
 				return err
+			}
+			if role == RoleUser && !apiversion.UserCitations(v) {
+				if err := checkUserCitations(bp, b); err != nil {
+					return err
+				}
 			}
 		}
 		if len(c) > 0 {
@@ -344,8 +395,10 @@ func validateContent(path string, role Role, c Content, prefill bool) error {
 
 // checkPlacement refuses a block of one role's kind in the other role's
 // message (docs/messages-wire.md 2.2): what the model produces goes in
-// assistant messages, what the user supplies in user messages.
-func checkPlacement(path string, role Role, b ContentBlock) error {
+// assistant messages, what the user supplies in user messages. A document
+// may also sit in an assistant message under the versions that allow it
+// (docs/api-versions.md).
+func checkPlacement(path string, role Role, b ContentBlock, v string) error {
 	var typ string
 	var onlyIn Role
 	switch b.(type) {
@@ -374,6 +427,9 @@ func checkPlacement(path string, role Role, b ContentBlock) error {
 	case ImageBlock:
 		typ, onlyIn = "image", RoleUser
 	case DocumentBlock:
+		if apiversion.AssistantDocuments(v) {
+			return nil
+		}
 		typ, onlyIn = "document", RoleUser
 	case SearchResultBlock:
 		typ, onlyIn = "search_result", RoleUser
@@ -384,6 +440,70 @@ func checkPlacement(path string, role Role, b ContentBlock) error {
 		return invalid(path, "`"+typ+"` blocks are not allowed in `"+string(role)+"` messages")
 	}
 	return nil
+}
+
+// checkUserCitations refuses a non-empty citations list on the text of a
+// user message, directly or inside a search result, under the versions
+// that do (docs/api-versions.md).
+func checkUserCitations(path string, b ContentBlock) error {
+	switch b := b.(type) {
+	case TextBlock:
+		if len(b.Citations) > 0 {
+			return invalid(path+".citations", userCitations)
+		}
+	case SearchResultBlock:
+		for k, t := range b.Content {
+			if len(t.Citations) > 0 {
+				return invalid(idx(path+".search_result.content", k)+".citations", userCitations)
+			}
+		}
+	}
+	return nil
+}
+
+// validateSystemMessage checks the content of a system message: a string,
+// or text blocks only, each with text and without citations.
+func validateSystemMessage(path string, c Content) error {
+	switch c := c.(type) {
+	case nil:
+		return invalid(path+".content", fieldRequired)
+	case Text:
+		if c == "" {
+			return invalid(path, emptyMessage)
+		}
+	case Blocks:
+		if len(c) == 0 {
+			return invalid(path, emptyMessage)
+		}
+		for j, b := range c {
+			bp := idx(path+".content", j)
+			t, ok := b.(TextBlock)
+			switch {
+			case b == nil:
+				return invalid(bp, notADictionary)
+			case !ok:
+				return invalid(bp, "Input tag '"+blockType(b)+"' found using 'type' does not match any of the expected tags: 'text'")
+			case t.Text == "":
+				return invalid("messages", emptyText)
+			case len(t.Citations) > 0:
+				return invalid(bp+".citations", "citations are not allowed in `system` messages")
+			}
+		}
+	}
+	return nil
+}
+
+// blockType is the type of b as sent, for an error message.
+func blockType(b ContentBlock) string {
+	data, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Sprintf("%T", b)
+	}
+	var t struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(data, &t)
+	return t.Type
 }
 
 func validateBlock(path string, b ContentBlock) error {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 	"github.com/agentplatform/agentplatform-go/internal/config"
 )
 
@@ -62,9 +64,32 @@ func WithCredentials(creds auth.Credentials) Option {
 	}
 }
 
-// WithVersion sets the vendor-version header. The default is "2023-06-01".
+// The API versions this SDK knows (docs/api-versions.md says what differs).
+const (
+	// Version20230601 is the first version, and the SDK's default.
+	Version20230601 = apiversion.V20230601
+	// Version20261021 refuses the sampling parameters, documents directly
+	// in assistant messages and citations on user text.
+	Version20261021 = apiversion.V20261021
+)
+
+// WithVersion sets the API version, sent in the vendor-version header, for
+// a client or for one call; the default is Version20230601. The SDK checks
+// each request locally by the rules of the version it is sent with, before
+// anything is sent. A well-formed version the SDK does not know yet is sent
+// as given and checked by the newest rules the SDK knows. A value that is
+// not a date (YYYY-MM-DD) is refused with an *apierror.ValidationError;
+// "" sends no header at all, which the platform takes as 2023-06-01. See
+// docs/api-versions.md.
 func WithVersion(v string) Option {
-	return func(c *config.Config) error { c.Version = v; return nil }
+	return func(c *config.Config) error {
+		if v != "" && !apiversion.WellFormed(v) {
+			return &apierror.ValidationError{Field: "vendor-version",
+				Rule: "must be a date, YYYY-MM-DD, such as " + Version20261021 + ", got " + strconv.Quote(v)}
+		}
+		c.Version = v
+		return nil
+	}
 }
 
 // WithBeta adds values to the vendor-beta header. Endpoints that require a

@@ -18,12 +18,13 @@ import (
 
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/auth"
+	"github.com/agentplatform/agentplatform-go/internal/apiversion"
 )
 
 // Defaults, documented on the options that change them.
 const (
 	DefaultBaseURL        = "https://api.vendor.com"
-	DefaultVersion        = "2023-06-01"
+	DefaultVersion        = apiversion.Default
 	DefaultMaxRetries     = 2
 	DefaultRequestTimeout = 10 * time.Minute
 	DefaultMaxRetryWait   = 60 * time.Second
@@ -63,7 +64,9 @@ type Config struct {
 	// shares the client's connections, credentials and settings.
 	Shared any
 
-	Credentials    auth.Credentials
+	Credentials auth.Credentials
+	// Version is the API version the call is sent with ("" sends no
+	// header); requests are checked locally by its rules.
 	Version        string
 	Betas          []string
 	WorkspaceID    string

@@ -152,6 +152,11 @@ func (p *Pipeline) send(ctx context.Context, req *Request, opts []option.Option)
 	if err != nil {
 		return nil, Span{}, err
 	}
+	if vc, ok := req.Body.(VersionChecker); ok {
+		if err := vc.CheckVersion(cfg.Version); err != nil {
+			return nil, Span{}, err
+		}
+	}
 	if req.err != nil {
 		return nil, Span{}, req.err
 	}

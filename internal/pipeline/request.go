@@ -22,9 +22,10 @@ type Request struct {
 	Method string
 	Path   string // escaped, built with Path and Segment
 	Query  Query
-	// Body is marshalled to JSON (a json.RawMessage is sent as it is); nil
-	// sends no body. An *Upload is streamed from its source instead, on
-	// every attempt, never held in memory.
+	// Body is marshalled to JSON (a json.RawMessage or an Encoded is sent
+	// as it is); nil sends no body. An *Upload is streamed from its source
+	// instead, on every attempt, never held in memory. A Body that is a
+	// VersionChecker is checked first.
 	Body   any
 	Beta   string // the beta value(s) the endpoint requires, comma-separated, if any: the SDK sends them itself
 	Route  string // path template, e.g. "/v1/models/{model_id}", for logs and spans; "" for a raw call
@@ -68,6 +69,18 @@ func (r *Request) logRoute() string {
 // or not: the pipeline calls AnnotateSpan, after Annotate, only when the
 // span records.
 type SpanAnnotator interface{ AnnotateSpan(Span) }
+
+// VersionChecker is a request Body that checks itself by the rules of the
+// API version the call is sent with, the client's unless the call's
+// options choose another ("" when no header is sent). send calls
+// CheckVersion once the call's options are applied and before anything
+// else: an error is returned as it is, with no span and nothing sent.
+type VersionChecker interface{ CheckVersion(version string) error }
+
+// Encoded is a request Body that encodes itself, typically in
+// CheckVersion, when it must see its own JSON to check it (a size limit):
+// EncodedJSON is sent as it is, as a json.RawMessage would be.
+type Encoded interface{ EncodedJSON() []byte }
 
 // NewRequest starts a Request for method and route. Path parameters are
 // filled in order: each "{name}" in route takes the next value, escaped. An
@@ -136,6 +149,8 @@ func encodeBody(cfg *Config, req *Request) ([]byte, error) {
 		return nil, nil // not JSON, for the caller's edits to change
 	case json.RawMessage:
 		b = v
+	case Encoded:
+		b = v.EncodedJSON()
 	default:
 		var err error
 		if b, err = json.Marshal(v); err != nil {
