@@ -114,6 +114,8 @@ func decodeExecutionIdentity(typ string, obj []byte) (ExecutionIdentity, error) 
 		return decode[ServiceAccount](obj)
 	case "cloud_role":
 		return decode[CloudRole](obj)
+	case "aws_role":
+		return decode[AWSRole](obj)
 	}
 	return UnknownExecutionIdentity{Type: typ, JSON: keep(obj)}, nil
 }

@@ -17,6 +17,7 @@ type (
 	plainCustomSkill        CustomSkill
 	plainServiceAccount     ServiceAccount
 	plainCloudRole          CloudRole
+	plainAWSRole            AWSRole
 	plainCoordinator        Coordinator
 	plainMultiagent20261001 Multiagent20261001
 	plainSelfEntry          SelfEntry
@@ -133,6 +134,15 @@ func (c CloudRole) MarshalJSON() ([]byte, error) { return variant("cloud_role", 
 func (c *CloudRole) UnmarshalJSON(data []byte) error {
 	*c = CloudRole{}
 	return wire.Variant(data, (*plainCloudRole)(c), &c.Extra)
+}
+
+// MarshalJSON writes {"type": "aws_role", …}.
+func (c AWSRole) MarshalJSON() ([]byte, error) { return variant("aws_role", plainAWSRole(c)) }
+
+// UnmarshalJSON reads the variant's object.
+func (c *AWSRole) UnmarshalJSON(data []byte) error {
+	*c = AWSRole{}
+	return wire.Variant(data, (*plainAWSRole)(c), &c.Extra)
 }
 
 // MarshalJSON writes {"type": "coordinator", …}.

@@ -39,7 +39,11 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 		Tools: []agents.Tool{
 			agents.AgentToolset{Configs: []agents.ToolConfig{
 				{Name: agents.ToolBash, PermissionPolicy: agents.Policy(agents.PolicyAlwaysAsk)},
-				{Name: agents.ToolWebFetch, AllowedDomains: []string{"docs.example.com"}, MaxContentTokens: 5000},
+				{Name: agents.ToolWebFetch, AllowedDomains: []string{"docs.example.com"}, MaxContentTokens: 5000, URLSources: &agents.URLSources{
+					UserInput:         agents.URLSourceOf(agents.URLSourceNone),
+					ClientToolResults: agents.URLSourceOf(agents.URLSourceOnly, "lookup"),
+					ServerToolResults: agents.URLSourceOf(agents.URLSourceExcept, "web_search"),
+				}},
 				{Name: agents.ToolWebSearch, BlockedDomains: []string{"spam.example"}, UserLocation: &agents.UserLocation{City: "Paris", Country: "FR"}},
 			}},
 			agents.MCPToolset{MCPServerName: "docs", Configs: []agents.MCPToolConfig{{Name: "search", Enabled: new(false)}}},
@@ -56,6 +60,7 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 	})
 	require.NoError(t, err)
 	lead, err := client.Agents.Create(ctx, agents.CreateParams{Name: "lead", Model: agents.ModelID(models.VendorOpus55),
+		ExecutionIdentity: agents.AWSRole{RoleARN: "arn:aws:iam::123456789012:role/lead"},
 		Multiagent: agents.Multiagent20261001{
 			Advisor:   agents.AdvisorEnabled{Model: models.VendorOpus55},
 			Subagents: agents.DelegationEnabled{PredefinedAgents: []agents.RosterEntry{agents.AgentID(helper.ID), agents.SelfEntry{}}},
@@ -95,7 +100,7 @@ func TestServerResponsesRoundTrip(t *testing.T) {
 	for _, name := range []string{
 		"Agent", "ModelConfig", "AgentToolset", "ToolConfig", "ToolDefaults", "UserLocation", "PermissionPolicy",
 		"MCPToolset", "MCPToolConfig", "CustomTool", "InputSchema", "MCPServer", "VendorSkill", "CustomSkill",
-		"ServiceAccount", "CloudRole", "Coordinator", "AgentReference", "AdvisorEntry", "Multiagent20261001",
+		"ServiceAccount", "CloudRole", "AWSRole", "URLSources", "URLSourceFilter", "URLSourceTool", "Coordinator", "AgentReference", "AdvisorEntry", "Multiagent20261001",
 		"AdvisorEnabled", "AdvisorDisabled", "DelegationEnabled", "DelegationDisabled", "InlineAgents",
 	} {
 		require.True(t, seen[name], "no server response holds a %s", name)
@@ -151,7 +156,8 @@ func TestWireTypesHaveJSONMethods(t *testing.T) {
 		agents.Agent{}, agents.ModelConfig{}, agents.AgentReference{},
 		agents.AgentToolset{}, agents.ToolDefaults{}, agents.ToolConfig{}, agents.UserLocation{}, agents.PermissionPolicy{},
 		agents.MCPToolset{}, agents.MCPToolConfig{}, agents.CustomTool{}, agents.InputSchema{}, agents.MCPServer{},
-		agents.VendorSkill{}, agents.CustomSkill{}, agents.ServiceAccount{}, agents.CloudRole{},
+		agents.VendorSkill{}, agents.CustomSkill{}, agents.ServiceAccount{}, agents.CloudRole{}, agents.AWSRole{},
+		agents.URLSources{}, agents.URLSourceFilter{}, agents.URLSourceTool{},
 		agents.Coordinator{}, agents.Multiagent20261001{}, agents.SelfEntry{}, agents.AdvisorEntry{}, agents.RosterAgent{},
 		agents.AdvisorEnabled{}, agents.AdvisorDisabled{}, agents.DelegationEnabled{}, agents.DelegationDisabled{}, agents.InlineAgents{},
 		agents.BashInput{}, agents.EditInput{}, agents.GlobInput{}, agents.GrepInput{}, agents.ReadInput{}, agents.WriteInput{})

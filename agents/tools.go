@@ -66,6 +66,9 @@ type ToolConfig struct {
 	BlockedDomains []string `json:"blocked_domains,omitzero"`
 	// MaxContentTokens (web_fetch) caps fetched content; 0 means unset.
 	MaxContentTokens int `json:"max_content_tokens,omitzero"`
+	// URLSources (web_fetch) limits where the URLs it fetches may come
+	// from; nil means unset (null in responses), which allows every source.
+	URLSources *URLSources `json:"url_sources,omitzero"`
 	// UserLocation (web_search) localizes results; nil means unset.
 	UserLocation *UserLocation `json:"user_location,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received and

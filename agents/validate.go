@@ -16,23 +16,24 @@ import (
 
 // Limits of docs/managed-agents-wire.md sections 3, 4 and 11.
 const (
-	maxName         = 256
-	maxDescription  = 2048
-	maxSystem       = 100000
-	maxTools        = 128
-	maxMCPServers   = 20
-	maxSkills       = 20
-	maxRoster       = 20
-	maxDomains      = 64
-	maxRoleARN      = 2048
-	maxModelID      = 256
-	maxCustomName   = 128
-	maxCustomDesc   = 1024
-	maxMCPName      = 255
-	maxMCPURL       = 2048
-	maxMCPToolName  = 128
-	maxSkillField   = 64
-	maxLocationText = 255
+	maxName           = 256
+	maxDescription    = 2048
+	maxSystem         = 100000
+	maxTools          = 128
+	maxMCPServers     = 20
+	maxSkills         = 20
+	maxRoster         = 20
+	maxDomains        = 64
+	maxRoleARN        = 2048
+	maxModelID        = 256
+	maxCustomName     = 128
+	maxURLSourceTools = 128
+	maxCustomDesc     = 1024
+	maxMCPName        = 255
+	maxMCPURL         = 2048
+	maxMCPToolName    = 128
+	maxSkillField     = 64
+	maxLocationText   = 255
 
 	customSkillPrefix = "skill_"
 )
@@ -337,6 +338,9 @@ func validateToolConfig(path string, c ToolConfig) error {
 	if c.MaxContentTokens < 0 || c.MaxContentTokens > 1<<31-1 {
 		return &apierror.ValidationError{Field: path + ".max_content_tokens", Rule: "must be at least 1"}
 	}
+	if err := validateURLSources(path+".url_sources", c.URLSources); err != nil {
+		return err
+	}
 	if l := c.UserLocation; l != nil {
 		lp := path + ".user_location"
 		for _, f := range []struct{ field, v string }{{"city", l.City}, {"region", l.Region}, {"timezone", l.Timezone}} {
@@ -356,8 +360,54 @@ func isCountryCode(s string) bool {
 }
 
 func validateIdentity(e ExecutionIdentity) error {
-	if c, ok := e.(CloudRole); ok {
+	switch c := e.(type) {
+	case CloudRole:
 		return check.Length("execution_identity.role_arn", c.RoleARN, 1, maxRoleARN)
+	case AWSRole:
+		return check.Length("execution_identity.role_arn", c.RoleARN, 1, maxRoleARN)
+	}
+	return nil
+}
+
+// validateURLSources checks the lists of a web_fetch url_sources; the
+// server also checks the names against the agent's tools.
+func validateURLSources(path string, u *URLSources) error {
+	if u == nil {
+		return nil
+	}
+	for _, m := range []struct {
+		field string
+		f     *URLSourceFilter
+	}{{"user_input", u.UserInput}, {"client_tool_results", u.ClientToolResults}, {"server_tool_results", u.ServerToolResults}} {
+		if m.f == nil {
+			continue
+		}
+		p := path + "." + m.field + ".tools"
+		switch m.f.Type {
+		case URLSourceAll, URLSourceNone:
+			if m.f.Tools != nil {
+				return &apierror.ValidationError{Field: p, Rule: "is only allowed with type only or except"}
+			}
+		case URLSourceOnly, URLSourceExcept:
+			if len(m.f.Tools) < 1 || len(m.f.Tools) > maxURLSourceTools {
+				return &apierror.ValidationError{Field: p, Rule: "must have between 1 and " + strconv.Itoa(maxURLSourceTools) + " items"}
+			}
+			seen := map[string]bool{}
+			for i, t := range m.f.Tools {
+				np := idx(p, i) + ".name"
+				if err := check.Length(np, t.Name, 1, maxCustomName); err != nil {
+					return err
+				}
+				if seen[t.Name] {
+					return &apierror.ValidationError{Field: np, Rule: "duplicate tool `" + t.Name + "`"}
+				}
+				seen[t.Name] = true
+			}
+		}
+	}
+	none := func(f *URLSourceFilter) bool { return f != nil && f.Type == URLSourceNone }
+	if none(u.UserInput) && none(u.ClientToolResults) && none(u.ServerToolResults) {
+		return &apierror.ValidationError{Field: path, Rule: "must not set every source to none"}
 	}
 	return nil
 }

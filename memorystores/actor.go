@@ -9,7 +9,8 @@ import (
 )
 
 // Actor is who wrote or redacted a memory version: *APIActor, *SessionActor,
-// *UserActor or, for kinds newer than this SDK, *UnknownActor.
+// *UserActor, *ServiceAccountActor or, for kinds newer than this SDK,
+// *UnknownActor.
 //
 //	switch a := v.CreatedBy.(type) {
 //	case *memorystores.APIActor:
@@ -43,6 +44,16 @@ type UserActor struct {
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
+// ServiceAccountActor is a write through this API by a service account,
+// authenticated with a federated or OAuth token rather than an API key
+// (type "service_account_actor").
+type ServiceAccountActor struct {
+	ServiceAccountID string `json:"service_account_id"` // "svcacct_…"
+	// Extra holds members this SDK does not know, kept as received and
+	// written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
 // UnknownActor is an actor of a kind this SDK does not know. It keeps the
 // object as received.
 type UnknownActor struct {
@@ -50,21 +61,24 @@ type UnknownActor struct {
 	JSON json.RawMessage // the whole object
 }
 
-func (*APIActor) isActor()     {}
-func (*SessionActor) isActor() {}
-func (*UserActor) isActor()    {}
-func (*UnknownActor) isActor() {}
+func (*APIActor) isActor()            {}
+func (*SessionActor) isActor()        {}
+func (*UserActor) isActor()           {}
+func (*ServiceAccountActor) isActor() {}
+func (*UnknownActor) isActor()        {}
 
 const (
-	actorAPI     = "api_actor"
-	actorSession = "session_actor"
-	actorUser    = "user_actor"
+	actorAPI            = "api_actor"
+	actorSession        = "session_actor"
+	actorUser           = "user_actor"
+	actorServiceAccount = "service_account_actor"
 )
 
 type (
-	plainAPIActor     APIActor
-	plainSessionActor SessionActor
-	plainUserActor    UserActor
+	plainAPIActor            APIActor
+	plainSessionActor        SessionActor
+	plainUserActor           UserActor
+	plainServiceAccountActor ServiceAccountActor
 )
 
 // MarshalJSON writes the actor with its type first.
@@ -77,6 +91,11 @@ func (a SessionActor) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the actor with its type first.
 func (a UserActor) MarshalJSON() ([]byte, error) { return variantJSON(actorUser, plainUserActor(a)) }
+
+// MarshalJSON writes the actor with its type first.
+func (a ServiceAccountActor) MarshalJSON() ([]byte, error) {
+	return variantJSON(actorServiceAccount, plainServiceAccountActor(a))
+}
 
 // MarshalJSON writes the object back as it was received.
 func (a UnknownActor) MarshalJSON() ([]byte, error) { return unknownJSON(a.Type, a.JSON) }
@@ -96,6 +115,11 @@ func (a *UserActor) UnmarshalJSON(data []byte) error {
 	return wire.Variant(data, (*plainUserActor)(a), &a.Extra)
 }
 
+// UnmarshalJSON decodes the actor's members; its "type" is not read.
+func (a *ServiceAccountActor) UnmarshalJSON(data []byte) error {
+	return wire.Variant(data, (*plainServiceAccountActor)(a), &a.Extra)
+}
+
 // actors decodes the Actor fields of a version.
 var actors = wire.Join(wire.Union(decodeActor))
 
@@ -111,6 +135,8 @@ func decodeActor(typ string, obj []byte) (Actor, error) {
 		a = new(SessionActor)
 	case actorUser:
 		a = new(UserActor)
+	case actorServiceAccount:
+		a = new(ServiceAccountActor)
 	default:
 		return &UnknownActor{Type: typ, JSON: bytes.Clone(obj)}, nil
 	}

@@ -161,7 +161,8 @@ func pageItems(t *testing.T, body []byte) []json.RawMessage {
 func TestWireTypesHaveCodecs(t *testing.T) {
 	known := map[string]reflect.Type{}
 	for _, v := range []any{memorystores.MemoryStore{}, memorystores.Memory{}, memorystores.MemoryPrefix{},
-		memorystores.MemoryVersion{}, memorystores.APIActor{}, memorystores.SessionActor{}, memorystores.UserActor{}} {
+		memorystores.MemoryVersion{}, memorystores.APIActor{}, memorystores.SessionActor{}, memorystores.UserActor{},
+		memorystores.ServiceAccountActor{}} {
 		known[reflect.TypeOf(v).Name()] = reflect.TypeOf(v)
 	}
 	names := wiretest.Methods(t, ".")

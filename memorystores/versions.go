@@ -21,6 +21,8 @@ type VersionListParams struct {
 	Operation Operation // versions that recorded this operation only
 	SessionID string    // versions written by this session only
 	APIKeyID  string    // versions written with this API key only
+	// ServiceAccountID keeps the versions written by this service account.
+	ServiceAccountID string
 	// CreatedAtGTE and CreatedAtLTE keep versions written at or after, and
 	// at or before, these times (both inclusive).
 	CreatedAtGTE time.Time
@@ -44,6 +46,7 @@ func (s *VersionsService) List(ctx context.Context, storeID string, params Versi
 	req.Query.String("operation", string(params.Operation))
 	req.Query.String("session_id", params.SessionID)
 	req.Query.String("api_key_id", params.APIKeyID)
+	req.Query.String("service_account_id", params.ServiceAccountID)
 	req.Query.Time("created_at[gte]", params.CreatedAtGTE)
 	req.Query.Time("created_at[lte]", params.CreatedAtLTE)
 	req.Query.String("view", string(params.View))

@@ -176,9 +176,33 @@ func TestDecodeCatalogue(t *testing.T) {
 			&sessions.EventStart{Event: sessions.PreviewedEvent{Type: sessions.EventAgentThinking, ID: "sevt_1"}}},
 		{`{"type":"event_delta","event_id":"sevt_1","delta":{"type":"content_delta","index":2,"content":{"type":"text","text":"Order #1234 shipped"}}}`,
 			&sessions.EventDelta{EventID: "sevt_1", Delta: sessions.ContentDelta{Type: "content_delta", Index: 2, Content: sessions.TextBlock{Text: "Order #1234 shipped"}}}},
-		{`{"id":"sevt_1","processed_at":null,"type":"workflow_run.created","workflow_run_id":"wfr_1","session_thread_id":"sthr_9"}`,
-			&sessions.UnknownEvent{EventMeta: sessions.EventMeta{ID: "sevt_1", ThreadID: "sthr_9"}, EventType: "workflow_run.created",
-				JSON: json.RawMessage(`{"id":"sevt_1","processed_at":null,"type":"workflow_run.created","workflow_run_id":"wfr_1","session_thread_id":"sthr_9"}`)}},
+		// The workflow_run.* family, as the platform sends it (the
+		// reference server has no workflow engine).
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.created","workflow_run_id":"wfr_1","name":"triage","description":null,"phases":[{"id":"wfp_1","name":"collect","description":"Gather the logs."},{"id":"wfp_2","name":"sort","description":null}]}`,
+			&sessions.WorkflowRunCreatedEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1", Name: "triage",
+				Phases: []sessions.WorkflowRunPhase{{ID: "wfp_1", Name: "collect", Description: "Gather the logs."}, {ID: "wfp_2", Name: "sort"}}}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.status_running","workflow_run_id":"wfr_1"}`,
+			&sessions.WorkflowRunStatusRunningEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1"}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.status_idle","workflow_run_id":"wfr_1"}`,
+			&sessions.WorkflowRunStatusIdleEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1"}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.phase_started","workflow_run_id":"wfr_1","workflow_run_phase_id":"wfp_1"}`,
+			&sessions.WorkflowRunPhaseStartedEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1", WorkflowRunPhaseID: "wfp_1"}},
+		{`{"id":"sevt_2","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.phase_ended","workflow_run_id":"wfr_1","workflow_run_phase_id":"wfp_1","phase_started_id":"sevt_1"}`,
+			&sessions.WorkflowRunPhaseEndedEvent{EventMeta: meta("sevt_2", at), WorkflowRunID: "wfr_1", WorkflowRunPhaseID: "wfp_1", PhaseStartedID: "sevt_1"}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.error","workflow_run_id":null,"error":{"type":"max_workflow_runs_error","message":"Too many runs."}}`,
+			&sessions.WorkflowRunErrorEvent{EventMeta: meta("sevt_1", at),
+				Error: sessions.WorkflowRunError{Type: sessions.WorkflowRunMaxWorkflowRunsError, Message: "Too many runs."}}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.status_ended","workflow_run_id":"wfr_1","result":{"type":"error","error":{"type":"timeout_error","message":"The run hit its time limit."}}}`,
+			&sessions.WorkflowRunStatusEndedEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1", Result: sessions.WorkflowRunResult{
+				Type: sessions.WorkflowRunResultError, Error: &sessions.WorkflowRunError{Type: sessions.WorkflowRunTimeoutError, Message: "The run hit its time limit."}}}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.status_ended","workflow_run_id":"wfr_1","result":{"type":"completed"}}`,
+			&sessions.WorkflowRunStatusEndedEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1", Result: sessions.WorkflowRunResult{Type: sessions.WorkflowRunResultCompleted}}},
+		{`{"id":"sevt_1","processed_at":"2026-03-15T10:00:04.120000Z","type":"workflow_run.status_ended","workflow_run_id":"wfr_1","result":{"type":"rewound","by":"agent"}}`,
+			&sessions.WorkflowRunStatusEndedEvent{EventMeta: meta("sevt_1", at), WorkflowRunID: "wfr_1", Result: sessions.WorkflowRunResult{Type: "rewound",
+				Extra: map[string]json.RawMessage{"by": json.RawMessage(`"agent"`)}}}},
+		{`{"id":"sevt_1","processed_at":null,"type":"plan.revised","plan_id":"plan_1","session_thread_id":"sthr_9"}`,
+			&sessions.UnknownEvent{EventMeta: sessions.EventMeta{ID: "sevt_1", ThreadID: "sthr_9"}, EventType: "plan.revised",
+				JSON: json.RawMessage(`{"id":"sevt_1","processed_at":null,"type":"plan.revised","plan_id":"plan_1","session_thread_id":"sthr_9"}`)}},
 	}
 	seen := map[sessions.EventType]bool{}
 	for _, tc := range cases {
@@ -205,7 +229,7 @@ func TestDecodeCatalogue(t *testing.T) {
 			return v
 		})), string(pretty))
 	}
-	require.Len(t, seen, 38, "every type of the catalogue, both previews and an unknown type")
+	require.Len(t, seen, 45, "every type of the catalogue, both previews and an unknown type")
 }
 
 // TestDecodeContentBlocks covers every block kind and source.

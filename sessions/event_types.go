@@ -110,8 +110,8 @@ type EventMeta struct {
 func (m *EventMeta) Meta() *EventMeta { return m }
 func (*EventMeta) isEvent()           {}
 
-// UnknownEvent is an event of a type this SDK does not know (the
-// workflow_run.* family, or anything newer). Its common keys are decoded,
+// UnknownEvent is an event of a type this SDK does not know (anything
+// newer than it). Its common keys are decoded,
 // so that it has an ID like any persisted event; JSON is the whole object
 // as received (compact, as json.Marshal writes it), and what it marshals
 // to.
@@ -262,6 +262,9 @@ func decodeEventAs(typ EventType, obj []byte) (Event, error) {
 	case EventPreviewDelta:
 		p, err := newVariant[plainEventDelta](obj, unions)
 		return (*EventDelta)(p), err
+	}
+	if ev, ok, err := decodeWorkflowRunEvent(typ, obj); ok {
+		return ev, err
 	}
 	e := new(UnknownEvent)
 	if err := e.UnmarshalJSON(obj); err != nil {

@@ -449,26 +449,26 @@ func TestUnknownEventType(t *testing.T) {
 	s := f.newSession(t, f.params())
 	tl := f.tail(t, s.ID, sessions.StreamParams{})
 	f.script(t, s.ID, []refserver.Step{
-		refserver.Emit("workflow_run.created", map[string]any{"workflow_run_id": "wfr_1", "phases": []any{"plan", map[string]any{"n": 2}}}),
+		refserver.Emit("plan.revised", map[string]any{"plan_id": "plan_1", "phases": []any{"plan", map[string]any{"n": 2}}}),
 		refserver.Say("Done."),
 	})
 	f.send(t, s.ID, sessions.UserMessage("Go."))
 	got := tl.untilIdle()
 	unknown := only[*sessions.UnknownEvent](t, got)
-	require.Equal(t, sessions.EventType("workflow_run.created"), unknown.Type())
+	require.Equal(t, sessions.EventType("plan.revised"), unknown.Type())
 	require.Regexp(t, sevtID, unknown.ID)
 	require.Equal(t, start, unknown.ProcessedAt)
 	var fields map[string]any
 	require.NoError(t, json.Unmarshal(unknown.JSON, &fields))
 	require.Equal(t, map[string]any{
-		"id": unknown.ID, "processed_at": "2026-03-15T10:00:00.000000Z", "type": "workflow_run.created",
-		"workflow_run_id": "wfr_1", "phases": []any{"plan", map[string]any{"n": float64(2)}},
+		"id": unknown.ID, "processed_at": "2026-03-15T10:00:00.000000Z", "type": "plan.revised",
+		"plan_id": "plan_1", "phases": []any{"plan", map[string]any{"n": float64(2)}},
 	}, fields)
 	b, err := json.Marshal(unknown)
 	require.NoError(t, err)
 	require.JSONEq(t, string(unknown.JSON), string(b), "it marshals back as received")
 
-	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []sessions.EventType{"workflow_run.created"}})
+	page, err := f.client.Sessions.Events.List(ctx, s.ID, sessions.EventListParams{Types: []sessions.EventType{"plan.revised"}})
 	require.NoError(t, err)
 	require.Empty(t, cmp.Diff([]sessions.Event{unknown}, page.Data))
 }

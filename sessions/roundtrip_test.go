@@ -41,6 +41,9 @@ var catalogue = []sessions.EventType{
 	sessions.EventSpanModelRequestStart, sessions.EventSpanModelRequestEnd, sessions.EventSpanOutcomeEvaluationStart,
 	sessions.EventSpanOutcomeEvaluationOngoing, sessions.EventSpanOutcomeEvaluationEnd,
 	sessions.EventPreviewStart, sessions.EventPreviewDelta,
+	sessions.EventWorkflowRunCreated, sessions.EventWorkflowRunStatusRunning, sessions.EventWorkflowRunStatusIdle,
+	sessions.EventWorkflowRunStatusEnded, sessions.EventWorkflowRunPhaseStarted, sessions.EventWorkflowRunPhaseEnded,
+	sessions.EventWorkflowRunError,
 }
 
 // wireRecorder keeps the body of every successful response the client
@@ -373,6 +376,15 @@ func TestWireRoundTrip(t *testing.T) {
 		refserver.Emit("session.thread_status_rescheduled", map[string]any{"session_thread_id": "sthr_01oRsz3E1EyHfvg0tP4LXwVy", "agent_name": "code-reviewer"}),
 		refserver.Emit("session.thread_status_terminated", map[string]any{"session_thread_id": "sthr_01oRsz3E1EyHfvg0tP4LXwVy", "agent_name": "code-reviewer"}),
 		refserver.Emit("span.outcome_evaluation_ongoing", map[string]any{"outcome_id": "outc_01A80u3vhH6IdHviJxitttN7", "iteration": 0}),
+		refserver.Emit("workflow_run.created", map[string]any{"workflow_run_id": "wfr_1", "name": "triage", "description": nil,
+			"phases": []any{map[string]any{"id": "wfp_1", "name": "collect", "description": nil}}}),
+		refserver.Emit("workflow_run.status_running", map[string]any{"workflow_run_id": "wfr_1"}),
+		refserver.Emit("workflow_run.phase_started", map[string]any{"workflow_run_id": "wfr_1", "workflow_run_phase_id": "wfp_1"}),
+		refserver.Emit("workflow_run.status_idle", map[string]any{"workflow_run_id": "wfr_1"}),
+		refserver.Emit("workflow_run.error", map[string]any{"workflow_run_id": "wfr_1", "error": map[string]any{"type": "program_error", "message": "The plan threw."}}),
+		refserver.Emit("workflow_run.phase_ended", map[string]any{"workflow_run_id": "wfr_1", "workflow_run_phase_id": "wfp_1", "phase_started_id": "sevt_1"}),
+		refserver.Emit("workflow_run.status_ended", map[string]any{"workflow_run_id": "wfr_1",
+			"result": map[string]any{"type": "error", "error": map[string]any{"type": "program_error", "message": "The plan threw."}}}),
 		refserver.Terminate("billing_error", "Out of credit."),
 	})
 	f.send(t, s.ID, sessions.UserMessage("Go."))

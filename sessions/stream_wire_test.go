@@ -25,7 +25,7 @@ func TestStreamWireEdges(t *testing.T) {
 		"event: agent.message\ndata: null\n\n" +
 		"event: agent.message\ndata: {\"id\":\"sevt_2\",\n" +
 		"data: \"processed_at\":null,\"type\":\"agent.message\",\"content\":[]}\n\n" + // one event on two data lines
-		"event: workflow_run.created\r\ndata: {\"id\":\"sevt_3\",\"type\":\"workflow_run.created\"}\r\n\r\n" +
+		"event: plan.revised\r\ndata: {\"id\":\"sevt_3\",\"type\":\"plan.revised\"}\r\n\r\n" +
 		"event: agent.thinking\ndata: {\"id\":\"sevt_4\",\"type\":\"agent.thinking\"}\n"
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {

@@ -13,6 +13,16 @@ import (
 // wireTypes holds a value of every exported wire type of the package, by
 // name (TestWireTypesListed keeps it complete).
 var wireTypes = map[string]any{
+	"WorkflowRunCreatedEvent":             WorkflowRunCreatedEvent{},
+	"WorkflowRunPhase":                    WorkflowRunPhase{},
+	"WorkflowRunStatusRunningEvent":       WorkflowRunStatusRunningEvent{},
+	"WorkflowRunStatusIdleEvent":          WorkflowRunStatusIdleEvent{},
+	"WorkflowRunStatusEndedEvent":         WorkflowRunStatusEndedEvent{},
+	"WorkflowRunResult":                   WorkflowRunResult{},
+	"WorkflowRunPhaseStartedEvent":        WorkflowRunPhaseStartedEvent{},
+	"WorkflowRunPhaseEndedEvent":          WorkflowRunPhaseEndedEvent{},
+	"WorkflowRunErrorEvent":               WorkflowRunErrorEvent{},
+	"WorkflowRunError":                    WorkflowRunError{},
 	"TextRubricParam":                     TextRubricParam{},
 	"ToolResultParam":                     ToolResultParam{},
 	"ToolConfirmationParam":               ToolConfirmationParam{},

@@ -66,8 +66,8 @@ func TestListIDsValidation(t *testing.T) {
 	}
 }
 
-// TestUserProfileIDIsAKnownMember: the server's user_profile_id (null:
-// it has no user profiles) decodes into the field, not into Extra.
+// TestUserProfileIDIsAKnownMember: the server's user_profile_id (null
+// when none is attached) decodes into the field, not into Extra.
 func TestUserProfileIDIsAKnownMember(t *testing.T) {
 	ws, err := reftest.New(t).Client(t).Workspaces.Create(context.Background(), workspaces.CreateParams{Name: "p"})
 	require.NoError(t, err)

@@ -13,6 +13,10 @@ type CreateParams struct {
 	// Tags: at most 50; keys of 1 to 128 characters that do not begin with
 	// "vendor"; values of at most 256 characters.
 	Tags map[string]string `json:"tags,omitzero"`
+	// UserProfileID attaches a user profile ("uprof_…"); every inference
+	// request through the workspace must then name it. Write-once: it
+	// cannot be replaced or removed later.
+	UserProfileID string `json:"user_profile_id,omitzero"`
 }
 
 // DataResidencyParams sets data residency at creation. Empty fields take the
@@ -33,6 +37,10 @@ type UpdateParams struct {
 	ExternalKeyID string `json:"external_key_id,omitzero"`
 	// Tags, when not nil, replaces every tag; an empty non-nil map removes them all.
 	Tags map[string]string `json:"tags,omitzero"`
+	// UserProfileID attaches a user profile ("uprof_…") to a workspace that
+	// has none; the same id again changes nothing, and a different one is
+	// refused. The default workspace cannot have one.
+	UserProfileID string `json:"user_profile_id,omitzero"`
 }
 
 // DataResidencyUpdateParams changes where inference may run. The

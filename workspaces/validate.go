@@ -41,7 +41,19 @@ func (p *CreateParams) validate() error {
 	if r := p.DataResidency; r != nil {
 		allowed, def = r.AllowedInferenceGeos, r.DefaultInferenceGeo
 	}
-	return validateSettings(p.DisplayColor, allowed, def, p.Tags)
+	if err := validateSettings(p.DisplayColor, allowed, def, p.Tags); err != nil {
+		return err
+	}
+	return validateUserProfileID(p.UserProfileID)
+}
+
+// validateUserProfileID checks the id's prefix, as the server does (after
+// the other settings).
+func validateUserProfileID(id string) error {
+	if id != "" && !strings.HasPrefix(id, "uprof_") {
+		return &apierror.ValidationError{Field: "user_profile_id", Rule: "must be a user profile id (`uprof_…`)"}
+	}
+	return nil
 }
 
 func (p *UpdateParams) validate() error {
@@ -53,7 +65,10 @@ func (p *UpdateParams) validate() error {
 	if r := p.DataResidency; r != nil {
 		allowed, def = r.AllowedInferenceGeos, r.DefaultInferenceGeo
 	}
-	return validateSettings(p.DisplayColor, allowed, def, p.Tags)
+	if err := validateSettings(p.DisplayColor, allowed, def, p.Tags); err != nil {
+		return err
+	}
+	return validateUserProfileID(p.UserProfileID)
 }
 
 // validateSettings checks what create and update share, in the server's

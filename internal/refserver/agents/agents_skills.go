@@ -123,9 +123,11 @@ func ParseSkills(path string, raw json.RawMessage) ([]Skill, error) {
 }
 
 // executionIdentity is a resolved execution identity; roleARN is set for
-// cloud_role only.
+// cloud_role and aws_role only. aws_role is the name current official
+// clients use for cloud_role: the same rules, and typ keeps the name the
+// request used, so a response echoes it.
 type executionIdentity struct {
-	typ     string // "service_account" or "cloud_role"
+	typ     string // "service_account", "cloud_role" or "aws_role"
 	roleARN string
 }
 
@@ -157,7 +159,7 @@ func parseExecutionIdentity(path string, raw json.RawMessage) (executionIdentity
 			Type kit.Optional[string] `json:"type"`
 		}
 		return serviceAccountIdentity, kit.DecodeAt(path, raw, &body)
-	case "cloud_role":
+	case "cloud_role", "aws_role":
 		var body cloudRoleBody
 		if err := kit.DecodeAt(path, raw, &body); err != nil {
 			return executionIdentity{}, err
@@ -171,5 +173,5 @@ func parseExecutionIdentity(path string, raw json.RawMessage) (executionIdentity
 		}
 		return executionIdentity{typ: typ, roleARN: body.RoleARN.Value}, nil
 	}
-	return executionIdentity{}, kit.BadType(path, "service_account", "cloud_role")
+	return executionIdentity{}, kit.BadType(path, "service_account", "cloud_role", "aws_role")
 }

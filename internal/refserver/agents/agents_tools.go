@@ -75,7 +75,8 @@ type ToolsetConfig struct {
 	Policy           string
 	allowedDomains   []string // web_fetch, web_search; nil is null
 	blockedDomains   []string
-	maxContentTokens *int64 // web_fetch
+	maxContentTokens *int64      // web_fetch
+	urlSources       *urlSources // web_fetch; nil is null
 	userLocation     *userLocation
 }
 
@@ -100,9 +101,10 @@ type toolConfigJSON struct {
 
 type webFetchConfigJSON struct {
 	toolConfigJSON
-	AllowedDomains   []string `json:"allowed_domains"`
-	BlockedDomains   []string `json:"blocked_domains"`
-	MaxContentTokens *int64   `json:"max_content_tokens"`
+	AllowedDomains   []string        `json:"allowed_domains"`
+	BlockedDomains   []string        `json:"blocked_domains"`
+	MaxContentTokens *int64          `json:"max_content_tokens"`
+	URLSources       *urlSourcesJSON `json:"url_sources"`
 }
 
 type webSearchConfigJSON struct {
@@ -116,7 +118,7 @@ func (c ToolsetConfig) view() any {
 	base := toolConfigJSON{Type: c.Name, Name: c.Name, Enabled: c.Enabled, PermissionPolicy: policyJSON{Type: c.Policy}}
 	switch c.Name {
 	case "web_fetch":
-		return webFetchConfigJSON{base, c.allowedDomains, c.blockedDomains, c.maxContentTokens}
+		return webFetchConfigJSON{base, c.allowedDomains, c.blockedDomains, c.maxContentTokens, c.urlSources.view()}
 	case "web_search":
 		v := webSearchConfigJSON{toolConfigJSON: base, AllowedDomains: c.allowedDomains, BlockedDomains: c.blockedDomains}
 		if l := c.userLocation; l != nil {
@@ -328,6 +330,9 @@ func parseTools(path string, raw json.RawMessage) ([]Tool, error) {
 			return nil, err
 		}
 		out = append(out, t)
+	}
+	if err := checkURLSourceClients(path, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

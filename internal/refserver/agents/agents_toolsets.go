@@ -26,6 +26,7 @@ type toolsetConfigBody struct {
 	BlockedDomains   kit.Optional[json.RawMessage] `json:"blocked_domains"`
 	MaxContentTokens kit.Optional[int64]           `json:"max_content_tokens"`
 	UserLocation     kit.Optional[json.RawMessage] `json:"user_location"`
+	URLSources       kit.Optional[json.RawMessage] `json:"url_sources"`
 }
 
 func parseAgentToolset(path string, raw json.RawMessage) (*Toolset, error) {
@@ -87,6 +88,7 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults)
 		{"blocked_domains", body.BlockedDomains.Set, web},
 		{"max_content_tokens", body.MaxContentTokens.Set, name == "web_fetch"},
 		{"user_location", body.UserLocation.Set, name == "web_search"},
+		{"url_sources", body.URLSources.Set, name == "web_fetch"},
 	} {
 		if f.set && !f.applies {
 			return ToolsetConfig{}, kit.InvalidField(kit.JoinPath(path, f.key), "unknown field")
@@ -119,6 +121,11 @@ func parseToolsetConfig(path string, raw json.RawMessage, defaults ToolDefaults)
 		}
 		v := body.MaxContentTokens.Value
 		c.maxContentTokens = &v
+	}
+	if body.URLSources.Present() {
+		if c.urlSources, err = parseURLSources(kit.JoinPath(path, "url_sources"), body.URLSources.Value); err != nil {
+			return c, err
+		}
 	}
 	if body.UserLocation.Present() {
 		loc, err := parseUserLocation(kit.JoinPath(path, "user_location"), body.UserLocation.Value)

@@ -23,6 +23,7 @@ type workspace struct {
 	residency     dataResidency
 	displayColor  string
 	externalKeyID string // "" = none (null on the wire)
+	userProfileID string // "" = none (null on the wire); write-once
 	tags          map[string]string
 	isDefault     bool
 }

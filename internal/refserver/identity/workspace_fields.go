@@ -182,8 +182,7 @@ type workspaceJSON struct {
 	DisplayColor  string            `json:"display_color"`
 	ExternalKeyID *string           `json:"external_key_id"`
 	Tags          map[string]string `json:"tags"`
-	// UserProfileID is always null: the reference server has no user
-	// profiles to attach.
+	// UserProfileID is the attached user profile's id, null when none.
 	UserProfileID *string `json:"user_profile_id"`
 }
 
@@ -214,6 +213,10 @@ func (w *workspace) view() workspaceJSON {
 	if w.externalKeyID != "" {
 		id := w.externalKeyID
 		v.ExternalKeyID = &id
+	}
+	if w.userProfileID != "" {
+		id := w.userProfileID
+		v.UserProfileID = &id
 	}
 	for k, val := range w.tags {
 		v.Tags[k] = val

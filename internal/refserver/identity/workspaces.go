@@ -31,6 +31,7 @@ type workspaceBody struct {
 	DataResidency kit.Optional[dataResidencyBody] `json:"data_residency"`
 	ExternalKeyID kit.Optional[string]            `json:"external_key_id"`
 	Tags          kit.Optional[map[string]string] `json:"tags"`
+	UserProfileID kit.Optional[string]            `json:"user_profile_id"`
 }
 
 func (s *Service) createWorkspace(c *kit.Call) error {
@@ -50,6 +51,7 @@ func (s *Service) createWorkspace(c *kit.Call) error {
 	}
 	ws := s.newWorkspaceLocked(draft.name, false)
 	ws.residency, ws.externalKeyID, ws.tags = draft.residency, draft.externalKeyID, draft.tags
+	ws.userProfileID = draft.userProfileID
 	if draft.displayColor != "" {
 		ws.displayColor = draft.displayColor
 	}
@@ -107,6 +109,9 @@ func (s *Service) applyWorkspaceBody(w *workspace, body workspaceBody, creating 
 		if err := s.setExternalKeyID(w, body.ExternalKeyID); err != nil {
 			return err
 		}
+	}
+	if err := setUserProfileID(w, body.UserProfileID); err != nil {
+		return err
 	}
 	if body.Tags.Present() {
 		if err := checkTags(body.Tags.Value); err != nil {

@@ -19,23 +19,40 @@ const (
 	memoryOpDeleted  = "deleted"
 )
 
-// memoryActor is who wrote a version: an API key (api_actor), a session
-// (session_actor) or a console user (user_actor). Writes through this API
-// are api_actor; sessions that write to mounted stores record session_actor.
+// memoryActor is who wrote a version: an API key (api_actor), a service
+// account (service_account_actor), a session (session_actor) or a console
+// user (user_actor). Writes through this API are api_actor, or
+// service_account_actor when the caller is a service account with no API
+// key to name (a federation access token); sessions that write to mounted
+// stores record session_actor.
 type memoryActor struct {
-	kind string // "api_actor", "session_actor", "user_actor"
+	kind string // "api_actor", "service_account_actor", "session_actor", "user_actor"
 	id   string
 }
 
+// serviceAccountCaller is a kit.Caller that may act as a service account
+// without an API key (identity.Principal).
+type serviceAccountCaller interface {
+	// ServiceAccountID is the svcacct_… id; "" when the caller is an API
+	// key or acts as no service account.
+	ServiceAccountID() string
+}
+
 func apiMemoryActor(c *kit.Call) memoryActor {
+	if sa, ok := c.Caller.(serviceAccountCaller); ok {
+		if id := sa.ServiceAccountID(); id != "" {
+			return memoryActor{kind: "service_account_actor", id: id}
+		}
+	}
 	return memoryActor{kind: "api_actor", id: c.Caller.ActorID()}
 }
 
 // memoryActorIDKey is the key that carries each actor kind's id.
 var memoryActorIDKey = map[string]string{
-	"api_actor":     "api_key_id",
-	"session_actor": "session_id",
-	"user_actor":    "user_id",
+	"api_actor":             "api_key_id",
+	"service_account_actor": "service_account_id",
+	"session_actor":         "session_id",
+	"user_actor":            "user_id",
 }
 
 // MarshalJSON writes {"type": kind, "<kind's id key>": id}, type first.
@@ -158,6 +175,7 @@ func (s *Service) listMemoryVersions(c *kit.Call) error {
 	}
 	sessionID, _ := kit.QueryValue(q, "session_id")
 	apiKeyID, _ := kit.QueryValue(q, "api_key_id")
+	serviceAccountID, _ := kit.QueryValue(q, "service_account_id")
 	gte, lte, err := memoryCreatedRange(q)
 	if err != nil {
 		return err
@@ -185,6 +203,7 @@ func (s *Service) listMemoryVersions(c *kit.Call) error {
 			(!hasOperation || v.operation == operation) &&
 			(sessionID == "" || v.createdBy == memoryActor{kind: "session_actor", id: sessionID}) &&
 			(apiKeyID == "" || v.createdBy == memoryActor{kind: "api_actor", id: apiKeyID}) &&
+			(serviceAccountID == "" || v.createdBy == memoryActor{kind: "service_account_actor", id: serviceAccountID}) &&
 			memoryTimeInRange(v.createdAt, gte, lte)
 	}
 	s.mu.Lock()
