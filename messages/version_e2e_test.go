@@ -12,32 +12,18 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	agentplatform "github.com/agentplatform/agentplatform-go"
 	"github.com/agentplatform/agentplatform-go/apierror"
 	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
-	"github.com/agentplatform/agentplatform-go/models"
 	"github.com/agentplatform/agentplatform-go/option"
 )
-
-// needsVersion skips a test whose server does not serve 2026-10-21 yet,
-// the one refusal that says so; any other outcome runs the test.
-// TODO(ver-sdk): remove once the reference server serves 2026-10-21.
-func needsVersion(t *testing.T, c *agentplatform.Client) {
-	t.Helper()
-	_, err := c.Models.List(context.Background(), models.ListParams{})
-	if err != nil && strings.Contains(err.Error(), "unsupported version `2026-10-21`") {
-		t.Skip("the reference server does not serve 2026-10-21 yet")
-	}
-}
 
 // TestVersionE2E runs requests under 2026-10-21 and with system messages
 // against the reference server: accepted, and answered.
 func TestVersionE2E(t *testing.T) {
 	env, _, _ := batchEnv(t)
 	client := env.Client(t, option.WithVersion(option.Version20261021))
-	needsVersion(t, client)
 
 	p := prompt("Hello there")
 	p.Messages = append(p.Messages, messages.SystemText("Answer in one word."))
@@ -66,7 +52,6 @@ func TestVersionE2E(t *testing.T) {
 // not stand in the way.
 func TestVersionRulesMatchServer(t *testing.T) {
 	env := reftest.New(t)
-	needsVersion(t, env.Client(t, option.WithVersion(option.Version20261021)))
 	cases := append([]versionCase(nil), versionCases...)
 	cases = append(cases,
 		versionCase{"role unknown", func(p *messages.MessageParams) { p.Messages[0].Role = "tool" },
