@@ -66,8 +66,15 @@
 //     not an admin key. The tunnel test skips when the research preview is
 //     not offered (403 or 404).
 //
-// Two optional variables tune an external run:
+// Every test runs once per API version the platform serves, 2023-06-01 and
+// then 2026-10-21 (docs/api-versions.md), in every mode; the tests of what
+// differs expect the rules of the version of their pass.
 //
+// Three optional variables tune a run; the first applies to the embedded
+// server too:
+//
+//	VENDOR_CONFORMANCE_VERSION=<version>    run every test under this API version only (against
+//	                                        the real API, this halves the tokens a run spends)
 //	VENDOR_CONFORMANCE_MODEL=<id>           the model for agents and Messages (default: the
 //	                                        catalogue's newest haiku model, else its newest model)
 //	VENDOR_CONFORMANCE_WORKSPACE_WRITES=1   let a test create a workspace and archive it; the

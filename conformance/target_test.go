@@ -28,19 +28,44 @@ const (
 	envWorkspaceID = "VENDOR_WORKSPACE_ID"
 
 	envModel           = "VENDOR_CONFORMANCE_MODEL"            // model for agents and Messages
+	envVersion         = "VENDOR_CONFORMANCE_VERSION"          // the one API version to test; unset: every version
 	envWorkspaceWrites = "VENDOR_CONFORMANCE_WORKSPACE_WRITES" // "1": create (and archive) a workspace
 )
 
 // TestMain names the target once, so that a run's log says what it tested,
-// and fails the package if a test leaves a goroutine behind (every client is
-// closed and every stream ended by the tests' cleanups).
+// runs every test under each API version in turn (or only the one
+// VENDOR_CONFORMANCE_VERSION names), and fails the package if a test leaves
+// a goroutine behind (every client is closed and every stream ended by the
+// tests' cleanups).
 func TestMain(m *testing.M) {
 	if base, _, _, ok := externalConfig(); ok {
 		fmt.Printf("conformance: target is the server at %s (%s and %s are set)\n", base, envBaseURL, envAPIKey)
 	} else {
 		fmt.Println("conformance: target is the embedded reference server")
 	}
-	leaktest.VerifyTestMain(m)
+	leaktest.VerifyTestMain(everyVersion{m})
+}
+
+// apiVersion is the API version the tests' clients send in this pass.
+var apiVersion string
+
+// everyVersion runs the tests once per API version, stopping at the first
+// pass that fails.
+type everyVersion struct{ m *testing.M }
+
+func (ev everyVersion) Run() int {
+	versions := []string{option.Version20230601, option.Version20261021}
+	if v := os.Getenv(envVersion); v != "" {
+		versions = []string{v}
+	}
+	for _, v := range versions {
+		apiVersion = v
+		fmt.Printf("conformance: API version %s\n", v)
+		if code := ev.m.Run(); code != 0 {
+			return code
+		}
+	}
+	return 0
 }
 
 // Target is what a conformance test runs against: a client, and what is
@@ -112,11 +137,11 @@ func embedded(t *testing.T, opts ...refserver.Option) *Target {
 }
 
 // NewClient returns another client for the target, with opts applied after
-// the target's own (so option.WithAPIKey replaces the key). It is closed
-// when the test ends.
+// the target's own (its key and workspace, and the pass's API version), so
+// option.WithAPIKey replaces the key. It is closed when the test ends.
 func (tg *Target) NewClient(t *testing.T, opts ...option.Option) *agentplatform.Client {
 	t.Helper()
-	base := []option.Option{option.WithBaseURL(tg.baseURL), option.WithAPIKey(tg.apiKey)}
+	base := []option.Option{option.WithBaseURL(tg.baseURL), option.WithAPIKey(tg.apiKey), option.WithVersion(apiVersion)}
 	if tg.WorkspaceID != "" {
 		base = append(base, option.WithWorkspaceID(tg.WorkspaceID))
 	}
