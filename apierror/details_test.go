@@ -58,8 +58,9 @@ func TestConflictSentinels(t *testing.T) {
 			[]error{apierror.ErrMemoryPathConflict, apierror.ErrInvalidRequest}},
 		{409, apierror.TypeMemoryPathConflict, []error{apierror.ErrConflict, apierror.ErrMemoryPathConflict},
 			[]error{apierror.ErrMemoryPreconditionFailed, apierror.ErrInvalidRequest}},
-		// The platform's other 409s are invalid_request_error: a conflict,
-		// but neither memory error.
+		// A 409 of another type (an older server words some conflicts as
+		// invalid_request_error) is still a conflict, but neither memory
+		// error.
 		{409, apierror.TypeInvalidRequest, []error{apierror.ErrConflict, apierror.ErrInvalidRequest},
 			[]error{apierror.ErrMemoryPreconditionFailed, apierror.ErrMemoryPathConflict}},
 	} {

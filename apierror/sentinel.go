@@ -6,11 +6,14 @@ import "slices"
 // body named no type, by its status; ErrInvalidRequest also matches a
 // *ValidationError, since a locally refused parameter is an invalid request
 // that was never sent. ErrConflict matches any 409 and any of the conflict
-// types (conflict_error and the two memory ones, which are kinds of
-// conflict): the API words many 409s (a stale version, a session that is
-// busy or archived, a tool call already answered) as an
-// invalid_request_error, which ErrInvalidRequest matches too. The memory
-// sentinels match by type alone, since other 409s are not theirs.
+// types: the API answers every 409 (a stale version, a session that is busy
+// or archived, a tool call already answered, an Idempotency-Key still in
+// flight) with conflict_error, or with one of the two memory types that
+// refine it. Such an error is not ErrInvalidRequest: the request was well
+// formed but met the resource in another state. A 409 of any other type (an
+// older server's invalid_request_error) is still a conflict, and matches
+// ErrInvalidRequest by its type as well. The memory sentinels match by type
+// alone, since other 409s are not theirs.
 var (
 	ErrConflict                 error = &sentinel{status: 409, name: "conflict", also: []Type{TypeConflict, TypeMemoryPreconditionFailed, TypeMemoryPathConflict}}
 	ErrMemoryPreconditionFailed error = &sentinel{typ: TypeMemoryPreconditionFailed, typeOnly: true}

@@ -52,7 +52,7 @@ func requireConflict(t *testing.T, err error, contains string) {
 	var apiErr *apierror.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, http.StatusConflict, apiErr.StatusCode, "%v", err)
-	require.Equal(t, apierror.TypeInvalidRequest, apiErr.Type)
+	require.Equal(t, apierror.TypeConflict, apiErr.Type)
 	require.False(t, apiErr.Temporary(), "a state conflict is not worth retrying")
 	require.Contains(t, apiErr.Message, contains)
 }

@@ -244,7 +244,7 @@ func TestWorkHeartbeatLeaseLost(t *testing.T) {
 	require.ErrorAs(t, err, &lost)
 	require.Nil(t, lost.Current, "no details")
 
-	s.answer(409, `{"type":"error","error":{"type":"invalid_request_error","message":"busy"}}`)
+	s.answer(409, `{"type":"error","error":{"type":"conflict_error","message":"busy"}}`)
 	_, err = c.Environments.Work.Heartbeat(ctx, "env_01", "work_01", environments.HeartbeatParams{ExpectedLastHeartbeat: "hb_1"})
 	require.Error(t, err)
 	require.False(t, errors.Is(err, environments.ErrLeaseLost), "only a 412")

@@ -129,7 +129,7 @@ func requireArchivedConflict(t *testing.T, err error, storeID string) {
 	var apiErr *apierror.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, http.StatusConflict, apiErr.StatusCode)
-	require.Equal(t, apierror.TypeInvalidRequest, apiErr.Type)
+	require.Equal(t, apierror.TypeConflict, apiErr.Type)
 	require.Equal(t, "memory_store_id: memory store `"+storeID+"` is archived", apiErr.Message)
 }
 

@@ -118,13 +118,13 @@ func TestTerminatedSession(t *testing.T) {
 	conflict := "session_id: session `" + s.ID + "` is terminated"
 	_, err = f.client.Sessions.Events.Send(ctx, s.ID, sessions.SendParams{Events: []sessions.EventParam{sessions.UserMessage("Hello?")}})
 	reftest.RequireConflict(t, err, conflict)
-	require.True(t, errors.Is(err, apierror.ErrInvalidRequest), "%v", err)
+	require.True(t, errors.Is(err, apierror.ErrConflict), "%v", err)
 	var apiErr *apierror.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, 409, apiErr.StatusCode)
 	_, err = f.client.Sessions.Update(ctx, s.ID, sessions.UpdateParams{Title: param.Value("Too late")})
 	reftest.RequireConflict(t, err, conflict)
-	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+	require.ErrorIs(t, err, apierror.ErrConflict)
 	_, err = f.client.Sessions.Resources.Add(ctx, s.ID, sessions.FileResourceParam{FileID: "file_011CNha8iCJcU1wXNR6q4V8x"})
 	reftest.RequireConflict(t, err, conflict)
 	err = f.client.Sessions.Resources.Delete(ctx, s.ID, rsc.ID)

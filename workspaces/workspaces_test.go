@@ -123,7 +123,7 @@ func TestArchiveRules(t *testing.T) {
 	require.Equal(t, archived.ArchivedAt, again.ArchivedAt)
 
 	_, err = client.Workspaces.Update(ctx, ws.ID, workspaces.UpdateParams{Name: "revived"})
-	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
+	require.ErrorIs(t, err, apierror.ErrConflict)
 	_, err = client.Workspaces.Archive(ctx, env.Seed.DefaultWorkspaceID)
 	require.ErrorIs(t, err, apierror.ErrInvalidRequest)
 	_, err = client.Workspaces.Get(ctx, "wrkspc_01missing")

@@ -337,7 +337,7 @@ func TestAgentStateErrors(t *testing.T) {
 	wantInvalid(t, e.do(t, "POST", "/v1/agents/"+id, `{"version":0}`, agentsBeta), "version: must be at least 1")
 	wantInvalid(t, e.do(t, "POST", "/v1/agents/"+id, `{"name":null}`, agentsBeta), "name: must not be null")
 	wantInvalid(t, e.do(t, "POST", "/v1/agents/"+id, `{"model":null}`, agentsBeta), "model: must not be null")
-	wantError(t, e.do(t, "POST", "/v1/agents/"+id, `{"version":2,"name":"b"}`, agentsBeta), http.StatusConflict, "invalid_request_error",
+	wantError(t, e.do(t, "POST", "/v1/agents/"+id, `{"version":2,"name":"b"}`, agentsBeta), http.StatusConflict, "conflict_error",
 		"version: does not match the current version `1`")
 
 	// Null clears lists and resets the identity; an update is a new version.
@@ -356,7 +356,7 @@ func TestAgentStateErrors(t *testing.T) {
 
 	wantInvalid(t, e.do(t, "POST", "/v1/agents/"+id+"/archive", `{"now":true}`, agentsBeta), "now: unknown field")
 	wantOK(t, e.do(t, "POST", "/v1/agents/"+id+"/archive", `{}`, agentsBeta))
-	wantError(t, e.do(t, "POST", "/v1/agents/"+id, `{"name":"b"}`, agentsBeta), http.StatusConflict, "invalid_request_error",
+	wantError(t, e.do(t, "POST", "/v1/agents/"+id, `{"name":"b"}`, agentsBeta), http.StatusConflict, "conflict_error",
 		"agent_id: agent `"+id+"` is archived")
 }
 

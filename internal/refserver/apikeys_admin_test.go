@@ -334,7 +334,7 @@ func TestAPIKeyTransitions(t *testing.T) {
 					if o.message == expired {
 						msg = msgKeyExpired(k.ID)
 					}
-					wantConflict(t, r, "invalid_request_error", msg)
+					wantConflict(t, r, "conflict_error", msg)
 					require.Equal(t, before, wantOK(t, e.do(t, "GET", keyPath(k.ID), "")), "a refused update changes nothing")
 					return
 				}
@@ -381,16 +381,16 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	got := wantOK(t, e.do(t, "GET", keyPath(k.ID), ""))
 	require.Equal(t, "expired", got["status"], "status reports expiry on the server's clock")
 	require.Equal(t, wireTime(testStart.Add(time.Hour)), got["expires_at"])
-	wantConflict(t, set("inactive"), "invalid_request_error", msgKeyExpired(k.ID))
+	wantConflict(t, set("inactive"), "conflict_error", msgKeyExpired(k.ID))
 	require.Error(t, e.srv.SetAPIKeyStatus(k.ID, refserver.KeyInactive))
 
 	require.Equal(t, "archived", wantOK(t, set("archived"))["status"]) // Delete
 	wantUnauthenticated(t, use(), msgDeleted)
-	wantConflict(t, set("active"), "invalid_request_error", msgKeyDeleted(k.ID))
+	wantConflict(t, set("active"), "conflict_error", msgKeyDeleted(k.ID))
 	require.Error(t, e.srv.SetAPIKeyStatus(k.ID, refserver.KeyActive))
 	e.clock.Set(testStart)
 	require.Equal(t, "archived", wantOK(t, e.do(t, "GET", keyPath(k.ID), ""))["status"])
-	wantConflict(t, set("active"), "invalid_request_error", msgKeyDeleted(k.ID))
+	wantConflict(t, set("active"), "conflict_error", msgKeyDeleted(k.ID))
 	wantUnauthenticated(t, use(), msgDeleted)
 }
 
@@ -457,7 +457,7 @@ func TestKeyTypesFollowTheirOwner(t *testing.T) {
 		require.Error(t, e.srv.ReinviteUser(u))
 		require.NoError(t, e.srv.GrantAPIAccess(u, e.seed.DefaultWorkspaceID))
 		wantUnauthenticated(t, e.do(t, "GET", "/v1/models", "", withKey(k.Secret)), msgDeleted)
-		wantConflict(t, e.do(t, "POST", keyPath(k.ID), `{"status":"active"}`), "invalid_request_error", msgKeyDeleted(k.ID))
+		wantConflict(t, e.do(t, "POST", keyPath(k.ID), `{"status":"active"}`), "conflict_error", msgKeyDeleted(k.ID))
 		require.Equal(t, "archived", wantOK(t, e.do(t, "GET", keyPath(k.ID), ""))["status"])
 		fresh := e.mustKey(t, refserver.KeySpec{Kind: refserver.PersonalKey, OwnerID: u})
 		wantOK(t, e.do(t, "GET", "/v1/models", "", withKey(fresh.Secret)))

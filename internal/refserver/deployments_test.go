@@ -265,7 +265,7 @@ func TestDeploymentUpdate(t *testing.T) {
 		t.Fatalf("update touched the status: %v", got)
 	}
 	wantOK(t, f.ma(t, "POST", path+"/archive", ""))
-	wantConflict(t, f.ma(t, "POST", path, `{"name":"y"}`), "invalid_request_error", "deployment_id: deployment `"+id+"` is archived")
+	wantConflict(t, f.ma(t, "POST", path, `{"name":"y"}`), "conflict_error", "deployment_id: deployment `"+id+"` is archived")
 	wantError(t, f.ma(t, "POST", deploymentsPath+"/depl_01nope", `{}`), http.StatusNotFound, "not_found_error", "Deployment `depl_01nope` not found.")
 }
 
@@ -300,7 +300,7 @@ func TestDeploymentPauseUnpauseArchive(t *testing.T) {
 	}
 	conflict := "deployment_id: deployment `" + id + "` is archived"
 	for _, action := range []string{"/pause", "/unpause", "/run"} {
-		wantConflict(t, f.ma(t, "POST", path+action, ""), "invalid_request_error", conflict)
+		wantConflict(t, f.ma(t, "POST", path+action, ""), "conflict_error", conflict)
 	}
 	wantOK(t, f.ma(t, "GET", path, ""))
 }

@@ -82,7 +82,7 @@ func TestRescheduleStep(t *testing.T) {
 	if got := f.session(t, sid); got["status"] != "running" {
 		t.Fatalf("held after the retry: %v", got["status"])
 	}
-	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+sid, ""), "invalid_request_error", "session_id: session is running; interrupt it first")
+	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+sid, ""), "conflict_error", "session_id: session is running; interrupt it first")
 	f.clock.Advance(2 * time.Second)
 	must(t, f.srv.ReleaseSession(sid))
 	wantTypes(t, f.logFrom(t, sid, n+7), "session.usage", "session.status_idle")
@@ -175,7 +175,7 @@ func TestTerminateStep(t *testing.T) {
 		f.ma(t, "POST", one+"/resources/"+rsc, `{"authorization_token":"t"}`),
 		f.ma(t, "DELETE", one+"/resources/"+rsc, ""),
 	} {
-		wantConflict(t, r, "invalid_request_error", conflict)
+		wantConflict(t, r, "conflict_error", conflict)
 	}
 	if len(f.log(t, sid)) != len(events) {
 		t.Fatal("a refused request recorded events")

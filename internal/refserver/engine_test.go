@@ -175,8 +175,8 @@ func TestHoldAndRelease(t *testing.T) {
 	// While running: a message is taken by the running turn (no new
 	// status event); the agent cannot be updated; the session not deleted.
 	f.post(t, sid, msgEvent("also"))
-	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+sid, `{"agent":{"tools":[]}}`), "invalid_request_error", "agent: session is running; interrupt it first")
-	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+sid, ""), "invalid_request_error", "session_id: session is running; interrupt it first")
+	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+sid, `{"agent":{"tools":[]}}`), "conflict_error", "agent: session is running; interrupt it first")
+	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+sid, ""), "conflict_error", "session_id: session is running; interrupt it first")
 	must(t, f.srv.ReleaseSession(sid))
 	wantTypes(t, f.log(t, sid), "user.message", "session.status_running", "span.model_request_start", "user.message",
 		"agent.message", "agent.message", "span.model_request_end", "session.usage", "session.status_idle")

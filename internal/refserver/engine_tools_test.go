@@ -50,7 +50,7 @@ func TestToolAlwaysAllow(t *testing.T) {
 	}
 	// The call was not awaiting anything: answers are 409.
 	id := use["id"].(string)
-	wantConflict(t, f.send(t, sid, confirmation(id, "allow")), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, confirmation(id, "allow")), "conflict_error",
 		"events[0].tool_use_id: tool use `"+id+"` is not awaiting confirmation")
 }
 
@@ -83,7 +83,7 @@ func TestToolConfirmation(t *testing.T) {
 	if mustMarshal(events[2]["content"]) != `[{"text":"a\nb","type":"text"}]` || events[2]["is_error"] != false {
 		t.Fatalf("result %v", events[2])
 	}
-	wantConflict(t, f.send(t, sid, confirmation(id, "deny")), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, confirmation(id, "deny")), "conflict_error",
 		"events[0].tool_use_id: tool use `"+id+"` is not awaiting confirmation")
 
 	// deny with a message: an error result carrying it; the turn goes on.
@@ -218,7 +218,7 @@ func TestCustomToolFlow(t *testing.T) {
 	if len(ofType(f.log(t, sid), "agent.tool_result")) != 0 || last(f.log(t, sid))["type"] != "session.status_idle" {
 		t.Fatalf("log %q", typesOf(f.log(t, sid)))
 	}
-	wantConflict(t, f.send(t, sid, customResult(id, "again")), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, customResult(id, "again")), "conflict_error",
 		"events[0].custom_tool_use_id: custom tool use `"+id+"` is not awaiting a result")
 }
 
@@ -251,7 +251,7 @@ func TestSelfHostedToolResult(t *testing.T) {
 		t.Fatalf("log %q", typesOf(events))
 	}
 	// Still awaiting confirmation: not a result yet.
-	wantConflict(t, f.send(t, sid, `{"type":"user.tool_result","tool_use_id":"`+bashID+`"}`), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, `{"type":"user.tool_result","tool_use_id":"`+bashID+`"}`), "conflict_error",
 		"events[0].tool_use_id: tool use `"+bashID+"` is not awaiting a result")
 	// allow: the id stays in event_ids, re-sent in a new idle event.
 	n := len(events)
@@ -270,7 +270,7 @@ func TestSelfHostedToolResult(t *testing.T) {
 	fetchID := events[3]["id"].(string)
 	wantInvalid(t, f.send(t, sid, `{"type":"user.tool_result","tool_use_id":"`+fetchID+`"}`),
 		"events[0].tool_use_id: no sandbox tool use `"+fetchID+"` in this session")
-	wantConflict(t, f.send(t, sid, `{"type":"user.tool_result","tool_use_id":"`+readID+`"}`), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, `{"type":"user.tool_result","tool_use_id":"`+readID+`"}`), "conflict_error",
 		"events[0].tool_use_id: tool use `"+readID+"` is not awaiting a result")
 
 	// On a cloud environment user.tool_result is refused outright.

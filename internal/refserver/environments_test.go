@@ -134,7 +134,7 @@ func TestEnvironmentUpdateRules(t *testing.T) {
 	if again := wantOK(t, e.do(t, "POST", "/v1/environments/"+id+"/archive", "", agentsBeta)); mustMarshal(again) != mustMarshal(archived) {
 		t.Fatalf("archive is not idempotent: %v", again)
 	}
-	wantError(t, e.do(t, "POST", "/v1/environments/"+id, `{"name":"x"}`, agentsBeta), http.StatusConflict, "invalid_request_error",
+	wantError(t, e.do(t, "POST", "/v1/environments/"+id, `{"name":"x"}`, agentsBeta), http.StatusConflict, "conflict_error",
 		"environment_id: environment `"+id+"` is archived")
 	requireJSON(t, e.do(t, "DELETE", "/v1/environments/"+id, "", agentsBeta), `{"id":"`+id+`","type":"environment_deleted"}`)
 	for _, req := range []struct{ method, path string }{

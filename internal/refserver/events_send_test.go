@@ -85,7 +85,7 @@ func TestSendEventsStateRules(t *testing.T) {
 	f.script(t, sid, []rs.Step{rs.UseTool("bash", nil), rs.Say("ok")}, []rs.Step{rs.UseCustomTool("lookup_order", nil), rs.Say("ok")})
 	f.post(t, sid, msgEvent("go"))
 	bash := ofType(f.log(t, sid), "agent.tool_use")[0]["id"].(string)
-	conflict := func(r response, message string) { t.Helper(); wantConflict(t, r, "invalid_request_error", message) }
+	conflict := func(r response, message string) { t.Helper(); wantConflict(t, r, "conflict_error", message) }
 
 	wantInvalid(t, f.send(t, sid, confirmation("sevt_nope", "allow")), "events[0].tool_use_id: no tool use `sevt_nope` in this session")
 	wantInvalid(t, f.send(t, sid, confirmation(bash, "allow"), confirmation(bash, "deny")), "events[1].tool_use_id: duplicate tool use `"+bash+"`")

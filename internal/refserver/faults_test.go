@@ -47,7 +47,7 @@ func TestFaultDefaultErrorTypes(t *testing.T) {
 		{403, "permission_error"},
 		{404, "not_found_error"},
 		{408, "invalid_request_error"},
-		{409, "invalid_request_error"},
+		{409, "conflict_error"},
 		{413, "request_too_large"},
 		{429, "rate_limit_error"},
 		{500, "api_error"},

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -78,6 +79,10 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 		<-release
 		return c.OK(map[string]string{"done": "yes"})
 	}})
+	// A failed check must not leave the first request, and so the test
+	// server's Close, waiting forever.
+	releaseOnce := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseOnce)
 	first := make(chan int)
 	go func() {
 		// Not send: t.Fatal must not be called from this goroutine.
@@ -95,14 +100,14 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 	}()
 	<-entered
 	res, body := send(t, s, ts, "POST", "/v1/test/slow", "key-1")
-	if res.StatusCode != http.StatusConflict || !strings.Contains(body, `"type":"invalid_request_error"`) ||
+	if res.StatusCode != http.StatusConflict || !strings.Contains(body, `"type":"conflict_error"`) ||
 		!strings.Contains(body, "Idempotency-Key: a request with this key is still in progress") {
 		t.Fatalf("in flight: %d %s", res.StatusCode, body)
 	}
 	if got := res.Header.Get("x-should-retry"); got != "true" {
 		t.Fatalf("in flight: x-should-retry %q, want true: a retry gets the first request's answer", got)
 	}
-	close(release)
+	releaseOnce()
 	if status := <-first; status != 200 {
 		t.Fatalf("first request: %d", status)
 	}

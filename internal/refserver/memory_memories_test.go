@@ -232,10 +232,10 @@ func TestMemoryWritesToArchivedStore(t *testing.T) {
 	path := f.store + "/memories/" + m["id"].(string)
 	wantOK(t, f.do(t, "POST", f.store+"/archive", "", memoryBeta))
 	msg := "memory_store_id: memory store `" + f.id + "` is archived"
-	wantConflict(t, f.do(t, "POST", f.store+"/memories", `{"path":"/new","content":""}`, memoryBeta), "invalid_request_error", msg)
-	wantConflict(t, f.do(t, "POST", path, `{"content":"v2"}`, memoryBeta), "invalid_request_error", msg)
-	wantConflict(t, f.do(t, "POST", path, `{}`, memoryBeta), "invalid_request_error", msg)
-	wantConflict(t, f.do(t, "DELETE", path, "", memoryBeta), "invalid_request_error", msg)
+	wantConflict(t, f.do(t, "POST", f.store+"/memories", `{"path":"/new","content":""}`, memoryBeta), "conflict_error", msg)
+	wantConflict(t, f.do(t, "POST", path, `{"content":"v2"}`, memoryBeta), "conflict_error", msg)
+	wantConflict(t, f.do(t, "POST", path, `{}`, memoryBeta), "conflict_error", msg)
+	wantConflict(t, f.do(t, "DELETE", path, "", memoryBeta), "conflict_error", msg)
 	// The request is checked first (400), then the objects named (404), then the state (409).
 	wantInvalid(t, f.do(t, "POST", f.store+"/memories", `{"path":"rel","content":""}`, memoryBeta), "path: must start with `/`")
 	wantError(t, f.do(t, "DELETE", f.store+"/memories/mem_01nothere", "", memoryBeta), http.StatusNotFound, "not_found_error", "")

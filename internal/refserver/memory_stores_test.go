@@ -198,8 +198,8 @@ func TestMemoryStoreArchiveAndDelete(t *testing.T) {
 		t.Fatalf("archive is not idempotent: %v", again)
 	}
 	archivedMsg := "memory_store_id: memory store `" + id + "` is archived"
-	wantConflict(t, e.do(t, "POST", path, `{"name":"new"}`, memoryBeta), "invalid_request_error", archivedMsg)
-	wantConflict(t, e.do(t, "POST", path, `{}`, memoryBeta), "invalid_request_error", archivedMsg)
+	wantConflict(t, e.do(t, "POST", path, `{"name":"new"}`, memoryBeta), "conflict_error", archivedMsg)
+	wantConflict(t, e.do(t, "POST", path, `{}`, memoryBeta), "conflict_error", archivedMsg)
 	if got := wantOK(t, e.do(t, "GET", path, "", memoryBeta)); !reflect.DeepEqual(got, archived) {
 		t.Fatalf("get archived %v", got)
 	}

@@ -72,7 +72,7 @@ func TestMemoryVersionRules(t *testing.T) {
 	head := m["memory_version_id"].(string)
 	wantInvalid(t, f.do(t, "POST", f.store+"/memory_versions/"+head+"/redact", `{"reason":"x"}`, memoryBeta), "reason: unknown field")
 	wantConflict(t, f.do(t, "POST", f.store+"/memory_versions/"+head+"/redact", "", memoryBeta),
-		"invalid_request_error", "memory_version_id: cannot redact the current version of a memory")
+		"conflict_error", "memory_version_id: cannot redact the current version of a memory")
 	wantError(t, f.do(t, "GET", f.store+"/memory_versions/memver_01nothere", "", memoryBeta), http.StatusNotFound, "not_found_error",
 		"Memory version `memver_01nothere` not found.")
 	wantError(t, f.do(t, "POST", f.store+"/memory_versions/memver_01nothere/redact", "", memoryBeta), http.StatusNotFound, "not_found_error",

@@ -118,7 +118,7 @@ func TestSessionResourcesListAndAdd(t *testing.T) {
 	sh := f.createEnvironment(t, `{"name":"sh","config":{"type":"self_hosted"}}`)["id"].(string)
 	shSession := wantOK(t, f.ma(t, "POST", sessionsPath, `{"agent":"`+f.agent+`","environment_id":"`+sh+`"}`))["id"].(string)
 	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+shSession+"/resources", `{"type":"file","file_id":"file_x"}`),
-		"invalid_request_error", "session_id: self-hosted environments cannot mount resources")
+		"conflict_error", "session_id: self-hosted environments cannot mount resources")
 }
 
 func TestSessionResourceGetUpdateDelete(t *testing.T) {

@@ -254,10 +254,10 @@ func TestSessionArchiveAndDelete(t *testing.T) {
 		t.Fatalf("archive is not idempotent: %v", again)
 	}
 	conflict := "session_id: session `" + id + "` is archived"
-	wantConflict(t, f.ma(t, "POST", one, `{"title":"x"}`), "invalid_request_error", conflict)
-	wantConflict(t, f.ma(t, "POST", one+"/resources", `{"type":"file","file_id":"file_2"}`), "invalid_request_error", conflict)
-	wantConflict(t, f.ma(t, "POST", one+"/resources/"+rsc, `{"authorization_token":"t"}`), "invalid_request_error", conflict)
-	wantConflict(t, f.ma(t, "DELETE", one+"/resources/"+rsc, ""), "invalid_request_error", conflict)
+	wantConflict(t, f.ma(t, "POST", one, `{"title":"x"}`), "conflict_error", conflict)
+	wantConflict(t, f.ma(t, "POST", one+"/resources", `{"type":"file","file_id":"file_2"}`), "conflict_error", conflict)
+	wantConflict(t, f.ma(t, "POST", one+"/resources/"+rsc, `{"authorization_token":"t"}`), "conflict_error", conflict)
+	wantConflict(t, f.ma(t, "DELETE", one+"/resources/"+rsc, ""), "conflict_error", conflict)
 	// Archived sessions are read: get, resources, and list with include_archived.
 	wantOK(t, f.ma(t, "GET", one, ""))
 	wantOK(t, f.ma(t, "GET", one+"/resources/"+rsc, ""))
@@ -274,9 +274,9 @@ func TestSessionArchiveAndDelete(t *testing.T) {
 	// Running sessions: archive interrupts them, delete is refused.
 	running := f.sessionID(t, "")
 	f.srv.SetSessionStateForTest(running, "running", 0)
-	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+running, ""), "invalid_request_error", "session_id: session is running; interrupt it first")
+	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+running, ""), "conflict_error", "session_id: session is running; interrupt it first")
 	f.srv.SetSessionStateForTest(running, "rescheduling", 0)
-	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+running, ""), "invalid_request_error", "session_id: session is running; interrupt it first")
+	wantConflict(t, f.ma(t, "DELETE", sessionsPath+"/"+running, ""), "conflict_error", "session_id: session is running; interrupt it first")
 	if got := wantOK(t, f.ma(t, "POST", sessionsPath+"/"+running+"/archive", "")); got["status"] != "idle" || got["archived_at"] == nil {
 		t.Fatalf("archived running session %v", got)
 	}
@@ -285,8 +285,8 @@ func TestSessionArchiveAndDelete(t *testing.T) {
 	// Terminated sessions: read-only, but archive and delete work.
 	done := f.sessionID(t, "")
 	f.terminate(t, done)
-	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+done, `{"metadata":{"a":"b"}}`), "invalid_request_error", "session_id: session `"+done+"` is terminated")
-	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+done+"/resources", `{"type":"file","file_id":"file_2"}`), "invalid_request_error",
+	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+done, `{"metadata":{"a":"b"}}`), "conflict_error", "session_id: session `"+done+"` is terminated")
+	wantConflict(t, f.ma(t, "POST", sessionsPath+"/"+done+"/resources", `{"type":"file","file_id":"file_2"}`), "conflict_error",
 		"session_id: session `"+done+"` is terminated")
 	if got := wantOK(t, f.ma(t, "POST", sessionsPath+"/"+done+"/archive", "")); got["status"] != "terminated" {
 		t.Fatalf("archive changed a terminated status: %v", got)

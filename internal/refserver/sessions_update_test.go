@@ -86,7 +86,7 @@ func TestSessionUpdateAgent(t *testing.T) {
 	}
 	// Only while not running; budget and metadata still change then.
 	f.srv.SetSessionStateForTest(id, "running", 0)
-	wantConflict(t, f.ma(t, "POST", path, `{"agent":{"tools":[]}}`), "invalid_request_error", "agent: session is running; interrupt it first")
+	wantConflict(t, f.ma(t, "POST", path, `{"agent":{"tools":[]}}`), "conflict_error", "agent: session is running; interrupt it first")
 	wantOK(t, f.ma(t, "POST", path, `{"metadata":{"a":"b"},"budget":null}`))
 	// Only for sessions created from a reference: not with overrides.
 	over := wantOK(t, f.ma(t, "POST", sessionsPath, `{"agent":{"type":"agent_with_overrides","id":"`+f.agent+`","system":"s"},"environment_id":"`+f.envID+`"}`))["id"].(string)
@@ -133,7 +133,7 @@ func TestSessionUpdateBudget(t *testing.T) {
 	}
 	wantInvalid(t, f.ma(t, "POST", path, raise("9000")), "budget: budget_create_only: a budget can only be set when the session is created")
 	f.terminate(t, id)
-	wantConflict(t, f.ma(t, "POST", path, `{"budget":null}`), "invalid_request_error", "session_id: session `"+id+"` is terminated")
+	wantConflict(t, f.ma(t, "POST", path, `{"budget":null}`), "conflict_error", "session_id: session `"+id+"` is terminated")
 
 	// model_not_budgetable: an agent that can run an unpriced model.
 	custom := f.createAgentJSON(t, `{"name":"c","model":"vendor-sonnet-4-5"}`)["id"].(string)

@@ -164,7 +164,7 @@ func TestInterruptClosesPendingCalls(t *testing.T) {
 		stopReasonOf(events[3]) != `{"type":"end_turn"}` {
 		t.Fatalf("closed %v", events)
 	}
-	wantConflict(t, f.send(t, sid, confirmation(bash, "allow")), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, confirmation(bash, "allow")), "conflict_error",
 		"events[0].tool_use_id: tool use `"+bash+"` is not awaiting confirmation")
 	// A custom call just stops being pending.
 	f.post(t, sid, msgEvent("two"))
@@ -172,6 +172,6 @@ func TestInterruptClosesPendingCalls(t *testing.T) {
 	n = len(f.log(t, sid))
 	f.post(t, sid, interruptAll)
 	wantTypes(t, f.logFrom(t, sid, n), "user.interrupt", "session.usage", "session.status_idle")
-	wantConflict(t, f.send(t, sid, customResult(custom, "late")), "invalid_request_error",
+	wantConflict(t, f.send(t, sid, customResult(custom, "late")), "conflict_error",
 		"events[0].custom_tool_use_id: custom tool use `"+custom+"` is not awaiting a result")
 }

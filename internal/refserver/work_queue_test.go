@@ -38,7 +38,7 @@ func TestWorkItemLifecycle(t *testing.T) {
 	if acked["state"] != "starting" || acked["acknowledged_at"] == nil || acked["started_at"] != nil {
 		t.Fatalf("ack %v", acked)
 	}
-	wantConflict(t, f.asWorker(t, "POST", f.workPath("/"+id+"/ack"), ""), "invalid_request_error",
+	wantConflict(t, f.asWorker(t, "POST", f.workPath("/"+id+"/ack"), ""), "conflict_error",
 		"work item `"+id+"` is not awaiting acknowledgement")
 	if st := f.stats(t); st["depth"] != 0.0 || st["pending"] != 0.0 || st["oldest_queued_at"] != nil {
 		t.Fatalf("stats after ack %v", st)
@@ -104,7 +104,7 @@ func TestWorkItemLifecycle(t *testing.T) {
 	if hb4 := wantOK(t, f.beat(t, id, "x", "")); hb4["lease_extended"] != false || hb4["state"] != "stopped" {
 		t.Fatalf("heartbeat when stopped %v", hb4)
 	}
-	wantConflict(t, f.asWorker(t, "POST", f.workPath("/"+id+"/stop"), ""), "invalid_request_error",
+	wantConflict(t, f.asWorker(t, "POST", f.workPath("/"+id+"/stop"), ""), "conflict_error",
 		"work item `"+id+"` is already stopped")
 	wantInvalid(t, f.asWorker(t, "POST", f.workPath("/"+id+"/stop"), `{"force":"yes"}`), "force: must be a boolean")
 }

@@ -263,7 +263,7 @@ func TestArchiveWorkspace(t *testing.T) {
 		t.Fatalf("archiving again changed the workspace: %v", second)
 	}
 	conflict := e.do(t, "POST", path, `{"name":"x"}`)
-	wantError(t, conflict, http.StatusConflict, "invalid_request_error", "Workspace `"+id+"` is archived and cannot be updated.")
+	wantError(t, conflict, http.StatusConflict, "conflict_error", "Workspace `"+id+"` is archived and cannot be updated.")
 	if got := conflict.header.Get("x-should-retry"); got != "false" {
 		t.Fatalf("x-should-retry %q: a state conflict cannot be cured by retrying", got)
 	}

@@ -29,12 +29,14 @@ func RequireInvalid(tb testing.TB, err error, message string) {
 	require.ErrorIs(tb, err, apierror.ErrInvalidRequest)
 }
 
-// RequireConflict checks a 409 refusal of a state change, which is not
-// worth retrying.
+// RequireConflict checks a 409 conflict_error refusing a state change,
+// which is not worth retrying. A conflict is not an invalid request: the
+// same request could succeed against another state.
 func RequireConflict(tb testing.TB, err error, message string) {
 	tb.Helper()
-	RequireAPIError(tb, err, 409, apierror.TypeInvalidRequest, message)
+	RequireAPIError(tb, err, 409, apierror.TypeConflict, message)
 	require.ErrorIs(tb, err, apierror.ErrConflict)
+	require.NotErrorIs(tb, err, apierror.ErrInvalidRequest)
 }
 
 // RequireNotFound checks a 404 not_found_error.

@@ -379,11 +379,11 @@ func (s *Service) updateAgent(c *kit.Call) error {
 		return err
 	}
 	if a.archived() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "agent_id: agent `%s` is archived", a.ID)
+		return kit.StateConflict("agent_id: agent `%s` is archived", a.ID)
 	}
 	prev := a.latest()
 	if body.Version.Set && int(body.Version.Value) != prev.Version {
-		return kit.StateConflict(kit.ErrInvalidRequest, "version: does not match the current version `%d`", prev.Version)
+		return kit.StateConflict("version: does not match the current version `%d`", prev.Version)
 	}
 	draft := *prev
 	draft.Version = prev.Version + 1

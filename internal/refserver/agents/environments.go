@@ -211,7 +211,7 @@ func (s *Service) updateEnvironment(c *kit.Call) error {
 		return err
 	}
 	if e.archived() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "environment_id: environment `%s` is archived", e.id)
+		return kit.StateConflict("environment_id: environment `%s` is archived", e.id)
 	}
 	draft := *e
 	if err := applyEnvironmentBody(&draft, body, false); err != nil {

@@ -107,7 +107,7 @@ func (s *Service) writableDeploymentLocked(c *kit.Call) (*deployment, error) {
 		return nil, err
 	}
 	if d.archived() {
-		return nil, kit.StateConflict(kit.ErrInvalidRequest, "deployment_id: deployment `%s` is archived", d.id)
+		return nil, kit.StateConflict("deployment_id: deployment `%s` is archived", d.id)
 	}
 	return d, nil
 }

@@ -298,9 +298,9 @@ func (s *Service) checkKeyUpdateLocked(k *apiKey, renames, moves bool, to KeySta
 	case !renames && !moves:
 		return nil
 	case k.status == KeyArchived:
-		return kit.StateConflict(kit.ErrInvalidRequest, "API key `%s` has been deleted and cannot be updated.", k.id)
+		return kit.StateConflict("API key `%s` has been deleted and cannot be updated.", k.id)
 	case k.expired(now) && (renames || to != KeyArchived):
-		return kit.StateConflict(kit.ErrInvalidRequest, "API key `%s` has expired; an expired key can only be deleted.", k.id)
+		return kit.StateConflict("API key `%s` has expired; an expired key can only be deleted.", k.id)
 	}
 	return nil
 }

@@ -118,7 +118,7 @@ func (s *Service) createTunnelCertificate(c *kit.Call) error {
 		}
 	}
 	if active >= maxActiveCerts {
-		return kit.StateConflict(kit.ErrInvalidRequest,
+		return kit.StateConflict(
 			"tunnel `%s` already has %d certificates; archive one first", t.id, maxActiveCerts)
 	}
 	tc := &tunnelCert{id: s.cfg.ids("tcrt_"), tunnelID: t.id, fingerprint: hex.EncodeToString(sum[:]),

@@ -50,7 +50,7 @@ func (s *Service) activeTunnelLocked(c *kit.Call) (*tunnel, error) {
 		return nil, err
 	}
 	if t.archived() {
-		return nil, kit.StateConflict(kit.ErrInvalidRequest, "tunnel `%s` is archived", t.id)
+		return nil, kit.StateConflict("tunnel `%s` is archived", t.id)
 	}
 	return t, nil
 }

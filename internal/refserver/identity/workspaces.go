@@ -71,7 +71,7 @@ func (s *Service) updateWorkspace(c *kit.Call) error {
 		return workspaceNotFound(id)
 	}
 	if ws.archived() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "Workspace `%s` is archived and cannot be updated.", id)
+		return kit.StateConflict("Workspace `%s` is archived and cannot be updated.", id)
 	}
 	draft := *ws
 	draft.tags = maps.Clone(ws.tags)

@@ -64,10 +64,11 @@ func InvalidRequest(format string, args ...any) *APIError {
 }
 
 // StateConflict is the 409 for a request that conflicts with the current
-// state of the object it acts on (docs/managed-agents-wire.md 1.3). Resending
-// cannot help, and the answer says so.
-func StateConflict(typ, format string, args ...any) *APIError {
-	e := NewAPIError(http.StatusConflict, typ, format, args...)
+// state of the object it acts on (docs/managed-agents-wire.md 1.3): like
+// every 409 it is a conflict_error, so clients can tell it from a request
+// that was wrong in itself. Resending cannot help, and the answer says so.
+func StateConflict(format string, args ...any) *APIError {
+	e := NewAPIError(http.StatusConflict, ErrConflict, format, args...)
 	e.ShouldRetry = "false"
 	return e
 }
@@ -92,6 +93,8 @@ func ErrorTypeForStatus(status int) string {
 		return ErrPermission
 	case status == http.StatusNotFound:
 		return ErrNotFound
+	case status == http.StatusConflict:
+		return ErrConflict
 	case status == http.StatusRequestEntityTooLarge:
 		return ErrRequestTooLarge
 	case status == http.StatusTooManyRequests:

@@ -38,7 +38,7 @@ func TestWriteErrorDetails(t *testing.T) {
 // A conflict_error 409 reaches the SDK as ErrConflict.
 func TestWriteErrorConflictType(t *testing.T) {
 	rec := httptest.NewRecorder()
-	WriteError(rec, "req_3", StateConflict(ErrConflict, "busy"))
+	WriteError(rec, "req_3", StateConflict("busy"))
 	e := apierr.FromResponse("POST", "/x", rec.Code, rec.Header(), rec.Body.Bytes())
 	require.Equal(t, apierror.TypeConflict, e.Type)
 	require.ErrorIs(t, e, apierror.ErrConflict)

@@ -186,7 +186,7 @@ func (st *IdempotencyStore) claim(c *Call, scope idempotencyScope, fp [32]byte) 
 	case idempotencyMismatch:
 		return false, InvalidField(HeaderIdempotencyKey, "was already used for a different request")
 	case idempotencyInFlight:
-		inFlight := NewAPIError(http.StatusConflict, ErrInvalidRequest,
+		inFlight := NewAPIError(http.StatusConflict, ErrConflict,
 			"%s: a request with this key is still in progress", HeaderIdempotencyKey)
 		inFlight.ShouldRetry = "true" // once the first request ends, a retry gets its answer
 		return false, inFlight

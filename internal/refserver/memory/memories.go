@@ -263,8 +263,7 @@ func (s *Service) updateMemory(c *kit.Call) error {
 		return c.OK(m.view(full))
 	}
 	if body.Precondition.Present() && body.Precondition.Value.ContentSHA256.Value != m.sha256 {
-		return kit.StateConflict(errMemoryPreconditionFailed,
-			"precondition.content_sha256: stored content_sha256 is `%s`", m.sha256)
+		return preconditionFailed("precondition.content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
 	if path != m.path {
 		if in := st.pathConflict(path, m); in != nil {
@@ -304,8 +303,7 @@ func (s *Service) deleteMemory(c *kit.Call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	if hasExpected && expected != m.sha256 {
-		return kit.StateConflict(errMemoryPreconditionFailed,
-			"expected_content_sha256: stored content_sha256 is `%s`", m.sha256)
+		return preconditionFailed("expected_content_sha256: stored content_sha256 is `%s`", m.sha256)
 	}
 	delete(st.memories, m.id)
 	delete(st.byPath, m.path)

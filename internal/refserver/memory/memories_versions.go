@@ -273,7 +273,7 @@ func (s *Service) redactMemoryVersion(c *kit.Call) error {
 		return memoryStoreArchived(c, st.id)
 	}
 	if m, live := st.memories[v.memoryID]; live && m.versionID == v.id {
-		return kit.StateConflict(kit.ErrInvalidRequest, "memory_version_id: cannot redact the current version of a memory")
+		return kit.StateConflict("memory_version_id: cannot redact the current version of a memory")
 	}
 	if !v.redacted() {
 		v.redactedAt, v.redactedBy = c.Now(), apiMemoryActor(c)

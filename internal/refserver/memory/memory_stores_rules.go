@@ -229,13 +229,22 @@ func memoryCursor(q url.Values, kind byte) (key string, ok bool, err error) {
 // memoryStoreArchived refuses a write to an archived store: archived stores
 // are read-only.
 func memoryStoreArchived(c *kit.Call, id string) error {
-	return kit.StateConflict(kit.ErrInvalidRequest, "memory_store_id: memory store `%s` is archived", id)
+	return kit.StateConflict("memory_store_id: memory store `%s` is archived", id)
 }
 
 const (
 	errMemoryPathConflict       = "memory_path_conflict_error"
 	errMemoryPreconditionFailed = "memory_precondition_failed_error"
 )
+
+// preconditionFailed is the 409 for a write guarded by a content hash that
+// no longer matches. It is a state conflict with a finer type of its own,
+// one of the two memory refinements of conflict_error.
+func preconditionFailed(format string, args ...any) error {
+	e := kit.StateConflict(format, args...)
+	e.Type = errMemoryPreconditionFailed
+	return e
+}
 
 // memoryPathConflictBody is the one error body with extra keys inside
 // "error" (docs/managed-agents-wire.md 10.4), so it is written here rather than by writeError,

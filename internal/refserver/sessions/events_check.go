@@ -113,12 +113,12 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 	switch p.typ {
 	case eventDefineOutcome:
 		if sim.outcome {
-			return kit.StateConflict(kit.ErrInvalidRequest, "%s: an outcome is already active; interrupt it first", path)
+			return kit.StateConflict("%s: an outcome is already active; interrupt it first", path)
 		}
 		sim.outcome = true
 	case eventSystemMessage:
 		if params[i-1].typ == eventUserMessage && sim.blocked() && !sim.running() {
-			return kit.StateConflict(kit.ErrInvalidRequest,
+			return kit.StateConflict(
 				"%s: session is waiting on tool confirmations or results; system.message must accompany a tool result", path)
 		}
 	case eventInterrupt:
@@ -136,7 +136,7 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 				return kit.InvalidField(kit.JoinPath(path, toolUseIDField), "no tool use `%s` in this session", f.ToolUseID)
 			}
 			if sim.stateOf(c) != callAwaitingConfirmation {
-				return kit.StateConflict(kit.ErrInvalidRequest, "%s: tool use `%s` is not awaiting confirmation",
+				return kit.StateConflict("%s: tool use `%s` is not awaiting confirmation",
 					kit.JoinPath(path, toolUseIDField), f.ToolUseID)
 			}
 			sim.state[c] = callReady
@@ -151,7 +151,7 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 				return kit.InvalidField(kit.JoinPath(path, customToolUseIDField), "no custom tool use `%s` in this session", f.CustomToolUseID)
 			}
 			if sim.stateOf(c) != callAwaitingResult {
-				return kit.StateConflict(kit.ErrInvalidRequest, "%s: custom tool use `%s` is not awaiting a result",
+				return kit.StateConflict("%s: custom tool use `%s` is not awaiting a result",
 					kit.JoinPath(path, customToolUseIDField), f.CustomToolUseID)
 			}
 			sim.state[c] = callClosed
@@ -166,7 +166,7 @@ func (sim *simulation) checkOne(path string, p eventParam, i int, params []event
 				return kit.InvalidField(kit.JoinPath(path, toolUseIDField), "no sandbox tool use `%s` in this session", f.ToolUseID)
 			}
 			if sim.stateOf(c) != callAwaitingResult {
-				return kit.StateConflict(kit.ErrInvalidRequest, "%s: tool use `%s` is not awaiting a result",
+				return kit.StateConflict("%s: tool use `%s` is not awaiting a result",
 					kit.JoinPath(path, toolUseIDField), f.ToolUseID)
 			}
 			sim.state[c] = callClosed

@@ -90,7 +90,7 @@ func (s *Service) addSessionResource(c *kit.Call) error {
 	if env, ok := s.deps.EnvironmentByIDLocked(x.environmentID); ok && env.SelfHosted {
 		// A property of the session the request acts on, not of the body:
 		// 409, like the other state rules (docs/managed-agents-wire.md 1.3).
-		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: self-hosted environments cannot mount resources")
+		return kit.StateConflict("session_id: self-hosted environments cannot mount resources")
 	}
 	now := c.Now()
 	if err := s.checkFileLocked(x.workspaceID, p.fileID, "file_id", now); err != nil {

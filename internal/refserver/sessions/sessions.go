@@ -73,10 +73,10 @@ func (x *session) position() kit.Position { return kit.Position{CreatedAt: x.cre
 // (docs/managed-agents-wire.md 6.7, 6.8): S4, R2, R4, R5 and Send Events.
 func (x *session) writable() error {
 	if x.archived() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: session `%s` is archived", x.id)
+		return kit.StateConflict("session_id: session `%s` is archived", x.id)
 	}
 	if x.status == statusTerminated {
-		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: session `%s` is terminated", x.id)
+		return kit.StateConflict("session_id: session `%s` is terminated", x.id)
 	}
 	return nil
 }
@@ -166,7 +166,7 @@ func (s *Service) deleteSession(c *kit.Call) error {
 		return err
 	}
 	if x.running() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "session_id: session is running; interrupt it first")
+		return kit.StateConflict("session_id: session is running; interrupt it first")
 	}
 	delete(s.sessions.byID, x.id)
 	x.eng.deleted(c.Now()) // open streams get session.deleted and end

@@ -103,7 +103,7 @@ func updatedSessionAgent(x *session, o kit.Optional[json.RawMessage]) (*agents.V
 		return nil, kit.InvalidField(field, "only sessions created from an agent or deployment reference can be updated")
 	}
 	if x.running() {
-		return nil, kit.StateConflict(kit.ErrInvalidRequest, "agent: session is running; interrupt it first")
+		return nil, kit.StateConflict("agent: session is running; interrupt it first")
 	}
 	var body sessionAgentUpdateBody
 	if err := kit.DecodeAt(field, o.Value, &body); err != nil {

@@ -227,10 +227,10 @@ func (s *Service) archiveThread(c *kit.Call) error {
 		return c.OK(e.threadView(th))
 	}
 	if !th.child {
-		return kit.StateConflict(kit.ErrInvalidRequest, "thread `%s` is the session's primary thread; archive the session instead", th.id)
+		return kit.StateConflict("thread `%s` is the session's primary thread; archive the session instead", th.id)
 	}
 	if th.turn != nil {
-		return kit.StateConflict(kit.ErrInvalidRequest, "thread `%s` is in a turn; interrupt it first", th.id)
+		return kit.StateConflict("thread `%s` is in a turn; interrupt it first", th.id)
 	}
 	e.enter(c.Now())
 	live := th.live(x) // else the session can have no further event

@@ -71,9 +71,9 @@ func conflictLocked(v *vault, a *auth, self string) error {
 	for _, other := range v.credentials {
 		if other.id != self && !other.archived() && other.auth.uniqueKey() == a.uniqueKey() {
 			if a.typ == authEnvVar {
-				return kit.StateConflict(kit.ErrInvalidRequest, "Vault `%s` already has a credential for `%s`.", v.id, a.secretName)
+				return kit.StateConflict("Vault `%s` already has a credential for `%s`.", v.id, a.secretName)
 			}
-			return kit.StateConflict(kit.ErrInvalidRequest, "Vault `%s` already has a credential for MCP server `%s`.", v.id, a.serverURL)
+			return kit.StateConflict("Vault `%s` already has a credential for MCP server `%s`.", v.id, a.serverURL)
 		}
 	}
 	return nil
@@ -170,7 +170,7 @@ func (s *Service) updateCredential(c *kit.Call) error {
 		return archivedVault(v.id)
 	}
 	if cr.archived() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "Credential `%s` is archived.", cr.id)
+		return kit.StateConflict("Credential `%s` is archived.", cr.id)
 	}
 	a := cr.auth
 	if body.Auth.Set {

@@ -202,7 +202,7 @@ func (s *Service) updateVault(c *kit.Call) error {
 }
 
 func archivedVault(id string) error {
-	return kit.StateConflict(kit.ErrInvalidRequest, "Vault `%s` is archived.", id)
+	return kit.StateConflict("Vault `%s` is archived.", id)
 }
 
 // archiveVault archives the vault and its credentials, once

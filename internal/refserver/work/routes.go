@@ -100,7 +100,7 @@ func (s *Service) ack(c *kit.Call) error {
 		return err
 	}
 	if it.state != stateQueued || it.polledAt.IsZero() {
-		return kit.StateConflict(kit.ErrInvalidRequest, "work item `%s` is not awaiting acknowledgement", it.id)
+		return kit.StateConflict("work item `%s` is not awaiting acknowledgement", it.id)
 	}
 	now := c.Now()
 	delete(s.pending, it.id)
@@ -206,7 +206,7 @@ func (s *Service) stop(c *kit.Call) error {
 	now := c.Now()
 	switch {
 	case it.state == stateStopped:
-		return kit.StateConflict(kit.ErrInvalidRequest, "work item `%s` is already stopped", it.id)
+		return kit.StateConflict("work item `%s` is already stopped", it.id)
 	case it.state == stateQueued || force:
 		s.stopLocked(it, now)
 	case it.state == stateStarting || it.state == stateActive:
