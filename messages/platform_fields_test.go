@@ -173,12 +173,18 @@ func TestUserProfileHeader(t *testing.T) {
 
 	var apiErr *apierror.Error
 	for _, call := range []func(option.Option) error{
-		func(o option.Option) error { _, err := client.Messages.Create(ctx, prompt("Hello there"), o); return err },
+		func(o option.Option) error {
+			_, err := client.Messages.Create(ctx, prompt("Hello there"), o)
+			return err
+		},
 		func(o option.Option) error {
 			_, err := client.Messages.CountTokens(ctx, count, o)
 			return err
 		},
-		func(o option.Option) error { _, err := client.Messages.Batches.Create(ctx, batchOf("Hello"), o); return err },
+		func(o option.Option) error {
+			_, err := client.Messages.Batches.Create(ctx, batchOf("Hello"), o)
+			return err
+		},
 	} {
 		err := call(option.WithUserProfileID("user-42"))
 		require.ErrorAs(t, err, &apiErr)
