@@ -12,7 +12,7 @@ import "crypto/sha256"
 // difference: that is how a conversation grows.
 
 // diagStoreLimit is how many opted-in requests a workspace's store keeps.
-var diagStoreLimit = 1000
+const diagStoreLimit = 1000
 
 // diagnosticsReq is the request field: previous is "" on an opt-in without
 // an earlier message (null or absent previous_message_id).
