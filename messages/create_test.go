@@ -135,7 +135,7 @@ func TestOptionalFields(t *testing.T) {
 	p := prompt("Hello there")
 	p.Temperature, p.TopK, p.TopP = new(0.0), new(0), new(1.0)
 	p.InferenceGeo = param.Null[string]()
-	p.Container = param.Null[string]()
+	p.Container = param.Null[messages.ContainerParams]()
 	p.StopSequences = []string{"END"}
 	p.CacheControl = messages.Ephemeral("")
 	p.Extra = map[string]json.RawMessage{"speed": json.RawMessage(`"standard"`)}

@@ -42,6 +42,16 @@ const (
 	CacheMissUnavailable             = "unavailable" // no diagnosis; the request ran normally
 )
 
+// DiagnosticsParams opts a request in to cache-miss diagnostics
+// (MessageParams.Diagnostics). The platform remembers the prompt of each
+// request that carried it, under the id of its response, for a while.
+type DiagnosticsParams struct {
+	// PreviousMessageID is the id ("msg_…") of this conversation's previous
+	// response, whose request also carried Diagnostics. nil sends null: on
+	// the first turn, to opt in with nothing to compare yet.
+	PreviousMessageID *string `json:"previous_message_id"`
+}
+
 type (
 	plainDiagnostics     Diagnostics
 	plainCacheMissReason CacheMissReason

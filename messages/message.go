@@ -106,6 +106,8 @@ type StopDetails struct {
 type Container struct {
 	ID        string    `json:"id"`
 	ExpiresAt time.Time `json:"expires_at"`
+	// Skills are the skills loaded in the container, empty when none.
+	Skills []ContainerSkill `json:"skills"`
 	// Extra holds the members this SDK does not know, kept as received
 	// and written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`

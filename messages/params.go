@@ -46,8 +46,17 @@ type MessageParams struct {
 	InferenceGeo param.Nullable[string] `json:"inference_geo,omitzero"`
 	// CacheControl sets the automatic breakpoint on the last cacheable block.
 	CacheControl *CacheControl `json:"cache_control,omitempty"`
-	// Container reuses a code-execution container ("container_…").
-	Container param.Nullable[string] `json:"container,omitzero"`
+	// Container reuses a code-execution container, loads skills into one,
+	// or both (ContainerParams); param.Null sends null.
+	Container param.Nullable[ContainerParams] `json:"container,omitzero"`
+	// Speed is the inference speed mode: SpeedStandard (the default) or
+	// SpeedFast, on the models that offer it. Usage.Speed reports the mode
+	// that served the request.
+	Speed Speed `json:"speed,omitzero"`
+	// Diagnostics asks the platform to explain prompt-cache misses against
+	// an earlier response (Message.Diagnostics). Send it on every turn: with
+	// a nil PreviousMessageID on the first, to opt in.
+	Diagnostics *DiagnosticsParams `json:"diagnostics,omitempty"`
 	// Fallbacks lists the models to try after a refusal: FallbacksDefault
 	// or FallbackList. The SDK sends the server-side-fallback beta.
 	Fallbacks Fallbacks `json:"fallbacks,omitempty"`
@@ -287,6 +296,7 @@ type CountTokensParams struct {
 	OutputConfig *OutputConfig  `json:"output_config,omitempty"`
 	CacheControl *CacheControl  `json:"cache_control,omitempty"`
 	MCPServers   []MCPServer    `json:"mcp_servers,omitzero"`
+	Speed        Speed          `json:"speed,omitzero"` // as MessageParams.Speed
 }
 
 // CountTokensParams returns the fields of p that CountTokens accepts, to
@@ -295,6 +305,7 @@ func (p *MessageParams) CountTokensParams() CountTokensParams {
 	return CountTokensParams{
 		Model: p.Model, Messages: p.Messages, System: p.System, Tools: p.Tools, ToolChoice: p.ToolChoice,
 		Thinking: p.Thinking, OutputConfig: p.OutputConfig, CacheControl: p.CacheControl, MCPServers: p.MCPServers,
+		Speed: p.Speed,
 	}
 }
 

@@ -153,6 +153,9 @@ func (p *MessageParams) validate(v string) error {
 	if p.Metadata != nil && utf8.RuneCountInString(p.Metadata.UserID) > maxUserID {
 		return invalid("metadata.user_id", "String should have at most "+strconv.Itoa(maxUserID)+" characters")
 	}
+	if err := p.validatePlatform(); err != nil {
+		return err
+	}
 	return validateFallbacks(p.Fallbacks, p.Model, p.MaxTokens)
 }
 
@@ -177,6 +180,9 @@ func (p *CountTokensParams) validate(v string) error {
 		return err
 	}
 	if err := validateThinking(p.Thinking, 0, false); err != nil {
+		return err
+	}
+	if err := validSpeed(p.Speed); err != nil {
 		return err
 	}
 	return validateOutput(p.OutputConfig)

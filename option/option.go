@@ -115,6 +115,19 @@ func WithWorkspaceID(id string) Option {
 	return func(c *config.Config) error { c.WorkspaceID = id; return nil }
 }
 
+// WithUserProfileID sends vendor-user-profile-id, which names the user
+// profile a Messages, token-count or message-batch request is made on
+// behalf of ("uprof_…"), for billing and review. Give it per call, or to a
+// client that serves one user profile.
+func WithUserProfileID(id string) Option {
+	return func(c *config.Config) error {
+		if id == "" {
+			return &apierror.ValidationError{Field: "vendor-user-profile-id", Rule: "must not be empty"}
+		}
+		return WithHeader("vendor-user-profile-id", id)(c)
+	}
+}
+
 // WithHTTPClient sends requests through hc's transport, redirect policy and
 // cookie jar. Its Timeout is not used, since it would cut event streams off:
 // set WithRequestTimeout instead. The default is a private transport per

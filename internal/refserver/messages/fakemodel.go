@@ -26,6 +26,10 @@ import (
 type promptSegments struct {
 	canon []string
 	p     []int
+	// The prefix tokens at the end of the tools and MCP servers, of the
+	// system prompt, and of each message (diagnostics.go).
+	toolsEnd, systemEnd int
+	messageEnd          []int
 }
 
 func (ps *promptSegments) prefixTokens(seg int) int { return ps.p[seg] }
@@ -68,11 +72,13 @@ func (r *msgRequest) segments() *promptSegments {
 		ps.p = append(ps.p, base+tok(strings.Join(sys, "\n")))
 	}
 	sum = base + tok(strings.Join(sys, "\n"))
+	ps.toolsEnd, ps.systemEnd = base, sum
 	for _, m := range r.messages {
 		sum += 4
 		for _, b := range m.content {
 			add("m"+strconv.Itoa(m.index)+":"+m.role+":"+b.node.without("cache_control").canon(), blockCost(b))
 		}
+		ps.messageEnd = append(ps.messageEnd, sum)
 	}
 	r.segs, r.baseTokens = ps, sum
 	return ps
@@ -211,6 +217,7 @@ type modelResult struct {
 	stopDetails  *stopDetailsJSON
 	container    *containerJSON
 	usage        msgUsageJSON
+	diag         *diagnosis // nil: the request did not opt in to diagnostics
 }
 
 // runModel runs the request through its attempts (the requested model, then
@@ -219,6 +226,7 @@ type modelResult struct {
 // renews a container when code runs.
 func (s *Service) runModel(r *msgRequest, workspace, geo string) *modelResult {
 	d, _ := r.directives()
+	diag := s.diagnose(r, workspace)
 	g := &generation{s: s, r: r, d: d, workspace: workspace, seed: requestSeed(r.root), key: s.signingKey()}
 	attempts := []attempt{{first: true, model: r.model, maxTokens: r.maxTokens, thinking: r.thinking,
 		output: outputCfg{effort: r.output.effort, format: r.format()}}}
@@ -287,6 +295,7 @@ func (s *Service) runModel(r *msgRequest, workspace, geo string) *modelResult {
 		if d.stopReason != "" {
 			out.stopReason = d.stopReason
 		}
+		out.diag = diag
 		return out
 	}
 	return nil // unreachable: the last attempt always returns

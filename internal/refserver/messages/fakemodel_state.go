@@ -22,6 +22,7 @@ import (
 type messageState struct {
 	cache      map[promptCacheKey]*promptCacheEntry
 	containers map[containerKey]time.Time // expiry
+	diag       map[string]*diagStore      // workspace → fingerprints (diagnostics.go)
 
 	keyOnce sync.Once
 	key     []byte // thinking-signature key (set once, then read-only)

@@ -286,7 +286,11 @@ func (g *generation) startContainer(a attempt) {
 		id = detID("container_", g.seed, a.model.ID)
 	}
 	exp := g.s.touchContainer(g.workspace, id)
-	g.container = &containerJSON{ID: id, ExpiresAt: kit.Timestamp(exp)}
+	skills := g.r.skills
+	if skills == nil {
+		skills = []containerSkill{}
+	}
+	g.container = &containerJSON{ID: id, ExpiresAt: kit.Timestamp(exp), Skills: skills}
 }
 
 // synth is 10.8's schema synthesis.

@@ -38,7 +38,6 @@ const (
 // row).
 var betaFields = map[string][]string{
 	"context_management": {"context-management-2025-06-27", "compact-2026-01-12", "compact-2026-09-04"},
-	"speed":              {"fast-mode-2026-02-01"},
 }
 
 type cacheMark struct {
@@ -186,7 +185,10 @@ type msgRequest struct {
 	serviceTier   string
 	inferenceGeo  string // the request's, "" when omitted or null
 	cacheControl  *cacheMark
-	container     string
+	container     string           // the container id to reuse, "" for a new one
+	skills        []containerSkill // container.skills, in request order
+	speed         string           // "", standard or fast
+	diagnostics   *diagnosticsReq  // nil: the request did not opt in
 	stream        bool
 	fallbacks     *fallbackSpec
 
@@ -273,6 +275,11 @@ func (r *msgRequest) topFields() map[string]fieldFunc {
 	if r.anyMCPBeta() {
 		f["mcp_servers"] = r.fMCPServers
 	}
+	f["speed"] = func(p string, v *jnode) error {
+		s, err := readEnum(p, v, "standard", "fast")
+		r.speed = s
+		return err
+	}
 	for field, betas := range betaFields {
 		for _, b := range betas {
 			if r.betas[b] {
@@ -308,11 +315,8 @@ func (r *msgRequest) topFields() map[string]fieldFunc {
 		r.inferenceGeo = s
 		return err
 	})
-	f["container"] = nullable(func(p string, v *jnode) error {
-		s, err := readString(p, v)
-		r.container = s
-		return err
-	})
+	f["container"] = nullable(r.fContainer)
+	f["diagnostics"] = nullable(r.fDiagnostics)
 	f["stream"] = func(p string, v *jnode) error {
 		b, err := readBool(p, v)
 		r.stream = b

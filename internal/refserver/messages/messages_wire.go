@@ -24,10 +24,10 @@ type messageJSON struct {
 	StopSequence *string          `json:"stop_sequence"`
 	StopDetails  *stopDetailsJSON `json:"stop_details"`
 	Container    *containerJSON   `json:"container"`
-	// Diagnostics is always null: the reference server keeps no record of
-	// earlier prompts to compare, so it never diagnoses a cache miss.
-	Diagnostics json.RawMessage `json:"diagnostics"`
-	Usage       msgUsageJSON    `json:"usage"`
+	// Diagnostics is null unless the request opted in and a divergence
+	// from the previous message it named was found (diagnostics.go).
+	Diagnostics *diagnosticsJSON `json:"diagnostics"`
+	Usage       msgUsageJSON     `json:"usage"`
 }
 
 type stopDetailsJSON struct {
@@ -41,6 +41,9 @@ type stopDetailsJSON struct {
 type containerJSON struct {
 	ID        string        `json:"id"`
 	ExpiresAt kit.Timestamp `json:"expires_at"`
+	// Skills echoes the request's container.skills; [] when none (never
+	// null: the field is required).
+	Skills []containerSkill `json:"skills"`
 }
 
 type msgUsageJSON struct {
@@ -57,13 +60,11 @@ type msgUsageJSON struct {
 	Iterations               []iterationJSON          `json:"iterations,omitempty"`
 }
 
-// usageSpeed is usage.speed: the request's top-level speed when it is
-// "fast" or "standard" (the field is accepted only with its beta and
-// otherwise ignored), else "standard". A fallback's own speed does not
-// change it.
+// usageSpeed is usage.speed: the request's top-level speed, "standard"
+// when it was left out. A fallback's own speed does not change it.
 func usageSpeed(r *msgRequest) string {
-	if v := jstrOf(r.root.get("speed")); v == "fast" {
-		return v
+	if r.speed == "fast" {
+		return r.speed
 	}
 	return "standard"
 }
@@ -194,7 +195,8 @@ func (res *modelResult) message(id string) messageJSON {
 	}
 	stop := res.stopReason
 	return messageJSON{ID: id, Type: "message", Role: "assistant", Model: res.model, Content: content,
-		StopReason: &stop, StopSequence: res.stopSequence, StopDetails: res.stopDetails, Container: res.container, Usage: res.usage}
+		StopReason: &stop, StopSequence: res.stopSequence, StopDetails: res.stopDetails, Container: res.container,
+		Diagnostics: res.diag.remember(id), Usage: res.usage}
 }
 
 // --- stream events (5.2) ---

@@ -67,7 +67,7 @@ func New(d Deps) *Service {
 // Routes are the family's endpoints: Messages, count_tokens, chat
 // completions, the models list and Message Batches.
 func (s *Service) Routes() []kit.Route {
-	return append(append(s.messageRoutes(), s.modelRoutes()...), s.batchRoutes()...)
+	return withUserProfile(append(append(s.messageRoutes(), s.modelRoutes()...), s.batchRoutes()...))
 }
 
 // now is the server clock as the wire carries it.
