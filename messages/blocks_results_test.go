@@ -1,7 +1,6 @@
 package messages_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -107,8 +106,7 @@ func TestNewerBlocksRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			again, err = json.Marshal(decoded)
 			require.NoError(t, err)
-			require.JSONEq(t, string(withoutNulls(t, tc.wire[:len(tc.wire)-1]+`,"future":{"a":[1,"x"]}}`)),
-				string(bytes.Replace(again, []byte(`[1,null]`), []byte(`[1,"x"]`), 1)))
+			require.JSONEq(t, string(withoutNulls(t, extra)), string(again))
 		})
 	}
 }
