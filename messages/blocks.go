@@ -14,13 +14,15 @@ import (
 //   - TextBlock, ImageBlock, DocumentBlock, SearchResultBlock
 //   - ToolUseBlock, ToolResultBlock (client tools)
 //   - ThinkingBlock, RedactedThinkingBlock
-//   - ServerToolUseBlock, WebSearchToolResultBlock,
-//     CodeExecutionToolResultBlock, BashCodeExecutionToolResultBlock
+//   - ToolReferenceBlock, BrowserStateBlock (in tool results only)
+//   - ServerToolUseBlock, WebSearchToolResultBlock, WebFetchToolResultBlock,
+//     ToolSearchToolResultBlock, CodeExecutionToolResultBlock,
+//     BashCodeExecutionToolResultBlock,
+//     TextEditorCodeExecutionToolResultBlock, ContainerUploadBlock
 //   - MCPToolUseBlock, MCPToolResultBlock
 //   - FallbackBlock
-//   - UnknownBlock: a kind this SDK does not model (web_fetch_tool_result,
-//     container_upload, or one newer than this SDK), kept as received and
-//     sent back unchanged.
+//   - UnknownBlock: a kind newer than this SDK, kept as received and sent
+//     back unchanged.
 type ContentBlock interface{ isContentBlock() }
 
 // CacheControl marks a prompt-cache breakpoint (type "ephemeral",
@@ -61,10 +63,13 @@ type TextBlock struct {
 // ImageBlock is an image, in user messages and tool results (type
 // "image"). Source is a Base64Source (media type image/jpeg, image/png,
 // image/gif or image/webp), a URLSource or, with the files beta, a
-// FileSource.
+// FileSource. Transformations says what the platform does with an image
+// larger than the model takes; nil leaves it to the platform (which
+// downsizes it).
 type ImageBlock struct {
-	Source       Source        `json:"source"`
-	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	Source          Source                `json:"source"`
+	CacheControl    *CacheControl         `json:"cache_control,omitzero"`
+	Transformations *ImageTransformations `json:"transformations,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received
 	// and written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`
@@ -85,6 +90,28 @@ type DocumentBlock struct {
 	// and written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`
 }
+
+// ImageTransformations are the changes the platform may make to an image.
+type ImageTransformations struct {
+	OversizedImage OversizedImage `json:"oversized_image,omitzero"`
+	// Extra holds the members this SDK does not know, kept as received
+	// and written back by MarshalJSON.
+	Extra map[string]json.RawMessage `json:",embed"`
+}
+
+// OversizedImage is what the platform does with an image larger than the
+// model takes.
+type OversizedImage string
+
+// What to do with an oversized image.
+const (
+	// OversizedImageDownsize scales the image down to fit (the default):
+	// the model sees other dimensions than the image's.
+	OversizedImageDownsize OversizedImage = "downsize"
+	// OversizedImageError refuses the request with an error that names
+	// the image's dimensions and the largest that fit.
+	OversizedImageError OversizedImage = "error"
+)
 
 // CitationsConfig turns citations of a document or search result on.
 type CitationsConfig struct {
@@ -120,11 +147,14 @@ type Caller struct {
 
 // ToolUseBlock is a call of a client tool (type "tool_use"). Input is the
 // call's arguments, always a JSON object; a nil Input is sent as {}.
+// ToolsetName names the toolset of a tool that belongs to one ("" when it
+// does not: null in responses).
 type ToolUseBlock struct {
 	ID           string          `json:"id"`
 	Name         string          `json:"name"`
 	Input        json.RawMessage `json:"input"`
 	Caller       *Caller         `json:"caller,omitzero"`
+	ToolsetName  string          `json:"toolset_name,omitzero"`
 	CacheControl *CacheControl   `json:"cache_control,omitzero"`
 	// Extra holds the members this SDK does not know, kept as received
 	// and written back by MarshalJSON.
@@ -133,10 +163,13 @@ type ToolUseBlock struct {
 
 // ToolResultBlock answers a ToolUseBlock of the previous assistant message
 // (type "tool_result", user messages only). Content is Text, or Blocks of
-// TextBlock, ImageBlock, DocumentBlock and SearchResultBlock; nil sends no
-// content (an empty result).
+// TextBlock, ImageBlock, DocumentBlock, SearchResultBlock,
+// ToolReferenceBlock and BrowserStateBlock; nil sends no content (an empty
+// result). ToolsetName names the toolset of the tool that was called, as
+// its ToolUseBlock did.
 type ToolResultBlock struct {
 	ToolUseID    string        `json:"tool_use_id"`
+	ToolsetName  string        `json:"toolset_name,omitzero"`
 	Content      Content       `json:"content,omitzero"`
 	IsError      bool          `json:"is_error"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
@@ -209,6 +242,7 @@ type (
 	plainCacheControl          CacheControl
 	plainTextBlock             TextBlock
 	plainImageBlock            ImageBlock
+	plainImageTransformations  ImageTransformations
 	plainDocumentBlock         DocumentBlock
 	plainCitationsConfig       CitationsConfig
 	plainSearchResultBlock     SearchResultBlock
@@ -236,6 +270,13 @@ func (b *TextBlock) UnmarshalJSON(data []byte) error {
 func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalVariant("image", plainImageBlock(b)) }
 func (b *ImageBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainImageBlock)(b), &b.Extra)
+}
+
+func (t ImageTransformations) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(plainImageTransformations(t))
+}
+func (t *ImageTransformations) UnmarshalJSON(data []byte) error {
+	return unmarshal(data, (*plainImageTransformations)(t), &t.Extra)
 }
 
 func (b DocumentBlock) MarshalJSON() ([]byte, error) {
@@ -363,6 +404,9 @@ func variantBlock(typ string, obj []byte) (ContentBlock, error) {
 		return decodeAs[MCPToolResultBlock](obj)
 	case "fallback":
 		return decodeAs[FallbackBlock](obj)
+	}
+	if b, ok, err := variantBlockMore(typ, obj); ok {
+		return b, err
 	}
 	return UnknownBlock{Type: typ, JSON: unknownJSON(obj)}, nil
 }

@@ -79,8 +79,8 @@ func (WebSearchToolResultError) isWebSearchContent() {}
 func (UnknownWebSearchContent) isWebSearchContent()  {}
 
 // CodeExecutionToolResultBlock is the result of code execution (type
-// "code_execution_tool_result"). Content is a CodeExecutionResult or a
-// CodeExecutionToolResultError.
+// "code_execution_tool_result"). Content is a CodeExecutionResult, an
+// EncryptedCodeExecutionResult or a CodeExecutionToolResultError.
 type CodeExecutionToolResultBlock struct {
 	ToolUseID    string               `json:"tool_use_id"`
 	Content      CodeExecutionContent `json:"content"`
@@ -102,8 +102,9 @@ type BashCodeExecutionToolResultBlock struct {
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// CodeExecutionContent is CodeExecutionResult, CodeExecutionToolResultError,
-// BashCodeExecutionResult, BashCodeExecutionToolResultError, or
+// CodeExecutionContent is CodeExecutionResult, EncryptedCodeExecutionResult,
+// CodeExecutionToolResultError, BashCodeExecutionResult,
+// BashCodeExecutionToolResultError, one of the TextEditor… results, or
 // UnknownCodeExecutionContent.
 type CodeExecutionContent interface{ isCodeExecutionContent() }
 
@@ -368,6 +369,9 @@ func variantCodeContent(typ string, obj []byte) (CodeExecutionContent, error) {
 		return decodeAs[CodeExecutionToolResultError](obj)
 	case "bash_code_execution_tool_result_error":
 		return decodeAs[BashCodeExecutionToolResultError](obj)
+	}
+	if c, ok, err := variantCodeContentMore(typ, obj); ok {
+		return c, err
 	}
 	return UnknownCodeExecutionContent{Type: typ, JSON: unknownJSON(obj)}, nil
 }

@@ -99,8 +99,8 @@ var blockCases = []struct {
 		`{"type":"mcp_tool_result","tool_use_id":"mcptoolu_1","is_error":true,"content":"down"}`},
 	{"fallback", messages.FallbackBlock{From: messages.FallbackModel{Model: "vendor-opus-5-5"}, To: messages.FallbackModel{Model: "vendor-sonnet-5-5"}},
 		`{"type":"fallback","from":{"model":"vendor-opus-5-5"},"to":{"model":"vendor-sonnet-5-5"}}`},
-	{"unknown", messages.UnknownBlock{Type: "container_upload", JSON: json.RawMessage(`{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`)},
-		`{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`},
+	{"unknown", messages.UnknownBlock{Type: "future_upload", JSON: json.RawMessage(`{"type":"future_upload","file_id":"file_1","extra":[1,{"a":null}]}`)},
+		`{"type":"future_upload","file_id":"file_1","extra":[1,{"a":null}]}`},
 }
 
 // TestBlocksBothWays encodes every block kind as a request sends it and
@@ -123,7 +123,7 @@ func TestBlocksBothWays(t *testing.T) {
 			require.JSONEq(t, tc.wire, string(again))
 		})
 	}
-	raw := `{"type":"container_upload","file_id":"file_1","extra":[1,{"a":null}]}`
+	raw := `{"type":"future_upload","file_id":"file_1","extra":[1,{"a":null}]}`
 	b, err := decodeBlock([]byte(raw))
 	require.NoError(t, err)
 	out, err := json.Marshal(b)
@@ -142,7 +142,7 @@ func TestToolUseWithoutInputSendsEmptyObject(t *testing.T) {
 // result, a source) and sends the content back unchanged.
 func TestMessageDecodesUnknownsAndKeepsThem(t *testing.T) {
 	content := `[{"type":"text","text":"a","citations":[{"type":"future_citation","k":1}]},` +
-		`{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"web_fetch_result","url":"https://e.com"}},` +
+		`{"type":"future_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"future_result","url":"https://e.com"}},` +
 		`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_2","content":{"type":"future_error","x":true}},` +
 		`{"type":"code_execution_tool_result","tool_use_id":"srvtoolu_3","content":{"type":"future_result"}}]`
 	data := `{"id":"msg_1","type":"message","role":"assistant","model":"vendor-sonnet-5-5","content":` + content +
@@ -154,7 +154,7 @@ func TestMessageDecodesUnknownsAndKeepsThem(t *testing.T) {
 	require.Equal(t, messages.ServiceTier("flex"), m.Usage.ServiceTier)
 	require.IsType(t, messages.UnknownCitation{}, m.Content[0].(messages.TextBlock).Citations[0])
 	require.IsType(t, messages.UnknownBlock{}, m.Content[1])
-	require.Equal(t, "web_fetch_tool_result", m.Content[1].(messages.UnknownBlock).Type)
+	require.Equal(t, "future_tool_result", m.Content[1].(messages.UnknownBlock).Type)
 	require.IsType(t, messages.UnknownWebSearchContent{}, m.Content[2].(messages.WebSearchToolResultBlock).Content)
 	require.IsType(t, messages.UnknownCodeExecutionContent{}, m.Content[3].(messages.CodeExecutionToolResultBlock).Content)
 	back, err := json.Marshal(m.Content)

@@ -250,6 +250,9 @@ func resultOf(b ContentBlock) string {
 		return b.ToolUseID
 	case MCPToolResultBlock:
 		return b.ToolUseID
+	case WebFetchToolResultBlock, ToolSearchToolResultBlock, TextEditorCodeExecutionToolResultBlock:
+		id, _ := newerResult(b)
+		return id
 	case UnknownBlock:
 		if genai.IsToolResult(b.Type) {
 			var w struct {
@@ -280,6 +283,8 @@ func resultError(b ContentBlock) string {
 		if b.IsError {
 			code = toolErrorType
 		}
+	case WebFetchToolResultBlock, ToolSearchToolResultBlock, TextEditorCodeExecutionToolResultBlock:
+		_, code = newerResult(b)
 	case UnknownBlock:
 		var w struct {
 			IsError bool `json:"is_error"`

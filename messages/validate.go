@@ -428,6 +428,8 @@ func checkPlacement(path string, role Role, b ContentBlock, v string) error {
 		typ, onlyIn = "code_execution_tool_result", RoleAssistant
 	case BashCodeExecutionToolResultBlock:
 		typ, onlyIn = "bash_code_execution_tool_result", RoleAssistant
+	case WebFetchToolResultBlock, ToolSearchToolResultBlock, TextEditorCodeExecutionToolResultBlock, ContainerUploadBlock:
+		typ, onlyIn = blockType(b), RoleAssistant
 	case ToolResultBlock:
 		typ, onlyIn = "tool_result", RoleUser
 	case ImageBlock:
@@ -545,6 +547,11 @@ func validateBlock(path string, b ContentBlock) error {
 		if b.Source == nil {
 			return invalid(path+".image.source", fieldRequired)
 		}
+		return validateImageTransformations(path, b.Transformations)
+	case ToolReferenceBlock:
+		if b.ToolName == "" {
+			return invalid(path+".tool_reference.tool_name", fieldRequired)
+		}
 	case DocumentBlock:
 		if b.Source == nil {
 			return invalid(path+".document.source", fieldRequired)
@@ -605,7 +612,17 @@ func validateTools(tools []Tool, servers []MCPServer) error {
 			if t.AllowedDomains != nil && t.BlockedDomains != nil {
 				return invalid(path+"."+typ, "allowed_domains and blocked_domains cannot both be set")
 			}
+			if err := checkResponseInclusion(path+"."+typ, t.ResponseInclusion); err != nil {
+				return err
+			}
 			if err := unique("web_search"); err != nil {
+				return err
+			}
+		case WebFetchTool, ToolSearchTool:
+			if err := validateNewerTool(path, t); err != nil {
+				return err
+			}
+			if err := unique(serverToolName(t)); err != nil {
 				return err
 			}
 		case CodeExecutionTool:
@@ -694,6 +711,10 @@ func hasTool(tools []Tool, name string) bool {
 			}
 		case CodeExecutionTool:
 			if name == "code_execution" {
+				return true
+			}
+		case WebFetchTool, ToolSearchTool:
+			if name == serverToolName(t) {
 				return true
 			}
 		case UnknownTool:

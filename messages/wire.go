@@ -27,6 +27,8 @@ func init() {
 		wire.Union(decodeSource),
 		wire.Union(decodeCitation),
 		wire.Union(decodeCodeContent),
+		wire.Union(decodeWebFetchContent),
+		wire.Union(decodeToolSearchContent),
 		wire.Union(decodeDelta),
 		jsonv2.UnmarshalFromFunc(decodeContent),
 		jsonv2.UnmarshalFromFunc(decodeWebSearchContent),

@@ -38,9 +38,10 @@ const contentTagList = `'text', 'image', 'document', 'search_result', 'tool_use'
 	`'server_tool_use', 'web_search_tool_result', 'code_execution_tool_result', 'bash_code_execution_tool_result', ` +
 	`'text_editor_code_execution_tool_result', 'web_fetch_tool_result', 'tool_search_tool_result', 'container_upload'`
 
-const toolTagList = `'custom', 'web_search_20250305', 'web_search_20260209', 'code_execution_20250522', 'code_execution_20250825', ` +
-	`'code_execution_20260120', 'web_fetch_20250910', 'web_fetch_20260209', 'tool_search_tool_regex_20251119', ` +
-	`'tool_search_tool_bm25_20251119', 'memory_20250818', 'bash_20250124', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'`
+const toolTagList = `'custom', 'web_search_20250305', 'web_search_20260209', 'web_search_20260318', 'code_execution_20250522', ` +
+	`'code_execution_20250825', 'code_execution_20260120', 'code_execution_20260521', 'web_fetch_20250910', 'web_fetch_20260209', ` +
+	`'web_fetch_20260309', 'web_fetch_20260318', 'tool_search_tool_regex_20251119', 'tool_search_tool_bm25_20251119', ` +
+	`'tool_search_tool_regex', 'tool_search_tool_bm25', 'memory_20250818', 'bash_20250124', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'`
 
 type invalidCase struct {
 	name, body, message string

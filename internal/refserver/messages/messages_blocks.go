@@ -66,7 +66,7 @@ func (r *msgRequest) messageTags() []string {
 }
 
 var (
-	resultContentTags  = []string{"text", "image", "document", "search_result"}
+	resultContentTags  = []string{"text", "image", "document", "search_result", "tool_reference", "browser_state"}
 	docContentTags     = []string{"text", "image"}
 	textOnly           = []string{"text"}
 	toolUseIDPattern   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
@@ -161,6 +161,12 @@ func (r *msgRequest) parseBlock(p string, v *jnode, tags []string) (*block, erro
 		required = []string{"text"}
 	case "image":
 		f["source"] = r.imageSource(b)
+		f["transformations"] = nullable(func(p string, v *jnode) error {
+			return walkObject(p, v, map[string]fieldFunc{"oversized_image": nullable(func(p string, v *jnode) error {
+				_, err := readEnum(p, v, "downsize", "error")
+				return err
+			})})
+		})
 		required = []string{"source"}
 	case "document":
 		f["source"] = r.documentSource(b)
@@ -188,6 +194,7 @@ func (r *msgRequest) parseBlock(p string, v *jnode, tags []string) (*block, erro
 		required = []string{"source", "title", "content"}
 	case "tool_use":
 		f["id"], f["name"], f["input"], f["caller"] = id(&b.id), str(&b.name), input, isObject
+		f["toolset_name"] = nullable(isString)
 		required = []string{"id", "name", "input"}
 	case "server_tool_use":
 		f["id"], f["input"], f["caller"] = id(&b.id), input, isObject
@@ -204,7 +211,18 @@ func (r *msgRequest) parseBlock(p string, v *jnode, tags []string) (*block, erro
 		f["tool_use_id"] = id(&b.toolUseID)
 		f["is_error"] = func(p string, v *jnode) error { e, err := readBool(p, v); b.isError = e; return err }
 		f["content"] = r.resultContent(b, resultContentTags)
+		f["toolset_name"] = nullable(isString)
 		required = []string{"tool_use_id"}
+	case "tool_reference":
+		f["tool_name"] = str(&b.name)
+		required = []string{"tool_name"}
+	case "browser_state":
+		f["tabs"] = isListOf(func(p string, v *jnode) error {
+			return walkObject(p, v, map[string]fieldFunc{"tab_id": isString, "title": isString, "url": isString,
+				"active": nullable(isBool)}, "tab_id", "title", "url")
+		})
+		f["state_changes"] = nullable(isListOf(browserStateChange))
+		required = []string{"tabs"}
 	case "mcp_tool_result":
 		f["tool_use_id"] = id(&b.toolUseID)
 		f["is_error"] = func(p string, v *jnode) error { e, err := readBool(p, v); b.isError = e; return err }
@@ -239,6 +257,31 @@ func (r *msgRequest) parseBlock(p string, v *jnode, tags []string) (*block, erro
 		required = []string{"from", "to"}
 	}
 	return b, walkObject(vp, v, f, required...)
+}
+
+// browserStateChange checks one change of a browser_state block: a union
+// on type.
+func browserStateChange(p string, v *jnode) error {
+	if err := readObject(p, v); err != nil {
+		return err
+	}
+	tag, err := unionTag(p, v, "tab_opened", "download_started", "download_completed", "download_failed")
+	if err != nil {
+		return err
+	}
+	f := map[string]fieldFunc{"type": nil}
+	required := []string{"download_id", "url"}
+	switch tag {
+	case "tab_opened":
+		f["tab_id"], required = isString, []string{"tab_id"}
+	case "download_started":
+		f["download_id"], f["url"] = isString, isString
+	case "download_completed":
+		f["download_id"], f["url"], f["path"], f["size_bytes"] = isString, isString, nullable(isString), nullable(func(p string, v *jnode) error { _, err := readInt(p, v); return err })
+	case "download_failed":
+		f["download_id"], f["url"], f["error"] = isString, isString, nullable(isString)
+	}
+	return walkObject(joinPath(p, tag), v, f, required...)
 }
 
 // resultContent reads tool_result content: a string or blocks of tags.

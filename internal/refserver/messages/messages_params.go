@@ -128,13 +128,19 @@ type fixedTool struct{ name, kind string }
 var fixedTools = map[string]fixedTool{
 	"web_search_20250305":             {"web_search", "web_search"},
 	"web_search_20260209":             {"web_search", "web_search"},
+	"web_search_20260318":             {"web_search", "web_search"},
 	"code_execution_20250522":         {"code_execution", "code_execution"},
 	"code_execution_20250825":         {"code_execution", "bash_code_execution"},
 	"code_execution_20260120":         {"code_execution", "bash_code_execution"},
+	"code_execution_20260521":         {"code_execution", "bash_code_execution"},
 	"web_fetch_20250910":              {"web_fetch", "web_fetch"},
 	"web_fetch_20260209":              {"web_fetch", "web_fetch"},
+	"web_fetch_20260309":              {"web_fetch", "web_fetch"},
+	"web_fetch_20260318":              {"web_fetch", "web_fetch"},
 	"tool_search_tool_regex_20251119": {"tool_search_tool_regex", "tool_search"},
 	"tool_search_tool_bm25_20251119":  {"tool_search_tool_bm25", "tool_search"},
+	"tool_search_tool_regex":          {"tool_search_tool_regex", "tool_search"},
+	"tool_search_tool_bm25":           {"tool_search_tool_bm25", "tool_search"},
 	"memory_20250818":                 {"memory", "client"},
 	"bash_20250124":                   {"bash", "client"},
 	"text_editor_20250124":            {"str_replace_editor", "client"},
@@ -143,10 +149,11 @@ var fixedTools = map[string]fixedTool{
 }
 
 // toolTags is the order the union-tag message lists tool types in.
-var toolTags = []string{"custom", "web_search_20250305", "web_search_20260209", "code_execution_20250522",
-	"code_execution_20250825", "code_execution_20260120", "web_fetch_20250910", "web_fetch_20260209",
-	"tool_search_tool_regex_20251119", "tool_search_tool_bm25_20251119", "memory_20250818", "bash_20250124",
-	"text_editor_20250124", "text_editor_20250429", "text_editor_20250728"}
+var toolTags = []string{"custom", "web_search_20250305", "web_search_20260209", "web_search_20260318",
+	"code_execution_20250522", "code_execution_20250825", "code_execution_20260120", "code_execution_20260521",
+	"web_fetch_20250910", "web_fetch_20260209", "web_fetch_20260309", "web_fetch_20260318",
+	"tool_search_tool_regex_20251119", "tool_search_tool_bm25_20251119", "tool_search_tool_regex", "tool_search_tool_bm25",
+	"memory_20250818", "bash_20250124", "text_editor_20250124", "text_editor_20250429", "text_editor_20250728"}
 
 type msgParam struct {
 	index     int

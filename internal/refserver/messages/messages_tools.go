@@ -90,28 +90,36 @@ func (r *msgRequest) parseTool(p string, v *jnode) (*toolDef, error) {
 	}
 	t.kind, t.name = fixed.kind, fixed.name
 	nameField := func(p string, v *jnode) error { _, err := readEnum(p, v, fixed.name); return err }
+	var allowed, blocked bool
+	domains := func(set *bool) fieldFunc {
+		return func(p string, v *jnode) error {
+			if v.kind == jNull {
+				return nil
+			}
+			*set = true
+			return isListOf(isString)(p, v)
+		}
+	}
+	maxUses := nullable(func(p string, v *jnode) error {
+		n, err := readInt(p, v)
+		if err == nil && n < 1 {
+			err = pyErr(p, "Input should be greater than or equal to 1")
+		}
+		t.maxUses = n
+		return err
+	})
+	common := func(more map[string]fieldFunc) map[string]fieldFunc {
+		f := map[string]fieldFunc{"type": nil, "name": nameField, "cache_control": cache,
+			"defer_loading": isBool, "strict": isBool, "allowed_callers": isListOf(isString)}
+		for k, fn := range more {
+			f[k] = fn
+		}
+		return f
+	}
 	switch t.kind {
 	case "web_search":
-		var allowed, blocked bool
-		domains := func(set *bool) fieldFunc {
-			return func(p string, v *jnode) error {
-				if v.kind == jNull {
-					return nil
-				}
-				*set = true
-				return isListOf(isString)(p, v)
-			}
-		}
-		err := walkObject(t.path, v, map[string]fieldFunc{
-			"type": nil, "name": nameField, "cache_control": cache,
-			"max_uses": nullable(func(p string, v *jnode) error {
-				n, err := readInt(p, v)
-				if err == nil && n < 1 {
-					err = pyErr(p, "Input should be greater than or equal to 1")
-				}
-				t.maxUses = n
-				return err
-			}),
+		f := common(map[string]fieldFunc{
+			"max_uses":        maxUses,
 			"allowed_domains": domains(&allowed),
 			"blocked_domains": domains(&blocked),
 			"user_location": nullable(func(p string, v *jnode) error {
@@ -121,19 +129,37 @@ func (r *msgRequest) parseTool(p string, v *jnode) (*toolDef, error) {
 					"city": s, "region": s, "country": s, "timezone": s,
 				}, "type")
 			}),
-			"defer_loading":   isBool,
-			"strict":          isBool,
-			"allowed_callers": isListOf(isString),
-		}, "name")
+		})
+		if responseInclusionTools[typ] {
+			f["response_inclusion"] = responseInclusion
+		}
+		err := walkObject(t.path, v, f, "name")
 		if err == nil && allowed && blocked {
 			err = pyErr(t.path, "allowed_domains and blocked_domains cannot both be set")
 		}
 		return t, err
-	case "code_execution", "bash_code_execution":
-		return t, walkObject(t.path, v, map[string]fieldFunc{
-			"type": nil, "name": nameField, "cache_control": cache,
-			"defer_loading": isBool, "strict": isBool, "allowed_callers": isListOf(isString),
-		}, "name")
+	case "web_fetch":
+		f := common(map[string]fieldFunc{
+			"max_uses":           maxUses,
+			"max_content_tokens": nullable(func(p string, v *jnode) error { return minInt(p, v, 1) }),
+			"allowed_domains":    domains(&allowed),
+			"blocked_domains":    domains(&blocked),
+			"citations":          nullable(func(p string, v *jnode) error { return walkObject(p, v, map[string]fieldFunc{"enabled": isBool}) }),
+			"url_sources":        nullable(isObject),
+		})
+		if typ != "web_fetch_20250910" && typ != "web_fetch_20260209" {
+			f["use_cache"] = nullable(isBool)
+		}
+		if responseInclusionTools[typ] {
+			f["response_inclusion"] = responseInclusion
+		}
+		err := walkObject(t.path, v, f, "name")
+		if err == nil && allowed && blocked {
+			err = pyErr(t.path, "allowed_domains and blocked_domains cannot both be set")
+		}
+		return t, err
+	case "code_execution", "bash_code_execution", "tool_search":
+		return t, walkObject(t.path, v, common(nil), "name")
 	}
 	// Other real types: only type and name are checked (docs/messages-wire.md
 	// 2.3.2).
@@ -153,6 +179,23 @@ func (r *msgRequest) parseTool(p string, v *jnode) (*toolDef, error) {
 		return nil, errRequired(joinPath(t.path, "name"))
 	}
 	return t, nil
+}
+
+// responseInclusionTools are the tool types that take response_inclusion.
+var responseInclusionTools = map[string]bool{"web_search_20260318": true, "web_fetch_20260318": true}
+
+func responseInclusion(p string, v *jnode) error {
+	_, err := readEnum(p, v, "full", "excluded")
+	return err
+}
+
+// minInt checks an integer of at least lo.
+func minInt(p string, v *jnode, lo int) error {
+	n, err := readInt(p, v)
+	if err == nil && n < lo {
+		err = pyErr(p, "Input should be greater than or equal to %d", lo)
+	}
+	return err
 }
 
 // parseInputSchema checks a custom tool's input_schema: type "object",
