@@ -16,7 +16,7 @@ import (
 	"github.com/agentplatform/agentplatform-go/option"
 )
 
-// cited is a text block with one citation, as Claude's answers carry them.
+// cited is a text block with one citation, as the model's answers carry them.
 func cited(text string) messages.TextBlock {
 	return messages.TextBlock{Text: text, Citations: []messages.Citation{messages.CharLocation{
 		CitedText: "Quarterly revenue rose 12%.", StartCharIndex: 0, EndCharIndex: 27}}}

@@ -48,5 +48,6 @@
 // ping interval, the thinking key, the span tracer and the workspaces'
 // data residency); Service.Routes are its endpoints, GET /v1/models
 // included, which the server adds to its route table. The family's state
-// (prompt cache, containers, clock waits) has its own lock.
+// (prompt cache, containers, the fingerprints of requests that asked for
+// cache diagnostics, clock waits) has its own lock.
 package messages
