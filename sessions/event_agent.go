@@ -38,7 +38,7 @@ type AgentThinkingEvent struct {
 type AgentToolUseEvent struct {
 	EventMeta
 	Name  agents.ToolName `json:"name"`
-	Input json.RawMessage `json:"input"` // decode it with ToolInput
+	Input json.RawMessage `json:"input,omitzero"` // decode it with ToolInput
 	// EvaluatedPermission is what the tool's permission policy decided:
 	// PermissionAsk calls wait for a user.tool_confirmation.
 	EvaluatedPermission Permission `json:"evaluated_permission"`
@@ -62,7 +62,7 @@ func (e *AgentToolUseEvent) ToolInput() (agents.ToolInput, error) {
 type AgentCustomToolUseEvent struct {
 	EventMeta
 	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"` // as the model produced it; not checked against the schema
+	Input json.RawMessage `json:"input,omitzero"` // as the model produced it; not checked against the schema
 	// Extra holds members this SDK does not know, kept as received and
 	// written back by MarshalJSON.
 	Extra map[string]json.RawMessage `json:",embed"`
@@ -73,7 +73,7 @@ type AgentMCPToolUseEvent struct {
 	EventMeta
 	Name                string          `json:"name"`
 	MCPServerName       string          `json:"mcp_server_name"`
-	Input               json.RawMessage `json:"input"`
+	Input               json.RawMessage `json:"input,omitzero"`
 	EvaluatedPermission Permission      `json:"evaluated_permission"`
 	Evaluation          Evaluation      `json:"evaluation"` // nil when null
 	// Extra holds members this SDK does not know, kept as received and
