@@ -29,7 +29,7 @@ var wireTypes = []any{
 	WebSearchResultLocation{}, SearchResultLocation{}, MessageStartEvent{}, ContentBlockStartEvent{},
 	ContentBlockDeltaEvent{}, ContentBlockStopEvent{}, MessageDeltaEvent{}, MessageStopEvent{}, MessageDelta{},
 	MessageDeltaUsage{}, TextDelta{}, InputJSONDelta{}, ThinkingDelta{}, SignatureDelta{}, CitationsDelta{},
-	Diagnostics{}, CacheMissReason{},
+	Diagnostics{}, CacheMissReason{}, BrowserToolset{}, ComputerToolset{}, ToolsetMemberConfig{},
 }
 
 // TestWireTypesHaveJSONMethods: every exported struct type with an Extra

@@ -14,9 +14,10 @@ import (
 // Tool is a tool definition of a request (docs/messages-wire.md 2.3):
 // CustomTool (run by the client; build one from a tool.Tool with FromTool),
 // WebSearchTool, WebFetchTool, CodeExecutionTool and ToolSearchTool (run by
-// the platform), MCPToolset (the tools of an MCP server of MCPServers), or
-// UnknownTool for any other type, sent as given (memory, bash,
-// text_editor, …).
+// the platform), BrowserToolset and ComputerToolset (families of tools the
+// client runs, declared in one entry), MCPToolset (the tools of an MCP
+// server of MCPServers), or UnknownTool for any other type, sent as given
+// (memory, bash, text_editor, …).
 type Tool interface{ isTool() }
 
 // CustomTool is a tool the client runs. The model calls it with a

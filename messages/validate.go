@@ -629,6 +629,10 @@ func validateTools(tools []Tool, servers []MCPServer) error {
 			if err := unique("code_execution"); err != nil {
 				return err
 			}
+		case BrowserToolset, ComputerToolset:
+			if err := validateToolset(path, t); err != nil {
+				return err
+			}
 		case MCPToolset:
 			found := false
 			for _, s := range servers {
@@ -715,6 +719,10 @@ func hasTool(tools []Tool, name string) bool {
 			}
 		case WebFetchTool, ToolSearchTool:
 			if name == serverToolName(t) {
+				return true
+			}
+		case BrowserToolset, ComputerToolset:
+			if toolsetHas(t, name) {
 				return true
 			}
 		case UnknownTool:

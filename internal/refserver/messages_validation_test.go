@@ -41,7 +41,8 @@ const contentTagList = `'text', 'image', 'document', 'search_result', 'tool_use'
 const toolTagList = `'custom', 'web_search_20250305', 'web_search_20260209', 'web_search_20260318', 'code_execution_20250522', ` +
 	`'code_execution_20250825', 'code_execution_20260120', 'code_execution_20260521', 'web_fetch_20250910', 'web_fetch_20260209', ` +
 	`'web_fetch_20260309', 'web_fetch_20260318', 'tool_search_tool_regex_20251119', 'tool_search_tool_bm25_20251119', ` +
-	`'tool_search_tool_regex', 'tool_search_tool_bm25', 'memory_20250818', 'bash_20250124', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'`
+	`'tool_search_tool_regex', 'tool_search_tool_bm25', 'memory_20250818', 'bash_20250124', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728', ` +
+	`'browser_toolset_20260801', 'computer_toolset_20260801'`
 
 type invalidCase struct {
 	name, body, message string

@@ -7,7 +7,8 @@
 // are ⌈runes/4⌉ plus fixed overheads, the reply echoes the prompt ("You
 // said: …"), tools named in the prompt as whole words are called (the JSON
 // object after the name is the input, else one synthesized from the
-// schema), thinking restates the prompt and is signed with an HMAC that a
+// schema; members of the browser and computer toolsets are validated but
+// never called), thinking restates the prompt and is signed with an HMAC that a
 // later request must verify (refserver.WithThinkingKey fixes the key), and the prompt
 // cache keeps prefixes per workspace and model on the server clock. Nothing
 // depends on "stream": a stream accumulates to the JSON message, ids

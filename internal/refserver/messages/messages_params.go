@@ -90,7 +90,7 @@ type fallbackSpec struct {
 type toolDef struct {
 	path   string // tools.<i>.<tag>
 	typ    string // wire type ("custom" for custom tools)
-	kind   string // custom, client, web_search, code_execution, bash_code_execution, web_fetch, tool_search, mcp_toolset
+	kind   string // custom, client, web_search, code_execution, bash_code_execution, web_fetch, tool_search, mcp_toolset, member_toolset
 	name   string
 	node   *jnode
 	schema *jnode // custom tools: input_schema
@@ -101,6 +101,8 @@ type toolDef struct {
 	server         string
 	defaultEnabled bool
 	configs        map[string]bool
+	// member_toolset (browser, computer): the enabled members
+	members []string
 }
 
 // invocable reports whether the fake model can call the tool (10.5).
@@ -153,7 +155,8 @@ var toolTags = []string{"custom", "web_search_20250305", "web_search_20260209", 
 	"code_execution_20250522", "code_execution_20250825", "code_execution_20260120", "code_execution_20260521",
 	"web_fetch_20250910", "web_fetch_20260209", "web_fetch_20260309", "web_fetch_20260318",
 	"tool_search_tool_regex_20251119", "tool_search_tool_bm25_20251119", "tool_search_tool_regex", "tool_search_tool_bm25",
-	"memory_20250818", "bash_20250124", "text_editor_20250124", "text_editor_20250429", "text_editor_20250728"}
+	"memory_20250818", "bash_20250124", "text_editor_20250124", "text_editor_20250429", "text_editor_20250728",
+	"browser_toolset_20260801", "computer_toolset_20260801"}
 
 type msgParam struct {
 	index     int

@@ -153,7 +153,7 @@ func (r *msgRequest) checkToolChoice(t *thinkingCfg) error {
 	if forced && len(r.tools) == 0 {
 		return pyErr("tool_choice", "requires at least one tool in `tools`")
 	}
-	if tc.typ == "tool" && r.toolNamed(tc.name) == nil {
+	if tc.typ == "tool" && r.toolNamed(tc.name) == nil && !r.toolsetMember(tc.name) {
 		return pyErr("tool_choice.tool.name", "tool `%s` is not in `tools`", tc.name)
 	}
 	if forced && t.on() {

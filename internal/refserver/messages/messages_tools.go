@@ -80,6 +80,9 @@ func (r *msgRequest) parseTool(p string, v *jnode) (*toolDef, error) {
 	if typ == "mcp_toolset" && r.mcpBeta() {
 		return t, r.parseToolset(t, v, cache)
 	}
+	if _, ok := toolsetMembers[typ]; ok {
+		return t, parseMemberToolset(t, v, cache)
+	}
 	fixed, ok := fixedTools[typ]
 	if !ok {
 		tags := toolTags
