@@ -248,26 +248,40 @@ func TestLocalRulesMatchServer(t *testing.T) {
 			p := prompt("Hello there")
 			p.Messages = append([]messages.MessageParam(nil), p.Messages...)
 			bc.edit(&p)
-			body, err := json.Marshal(p)
-			require.NoError(t, err)
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a safety net, not an assertion
-			defer cancel()
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, env.URL+"/v1/messages", bytes.NewReader(body))
-			require.NoError(t, err)
-			req.Header.Set("x-api-key", env.Seed.APIKey)
-			req.Header.Set("vendor-workspace-id", env.Seed.DefaultWorkspaceID)
-			req.Header.Set("content-type", "application/json")
-			req.Header.Set("vendor-beta", "mcp-client-2025-11-20,server-side-fallback-2026-07-01")
-			resp, err := http.DefaultClient.Do(req)
-			require.NoError(t, err)
-			raw, err := io.ReadAll(resp.Body)
-			require.NoError(t, err)
-			require.NoError(t, resp.Body.Close())
-			apiErr := apierr.FromResponse(req.Method, req.URL.Path, resp.StatusCode, resp.Header, raw)
-			require.Equal(t, http.StatusBadRequest, apiErr.StatusCode, string(raw))
-			require.ErrorIs(t, apiErr, apierror.ErrInvalidRequest)
+			apiErr := sendRaw(t, env, p, "", "mcp-client-2025-11-20,server-side-fallback-2026-07-01")
 			require.True(t, strings.HasPrefix(apiErr.Message, bc.field+": "), apiErr.Message)
 			require.Contains(t, apiErr.Message, bc.rule)
 		})
 	}
+}
+
+// sendRaw posts p to the reference server as plain JSON, past the SDK's
+// own checks, under version ("" sends no vendor-version) with the given
+// vendor-beta value, and returns the 400 it must answer.
+func sendRaw(t *testing.T, env *reftest.Env, p messages.MessageParams, version, beta string) *apierror.Error {
+	t.Helper()
+	body, err := json.Marshal(p)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a safety net, not an assertion
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, env.URL+"/v1/messages", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("x-api-key", env.Seed.APIKey)
+	req.Header.Set("vendor-workspace-id", env.Seed.DefaultWorkspaceID)
+	req.Header.Set("content-type", "application/json")
+	if version != "" {
+		req.Header.Set("vendor-version", version)
+	}
+	if beta != "" {
+		req.Header.Set("vendor-beta", beta)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	apiErr := apierr.FromResponse(req.Method, req.URL.Path, resp.StatusCode, resp.Header, raw)
+	require.Equal(t, http.StatusBadRequest, apiErr.StatusCode, string(raw))
+	require.ErrorIs(t, apiErr, apierror.ErrInvalidRequest)
+	return apiErr
 }

@@ -1,19 +1,11 @@
 package messages_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentplatform/agentplatform-go/apierror"
-	"github.com/agentplatform/agentplatform-go/internal/apierr"
 	"github.com/agentplatform/agentplatform-go/internal/reftest"
 	"github.com/agentplatform/agentplatform-go/messages"
 	"github.com/agentplatform/agentplatform-go/option"
@@ -72,24 +64,7 @@ func TestVersionRulesMatchServer(t *testing.T) {
 			p := prompt("Hello there")
 			p.Messages = append([]messages.MessageParam(nil), p.Messages...)
 			bc.edit(&p)
-			body, err := json.Marshal(p)
-			require.NoError(t, err)
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a safety net, not an assertion
-			defer cancel()
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, env.URL+"/v1/messages", bytes.NewReader(body))
-			require.NoError(t, err)
-			req.Header.Set("x-api-key", env.Seed.APIKey)
-			req.Header.Set("vendor-workspace-id", env.Seed.DefaultWorkspaceID)
-			req.Header.Set("vendor-version", option.Version20261021)
-			req.Header.Set("content-type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			require.NoError(t, err)
-			raw, err := io.ReadAll(resp.Body)
-			require.NoError(t, err)
-			require.NoError(t, resp.Body.Close())
-			apiErr := apierr.FromResponse(req.Method, req.URL.Path, resp.StatusCode, resp.Header, raw)
-			require.Equal(t, http.StatusBadRequest, apiErr.StatusCode, string(raw))
-			require.ErrorIs(t, apiErr, apierror.ErrInvalidRequest)
+			apiErr := sendRaw(t, env, p, option.Version20261021, "")
 			require.True(t, strings.HasPrefix(apiErr.Message, bc.field+": "), apiErr.Message)
 			rule := bc.rule
 			if bc.remote != "" {
