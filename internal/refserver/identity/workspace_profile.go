@@ -1,18 +1,12 @@
 package identity
 
-import (
-	"regexp"
-
-	"github.com/agentplatform/agentplatform-go/internal/refserver/kit"
-)
+import "github.com/agentplatform/agentplatform-go/internal/refserver/kit"
 
 // A workspace's user_profile_id (docs/api-choices.md "Workspaces, admin
 // API"). The reference server has no user profiles, so it checks only the
 // id's form; it stores the id and echoes it. Attaching is write-once: the
 // same id again changes nothing, another id or null (removal) is refused,
 // and the default workspace cannot have one.
-
-var userProfilePattern = regexp.MustCompile(`^uprof_[A-Za-z0-9]{1,64}$`)
 
 // setUserProfileID applies a create or update body's user_profile_id to w.
 func setUserProfileID(w *workspace, v kit.Optional[string]) error {
@@ -28,7 +22,7 @@ func setUserProfileID(w *workspace, v kit.Optional[string]) error {
 	if w.isDefault {
 		return kit.InvalidField("user_profile_id", "cannot be set on the default workspace")
 	}
-	if !userProfilePattern.MatchString(v.Value) {
+	if !kit.HasIDForm(v.Value, "uprof_") {
 		return kit.InvalidField("user_profile_id", "must be a user profile id (`uprof_…`)")
 	}
 	if w.userProfileID != "" && w.userProfileID != v.Value {

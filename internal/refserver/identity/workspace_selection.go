@@ -35,18 +35,7 @@ func workspaceNotFound(id string) *kit.APIError {
 
 // validWorkspaceID reports whether s has the form wrkspc_ followed by 1–64
 // ASCII letters or digits (docs/api-choices.md).
-func validWorkspaceID(s string) bool {
-	const prefix = "wrkspc_"
-	if len(s) <= len(prefix) || len(s) > len(prefix)+64 || s[:len(prefix)] != prefix {
-		return false
-	}
-	for _, c := range []byte(s[len(prefix):]) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
+func validWorkspaceID(s string) bool { return kit.HasIDForm(s, "wrkspc_") }
 
 // SelectWorkspace applies rules 1, 2, 4, 5 and 6 and returns the
 // workspace the request runs in. header is the vendor-workspace-id value;

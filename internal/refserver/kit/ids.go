@@ -63,3 +63,18 @@ func RandomString(alphabet string, n int) string {
 	}
 	return string(out)
 }
+
+// HasIDForm reports whether s is prefix (such as "wrkspc_") followed by 1
+// to 64 ASCII letters or digits: the form the server accepts for an id a
+// client names, before looking it up.
+func HasIDForm(s, prefix string) bool {
+	if len(s) <= len(prefix) || len(s) > len(prefix)+64 || s[:len(prefix)] != prefix {
+		return false
+	}
+	for _, c := range []byte(s[len(prefix):]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

@@ -15,18 +15,7 @@ const headerUserProfileID = "vendor-user-profile-id"
 
 // validUserProfileID reports whether s is uprof_ followed by 1–64 ASCII
 // letters or digits.
-func validUserProfileID(s string) bool {
-	const prefix = "uprof_"
-	if len(s) <= len(prefix) || len(s) > len(prefix)+64 || s[:len(prefix)] != prefix {
-		return false
-	}
-	for _, c := range []byte(s[len(prefix):]) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
+func validUserProfileID(s string) bool { return kit.HasIDForm(s, "uprof_") }
 
 // checkUserProfile refuses a malformed vendor-user-profile-id; an absent
 // header is fine.
