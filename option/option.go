@@ -82,14 +82,12 @@ const (
 // "" sends no header at all, which the platform takes as 2023-06-01. See
 // docs/api-versions.md.
 func WithVersion(v string) Option {
-	return func(c *config.Config) error {
-		if v != "" && !apiversion.WellFormed(v) {
-			return &apierror.ValidationError{Field: "vendor-version",
-				Rule: "must be a date, YYYY-MM-DD, such as " + Version20261021 + ", got " + strconv.Quote(v)}
-		}
-		c.Version = v
-		return nil
+	if v != "" && !apiversion.WellFormed(v) {
+		err := &apierror.ValidationError{Field: "vendor-version",
+			Rule: "must be a date, YYYY-MM-DD, such as " + Version20261021 + ", got " + strconv.Quote(v)}
+		return func(*config.Config) error { return err }
 	}
+	return func(c *config.Config) error { c.Version = v; return nil }
 }
 
 // WithBeta adds values to the vendor-beta header. Endpoints that require a
