@@ -63,12 +63,12 @@ type (
 
 // MarshalJSON writes the principal with its type first.
 func (p UserActor) MarshalJSON() ([]byte, error) {
-	return variantJSON(principalUser, plainUserActor(p))
+	return wire.MarshalVariant(principalUser, plainUserActor(p))
 }
 
 // MarshalJSON writes the principal with its type first.
 func (p ServiceAccountActor) MarshalJSON() ([]byte, error) {
-	return variantJSON(principalServiceAccount, plainServiceAccountActor(p))
+	return wire.MarshalVariant(principalServiceAccount, plainServiceAccountActor(p))
 }
 
 // MarshalJSON writes the object back as it was received or, when built by
@@ -110,13 +110,4 @@ func decodePrincipal(typ string, obj []byte) (Principal, error) {
 		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return p, nil
-}
-
-// variantJSON encodes v, a variant's method-less type, with its type first.
-func variantJSON(typ string, v any) ([]byte, error) {
-	body, err := wire.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return wire.WithType(typ, body)
 }

@@ -82,19 +82,23 @@ type (
 )
 
 // MarshalJSON writes the actor with its type first.
-func (a APIActor) MarshalJSON() ([]byte, error) { return variantJSON(actorAPI, plainAPIActor(a)) }
-
-// MarshalJSON writes the actor with its type first.
-func (a SessionActor) MarshalJSON() ([]byte, error) {
-	return variantJSON(actorSession, plainSessionActor(a))
+func (a APIActor) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant(actorAPI, plainAPIActor(a))
 }
 
 // MarshalJSON writes the actor with its type first.
-func (a UserActor) MarshalJSON() ([]byte, error) { return variantJSON(actorUser, plainUserActor(a)) }
+func (a SessionActor) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant(actorSession, plainSessionActor(a))
+}
+
+// MarshalJSON writes the actor with its type first.
+func (a UserActor) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant(actorUser, plainUserActor(a))
+}
 
 // MarshalJSON writes the actor with its type first.
 func (a ServiceAccountActor) MarshalJSON() ([]byte, error) {
-	return variantJSON(actorServiceAccount, plainServiceAccountActor(a))
+	return wire.MarshalVariant(actorServiceAccount, plainServiceAccountActor(a))
 }
 
 // MarshalJSON writes the object back as it was received.
@@ -144,15 +148,6 @@ func decodeActor(typ string, obj []byte) (Actor, error) {
 		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return a, nil
-}
-
-// variantJSON encodes v, a variant's method-less type, with its type first.
-func variantJSON(typ string, v any) ([]byte, error) {
-	body, err := wire.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return wire.WithType(typ, body)
 }
 
 // unknownJSON is how an Unknown variant writes itself: the object it was

@@ -48,7 +48,7 @@ type Precondition struct {
 
 // MarshalJSON writes {"type": "content_sha256", "content_sha256": …}.
 func (p Precondition) MarshalJSON() ([]byte, error) {
-	return variantJSON("content_sha256", struct {
+	return wire.MarshalVariant("content_sha256", struct {
 		ContentSHA256 string `json:"content_sha256"`
 	}{p.ContentSHA256})
 }

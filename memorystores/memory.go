@@ -62,7 +62,7 @@ type plainMemoryPrefix MemoryPrefix
 
 // MarshalJSON writes the prefix with its type first.
 func (p MemoryPrefix) MarshalJSON() ([]byte, error) {
-	return variantJSON(itemPrefix, plainMemoryPrefix(p))
+	return wire.MarshalVariant(itemPrefix, plainMemoryPrefix(p))
 }
 
 // UnmarshalJSON decodes the prefix's members; its "type" is not read.

@@ -256,18 +256,22 @@ type (
 )
 
 func (c CacheControl) MarshalJSON() ([]byte, error) {
-	return marshalVariant("ephemeral", plainCacheControl(c))
+	return wire.MarshalVariant("ephemeral", plainCacheControl(c))
 }
 func (c *CacheControl) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainCacheControl)(c), &c.Extra)
 }
 
-func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalVariant("text", plainTextBlock(b)) }
+func (b TextBlock) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("text", plainTextBlock(b))
+}
 func (b *TextBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextBlock)(b), &b.Extra)
 }
 
-func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalVariant("image", plainImageBlock(b)) }
+func (b ImageBlock) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("image", plainImageBlock(b))
+}
 func (b *ImageBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainImageBlock)(b), &b.Extra)
 }
@@ -280,7 +284,7 @@ func (t *ImageTransformations) UnmarshalJSON(data []byte) error {
 }
 
 func (b DocumentBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("document", plainDocumentBlock(b))
+	return wire.MarshalVariant("document", plainDocumentBlock(b))
 }
 func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainDocumentBlock)(b), &b.Extra)
@@ -292,7 +296,7 @@ func (c *CitationsConfig) UnmarshalJSON(data []byte) error {
 }
 
 func (b SearchResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("search_result", plainSearchResultBlock(b))
+	return wire.MarshalVariant("search_result", plainSearchResultBlock(b))
 }
 func (b *SearchResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainSearchResultBlock)(b), &b.Extra)
@@ -305,7 +309,7 @@ func (c *Caller) UnmarshalJSON(data []byte) error {
 
 func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
 	b.Input = objectOrEmpty(b.Input)
-	return marshalVariant("tool_use", plainToolUseBlock(b))
+	return wire.MarshalVariant("tool_use", plainToolUseBlock(b))
 }
 func (b *ToolUseBlock) UnmarshalJSON(data []byte) error {
 	err := unmarshalVariant(data, (*plainToolUseBlock)(b), &b.Extra)
@@ -314,28 +318,28 @@ func (b *ToolUseBlock) UnmarshalJSON(data []byte) error {
 }
 
 func (b ToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("tool_result", plainToolResultBlock(b))
+	return wire.MarshalVariant("tool_result", plainToolResultBlock(b))
 }
 func (b *ToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainToolResultBlock)(b), &b.Extra)
 }
 
 func (b ThinkingBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("thinking", plainThinkingBlock(b))
+	return wire.MarshalVariant("thinking", plainThinkingBlock(b))
 }
 func (b *ThinkingBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainThinkingBlock)(b), &b.Extra)
 }
 
 func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("redacted_thinking", plainRedactedThinkingBlock(b))
+	return wire.MarshalVariant("redacted_thinking", plainRedactedThinkingBlock(b))
 }
 func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainRedactedThinkingBlock)(b), &b.Extra)
 }
 
 func (b FallbackBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("fallback", plainFallbackBlock(b))
+	return wire.MarshalVariant("fallback", plainFallbackBlock(b))
 }
 func (b *FallbackBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainFallbackBlock)(b), &b.Extra)

@@ -297,14 +297,14 @@ type (
 )
 
 func (b ToolReferenceBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("tool_reference", plainToolReferenceBlock(b))
+	return wire.MarshalVariant("tool_reference", plainToolReferenceBlock(b))
 }
 func (b *ToolReferenceBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainToolReferenceBlock)(b), &b.Extra)
 }
 
 func (b BrowserStateBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("browser_state", plainBrowserStateBlock(b))
+	return wire.MarshalVariant("browser_state", plainBrowserStateBlock(b))
 }
 func (b *BrowserStateBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainBrowserStateBlock)(b), &b.Extra)
@@ -323,77 +323,77 @@ func (c *BrowserStateChange) UnmarshalJSON(data []byte) error {
 }
 
 func (b WebFetchToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_fetch_tool_result", plainWebFetchToolResultBlock(b))
+	return wire.MarshalVariant("web_fetch_tool_result", plainWebFetchToolResultBlock(b))
 }
 func (b *WebFetchToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebFetchToolResultBlock)(b), &b.Extra)
 }
 
 func (r WebFetchResult) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_fetch_result", plainWebFetchResult(r))
+	return wire.MarshalVariant("web_fetch_result", plainWebFetchResult(r))
 }
 func (r *WebFetchResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebFetchResult)(r), &r.Extra)
 }
 
 func (e WebFetchToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_fetch_tool_result_error", plainWebFetchToolResultError(e))
+	return wire.MarshalVariant("web_fetch_tool_result_error", plainWebFetchToolResultError(e))
 }
 func (e *WebFetchToolResultError) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebFetchToolResultError)(e), &e.Extra)
 }
 
 func (b ToolSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("tool_search_tool_result", plainToolSearchToolResultBlock(b))
+	return wire.MarshalVariant("tool_search_tool_result", plainToolSearchToolResultBlock(b))
 }
 func (b *ToolSearchToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainToolSearchToolResultBlock)(b), &b.Extra)
 }
 
 func (r ToolSearchResult) MarshalJSON() ([]byte, error) {
-	return marshalVariant("tool_search_tool_search_result", plainToolSearchResult(r))
+	return wire.MarshalVariant("tool_search_tool_search_result", plainToolSearchResult(r))
 }
 func (r *ToolSearchResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainToolSearchResult)(r), &r.Extra)
 }
 
 func (e ToolSearchToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalVariant("tool_search_tool_result_error", plainToolSearchToolResultError(e))
+	return wire.MarshalVariant("tool_search_tool_result_error", plainToolSearchToolResultError(e))
 }
 func (e *ToolSearchToolResultError) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainToolSearchToolResultError)(e), &e.Extra)
 }
 
 func (b TextEditorCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text_editor_code_execution_tool_result", plainTextEditorCodeExecutionToolResultBlock(b))
+	return wire.MarshalVariant("text_editor_code_execution_tool_result", plainTextEditorCodeExecutionToolResultBlock(b))
 }
 func (b *TextEditorCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextEditorCodeExecutionToolResultBlock)(b), &b.Extra)
 }
 
 func (r TextEditorViewResult) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text_editor_code_execution_view_result", plainTextEditorViewResult(r))
+	return wire.MarshalVariant("text_editor_code_execution_view_result", plainTextEditorViewResult(r))
 }
 func (r *TextEditorViewResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextEditorViewResult)(r), &r.Extra)
 }
 
 func (r TextEditorCreateResult) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text_editor_code_execution_create_result", plainTextEditorCreateResult(r))
+	return wire.MarshalVariant("text_editor_code_execution_create_result", plainTextEditorCreateResult(r))
 }
 func (r *TextEditorCreateResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextEditorCreateResult)(r), &r.Extra)
 }
 
 func (r TextEditorStrReplaceResult) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text_editor_code_execution_str_replace_result", plainTextEditorStrReplaceResult(r))
+	return wire.MarshalVariant("text_editor_code_execution_str_replace_result", plainTextEditorStrReplaceResult(r))
 }
 func (r *TextEditorStrReplaceResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextEditorStrReplaceResult)(r), &r.Extra)
 }
 
 func (e TextEditorCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text_editor_code_execution_tool_result_error", plainTextEditorError(e))
+	return wire.MarshalVariant("text_editor_code_execution_tool_result_error", plainTextEditorError(e))
 }
 func (e *TextEditorCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextEditorError)(e), &e.Extra)
@@ -423,14 +423,14 @@ func (r EncryptedCodeExecutionResult) MarshalJSON() ([]byte, error) {
 			}
 		}
 	}
-	return marshalVariant("encrypted_code_execution_result", w)
+	return wire.MarshalVariant("encrypted_code_execution_result", w)
 }
 func (r *EncryptedCodeExecutionResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainEncryptedCodeExecutionResult)(r), &r.Extra)
 }
 
 func (b ContainerUploadBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("container_upload", plainContainerUploadBlock(b))
+	return wire.MarshalVariant("container_upload", plainContainerUploadBlock(b))
 }
 func (b *ContainerUploadBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainContainerUploadBlock)(b), &b.Extra)

@@ -228,7 +228,7 @@ type (
 
 func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) {
 	b.Input = objectOrEmpty(b.Input)
-	return marshalVariant("server_tool_use", plainServerToolUseBlock(b))
+	return wire.MarshalVariant("server_tool_use", plainServerToolUseBlock(b))
 }
 func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
 	err := unmarshalVariant(data, (*plainServerToolUseBlock)(b), &b.Extra)
@@ -237,35 +237,35 @@ func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
 }
 
 func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_search_tool_result", plainWebSearchToolResultBlock(b))
+	return wire.MarshalVariant("web_search_tool_result", plainWebSearchToolResultBlock(b))
 }
 func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebSearchToolResultBlock)(b), &b.Extra)
 }
 
 func (r WebSearchResult) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_search_result", plainWebSearchResult(r))
+	return wire.MarshalVariant("web_search_result", plainWebSearchResult(r))
 }
 func (r *WebSearchResult) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebSearchResult)(r), &r.Extra)
 }
 
 func (e WebSearchToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_search_tool_result_error", plainWebSearchToolResultError(e))
+	return wire.MarshalVariant("web_search_tool_result_error", plainWebSearchToolResultError(e))
 }
 func (e *WebSearchToolResultError) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebSearchToolResultError)(e), &e.Extra)
 }
 
 func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("code_execution_tool_result", plainCodeExecutionToolResultBlock(b))
+	return wire.MarshalVariant("code_execution_tool_result", plainCodeExecutionToolResultBlock(b))
 }
 func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainCodeExecutionToolResultBlock)(b), &b.Extra)
 }
 
 func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("bash_code_execution_tool_result", plainBashCodeExecutionToolResultBlock(b))
+	return wire.MarshalVariant("bash_code_execution_tool_result", plainBashCodeExecutionToolResultBlock(b))
 }
 func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainBashCodeExecutionToolResultBlock)(b), &b.Extra)
@@ -296,7 +296,7 @@ func marshalCodeResult(typ, outputType string, r plainCodeExecutionResult) ([]by
 			}
 		}
 	}
-	return marshalVariant(typ, w)
+	return wire.MarshalVariant(typ, w)
 }
 
 func (r CodeExecutionResult) MarshalJSON() ([]byte, error) {
@@ -323,14 +323,14 @@ func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error {
 }
 
 func (e CodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalVariant("code_execution_tool_result_error", plainCodeExecutionToolResultError(e))
+	return wire.MarshalVariant("code_execution_tool_result_error", plainCodeExecutionToolResultError(e))
 }
 func (e *CodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainCodeExecutionToolResultError)(e), &e.Extra)
 }
 
 func (e BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalVariant("bash_code_execution_tool_result_error", plainBashCodeExecutionToolResultError(e))
+	return wire.MarshalVariant("bash_code_execution_tool_result_error", plainBashCodeExecutionToolResultError(e))
 }
 func (e *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainBashCodeExecutionToolResultError)(e), &e.Extra)
@@ -338,7 +338,7 @@ func (e *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
 
 func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) {
 	b.Input = objectOrEmpty(b.Input)
-	return marshalVariant("mcp_tool_use", plainMCPToolUseBlock(b))
+	return wire.MarshalVariant("mcp_tool_use", plainMCPToolUseBlock(b))
 }
 func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error {
 	err := unmarshalVariant(data, (*plainMCPToolUseBlock)(b), &b.Extra)
@@ -347,7 +347,7 @@ func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error {
 }
 
 func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("mcp_tool_result", plainMCPToolResultBlock(b))
+	return wire.MarshalVariant("mcp_tool_result", plainMCPToolResultBlock(b))
 }
 func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainMCPToolResultBlock)(b), &b.Extra)

@@ -207,7 +207,7 @@ type (
 )
 
 func (s Base64Source) MarshalJSON() ([]byte, error) {
-	return marshalVariant("base64", plainBase64Source(s))
+	return wire.MarshalVariant("base64", plainBase64Source(s))
 }
 func (s *Base64Source) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainBase64Source)(s), &s.Extra)
@@ -226,7 +226,7 @@ func (s PlainTextSource) MarshalJSON() ([]byte, error) {
 		extra["media_type"] = json.RawMessage(plainTextMediaType)
 		s.Extra = extra
 	}
-	return marshalVariant("text", plainPlainTextSource(s))
+	return wire.MarshalVariant("text", plainPlainTextSource(s))
 }
 func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
 	if err := unmarshalVariant(data, (*plainPlainTextSource)(s), &s.Extra); err != nil {
@@ -242,18 +242,22 @@ func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
 }
 
 func (s ContentSource) MarshalJSON() ([]byte, error) {
-	return marshalVariant("content", plainContentSource(s))
+	return wire.MarshalVariant("content", plainContentSource(s))
 }
 func (s *ContentSource) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainContentSource)(s), &s.Extra)
 }
 
-func (s URLSource) MarshalJSON() ([]byte, error) { return marshalVariant("url", plainURLSource(s)) }
+func (s URLSource) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("url", plainURLSource(s))
+}
 func (s *URLSource) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainURLSource)(s), &s.Extra)
 }
 
-func (s FileSource) MarshalJSON() ([]byte, error) { return marshalVariant("file", plainFileSource(s)) }
+func (s FileSource) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("file", plainFileSource(s))
+}
 func (s *FileSource) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainFileSource)(s), &s.Extra)
 }
@@ -281,35 +285,35 @@ func variantSource(typ string, obj []byte) (Source, error) {
 }
 
 func (c CharLocation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("char_location", plainCharLocation(c))
+	return wire.MarshalVariant("char_location", plainCharLocation(c))
 }
 func (c *CharLocation) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainCharLocation)(c), &c.Extra)
 }
 
 func (c PageLocation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("page_location", plainPageLocation(c))
+	return wire.MarshalVariant("page_location", plainPageLocation(c))
 }
 func (c *PageLocation) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainPageLocation)(c), &c.Extra)
 }
 
 func (c ContentBlockLocation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("content_block_location", plainContentBlockLocation(c))
+	return wire.MarshalVariant("content_block_location", plainContentBlockLocation(c))
 }
 func (c *ContentBlockLocation) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainContentBlockLocation)(c), &c.Extra)
 }
 
 func (c WebSearchResultLocation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("web_search_result_location", plainWebSearchResultLocation(c))
+	return wire.MarshalVariant("web_search_result_location", plainWebSearchResultLocation(c))
 }
 func (c *WebSearchResultLocation) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainWebSearchResultLocation)(c), &c.Extra)
 }
 
 func (c SearchResultLocation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("search_result_location", plainSearchResultLocation(c))
+	return wire.MarshalVariant("search_result_location", plainSearchResultLocation(c))
 }
 func (c *SearchResultLocation) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainSearchResultLocation)(c), &c.Extra)

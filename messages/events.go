@@ -198,42 +198,42 @@ type (
 )
 
 func (e MessageStartEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("message_start", plainMessageStartEvent(e))
+	return wire.MarshalVariant("message_start", plainMessageStartEvent(e))
 }
 func (e *MessageStartEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainMessageStartEvent)(e), &e.Extra)
 }
 
 func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("content_block_start", plainContentBlockStartEvent(e))
+	return wire.MarshalVariant("content_block_start", plainContentBlockStartEvent(e))
 }
 func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainContentBlockStartEvent)(e), &e.Extra)
 }
 
 func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("content_block_delta", plainContentBlockDeltaEvent(e))
+	return wire.MarshalVariant("content_block_delta", plainContentBlockDeltaEvent(e))
 }
 func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainContentBlockDeltaEvent)(e), &e.Extra)
 }
 
 func (e ContentBlockStopEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("content_block_stop", plainContentBlockStopEvent(e))
+	return wire.MarshalVariant("content_block_stop", plainContentBlockStopEvent(e))
 }
 func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainContentBlockStopEvent)(e), &e.Extra)
 }
 
 func (e MessageDeltaEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("message_delta", plainMessageDeltaEvent(e))
+	return wire.MarshalVariant("message_delta", plainMessageDeltaEvent(e))
 }
 func (e *MessageDeltaEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainMessageDeltaEvent)(e), &e.Extra)
 }
 
 func (e MessageStopEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("message_stop", plainMessageStopEvent(e))
+	return wire.MarshalVariant("message_stop", plainMessageStopEvent(e))
 }
 func (e *MessageStopEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainMessageStopEvent)(e), &e.Extra)
@@ -252,35 +252,35 @@ func (u *MessageDeltaUsage) UnmarshalJSON(data []byte) error {
 }
 
 func (d TextDelta) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text_delta", plainTextDelta(d))
+	return wire.MarshalVariant("text_delta", plainTextDelta(d))
 }
 func (d *TextDelta) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainTextDelta)(d), &d.Extra)
 }
 
 func (d InputJSONDelta) MarshalJSON() ([]byte, error) {
-	return marshalVariant("input_json_delta", plainInputJSONDelta(d))
+	return wire.MarshalVariant("input_json_delta", plainInputJSONDelta(d))
 }
 func (d *InputJSONDelta) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainInputJSONDelta)(d), &d.Extra)
 }
 
 func (d ThinkingDelta) MarshalJSON() ([]byte, error) {
-	return marshalVariant("thinking_delta", plainThinkingDelta(d))
+	return wire.MarshalVariant("thinking_delta", plainThinkingDelta(d))
 }
 func (d *ThinkingDelta) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainThinkingDelta)(d), &d.Extra)
 }
 
 func (d SignatureDelta) MarshalJSON() ([]byte, error) {
-	return marshalVariant("signature_delta", plainSignatureDelta(d))
+	return wire.MarshalVariant("signature_delta", plainSignatureDelta(d))
 }
 func (d *SignatureDelta) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainSignatureDelta)(d), &d.Extra)
 }
 
 func (d CitationsDelta) MarshalJSON() ([]byte, error) {
-	return marshalVariant("citations_delta", plainCitationsDelta(d))
+	return wire.MarshalVariant("citations_delta", plainCitationsDelta(d))
 }
 func (d *CitationsDelta) UnmarshalJSON(data []byte) error {
 	return unmarshalVariant(data, (*plainCitationsDelta)(d), &d.Extra)

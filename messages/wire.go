@@ -35,15 +35,6 @@ func init() {
 	)
 }
 
-// marshalVariant encodes v, a variant's plain copy, with "type" first.
-func marshalVariant(typ string, v any) ([]byte, error) {
-	body, err := wire.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return wire.WithType(typ, body)
-}
-
 // unmarshalVariant decodes a variant's object into v, its plain copy,
 // without its "type", which its MarshalJSON writes again.
 //

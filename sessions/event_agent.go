@@ -207,7 +207,7 @@ type (
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v AlwaysAllowEvaluation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("always_allow", plainAlwaysAllowEvaluation(v))
+	return wire.MarshalVariant("always_allow", plainAlwaysAllowEvaluation(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -218,7 +218,7 @@ func (v *AlwaysAllowEvaluation) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v AlwaysAskEvaluation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("always_ask", plainAlwaysAskEvaluation(v))
+	return wire.MarshalVariant("always_ask", plainAlwaysAskEvaluation(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -229,7 +229,7 @@ func (v *AlwaysAskEvaluation) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v AutoEvaluation) MarshalJSON() ([]byte, error) {
-	return marshalVariant("auto", plainAutoEvaluation(v))
+	return wire.MarshalVariant("auto", plainAutoEvaluation(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.

@@ -166,7 +166,9 @@ type (
 )
 
 // MarshalJSON writes the block's wire object, "type" first.
-func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalVariant("text", plainTextBlock(b)) }
+func (b TextBlock) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("text", plainTextBlock(b))
+}
 
 // UnmarshalJSON decodes the block's wire object; "type" is not kept.
 func (b *TextBlock) UnmarshalJSON(data []byte) error {
@@ -175,7 +177,9 @@ func (b *TextBlock) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the block's wire object, "type" first.
-func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalVariant("image", plainImageBlock(b)) }
+func (b ImageBlock) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("image", plainImageBlock(b))
+}
 
 // UnmarshalJSON decodes the block's wire object; "type" is not kept.
 func (b *ImageBlock) UnmarshalJSON(data []byte) error {
@@ -185,7 +189,7 @@ func (b *ImageBlock) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the block's wire object, "type" first.
 func (b DocumentBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("document", plainDocumentBlock(b))
+	return wire.MarshalVariant("document", plainDocumentBlock(b))
 }
 
 // UnmarshalJSON decodes the block's wire object; "type" is not kept.
@@ -196,7 +200,7 @@ func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the block's wire object, "type" first.
 func (b SearchResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("search_result", plainSearchResultBlock(b))
+	return wire.MarshalVariant("search_result", plainSearchResultBlock(b))
 }
 
 // UnmarshalJSON decodes the block's wire object; "type" is not kept.
@@ -216,7 +220,7 @@ func (c *Citations) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the block's wire object, "type" first.
 func (b RedactedBlock) MarshalJSON() ([]byte, error) {
-	return marshalVariant("redacted", plainRedactedBlock(b))
+	return wire.MarshalVariant("redacted", plainRedactedBlock(b))
 }
 
 // UnmarshalJSON decodes the block's wire object; "type" is not kept.
@@ -227,7 +231,7 @@ func (b *RedactedBlock) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the source's wire object, "type" first.
 func (s Base64Source) MarshalJSON() ([]byte, error) {
-	return marshalVariant("base64", plainBase64Source(s))
+	return wire.MarshalVariant("base64", plainBase64Source(s))
 }
 
 // UnmarshalJSON decodes the source's wire object; "type" is not kept.
@@ -238,7 +242,7 @@ func (s *Base64Source) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the source's wire object, "type" first.
 func (s PlainTextSource) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text", plainPlainTextSource(s))
+	return wire.MarshalVariant("text", plainPlainTextSource(s))
 }
 
 // UnmarshalJSON decodes the source's wire object; "type" is not kept.
@@ -248,7 +252,9 @@ func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the source's wire object, "type" first.
-func (s URLSource) MarshalJSON() ([]byte, error) { return marshalVariant("url", plainURLSource(s)) }
+func (s URLSource) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("url", plainURLSource(s))
+}
 
 // UnmarshalJSON decodes the source's wire object; "type" is not kept.
 func (s *URLSource) UnmarshalJSON(data []byte) error {
@@ -257,7 +263,9 @@ func (s *URLSource) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the source's wire object, "type" first.
-func (s FileSource) MarshalJSON() ([]byte, error) { return marshalVariant("file", plainFileSource(s)) }
+func (s FileSource) MarshalJSON() ([]byte, error) {
+	return wire.MarshalVariant("file", plainFileSource(s))
+}
 
 // UnmarshalJSON decodes the source's wire object; "type" is not kept.
 func (s *FileSource) UnmarshalJSON(data []byte) error {

@@ -1,5 +1,7 @@
 package sessions
 
+import "github.com/agentplatform/agentplatform-go/internal/wire"
+
 // The JSON methods of the event types: each marshals to its wire object,
 // "type" first, and decodes one through a method-less copy of its type, so
 // that struct tags do the work and unknown members land in Extra.
@@ -11,7 +13,7 @@ func (*UserMessageEvent) Type() EventType { return EventUserMessage }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e UserMessageEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventUserMessage), plainUserMessageEvent(e))
+	return wire.MarshalVariant(string(EventUserMessage), plainUserMessageEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -27,7 +29,7 @@ func (*InterruptEvent) Type() EventType { return EventInterrupt }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e InterruptEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventInterrupt), plainInterruptEvent(e))
+	return wire.MarshalVariant(string(EventInterrupt), plainInterruptEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -43,7 +45,7 @@ func (*ToolConfirmationEvent) Type() EventType { return EventToolConfirmation }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e ToolConfirmationEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventToolConfirmation), plainToolConfirmationEvent(e))
+	return wire.MarshalVariant(string(EventToolConfirmation), plainToolConfirmationEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -59,7 +61,7 @@ func (*CustomToolResultEvent) Type() EventType { return EventCustomToolResult }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e CustomToolResultEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventCustomToolResult), plainCustomToolResultEvent(e))
+	return wire.MarshalVariant(string(EventCustomToolResult), plainCustomToolResultEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -75,7 +77,7 @@ func (*ToolResultEvent) Type() EventType { return EventToolResult }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e ToolResultEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventToolResult), plainToolResultEvent(e))
+	return wire.MarshalVariant(string(EventToolResult), plainToolResultEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -91,7 +93,7 @@ func (*DefineOutcomeEvent) Type() EventType { return EventDefineOutcome }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e DefineOutcomeEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventDefineOutcome), plainDefineOutcomeEvent(e))
+	return wire.MarshalVariant(string(EventDefineOutcome), plainDefineOutcomeEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -107,7 +109,7 @@ func (*SystemMessageEvent) Type() EventType { return EventSystemMessage }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SystemMessageEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSystemMessage), plainSystemMessageEvent(e))
+	return wire.MarshalVariant(string(EventSystemMessage), plainSystemMessageEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -123,7 +125,7 @@ func (*AgentMessageEvent) Type() EventType { return EventAgentMessage }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentMessageEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentMessage), plainAgentMessageEvent(e))
+	return wire.MarshalVariant(string(EventAgentMessage), plainAgentMessageEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -139,7 +141,7 @@ func (*AgentThinkingEvent) Type() EventType { return EventAgentThinking }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentThinkingEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentThinking), plainAgentThinkingEvent(e))
+	return wire.MarshalVariant(string(EventAgentThinking), plainAgentThinkingEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -155,7 +157,7 @@ func (*AgentToolUseEvent) Type() EventType { return EventAgentToolUse }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentToolUseEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentToolUse), plainAgentToolUseEvent(e))
+	return wire.MarshalVariant(string(EventAgentToolUse), plainAgentToolUseEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -171,7 +173,7 @@ func (*AgentCustomToolUseEvent) Type() EventType { return EventAgentCustomToolUs
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentCustomToolUseEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentCustomToolUse), plainAgentCustomToolUseEvent(e))
+	return wire.MarshalVariant(string(EventAgentCustomToolUse), plainAgentCustomToolUseEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -187,7 +189,7 @@ func (*AgentMCPToolUseEvent) Type() EventType { return EventAgentMCPToolUse }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentMCPToolUseEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentMCPToolUse), plainAgentMCPToolUseEvent(e))
+	return wire.MarshalVariant(string(EventAgentMCPToolUse), plainAgentMCPToolUseEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -203,7 +205,7 @@ func (*AgentToolResultEvent) Type() EventType { return EventAgentToolResult }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentToolResultEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentToolResult), plainAgentToolResultEvent(e))
+	return wire.MarshalVariant(string(EventAgentToolResult), plainAgentToolResultEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -219,7 +221,7 @@ func (*AgentMCPToolResultEvent) Type() EventType { return EventAgentMCPToolResul
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentMCPToolResultEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentMCPToolResult), plainAgentMCPToolResultEvent(e))
+	return wire.MarshalVariant(string(EventAgentMCPToolResult), plainAgentMCPToolResultEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -235,7 +237,7 @@ func (*AgentThreadMessageSentEvent) Type() EventType { return EventAgentThreadMe
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentThreadMessageSentEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentThreadMessageSent), plainAgentThreadMessageSentEvent(e))
+	return wire.MarshalVariant(string(EventAgentThreadMessageSent), plainAgentThreadMessageSentEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -251,7 +253,7 @@ func (*AgentThreadMessageReceivedEvent) Type() EventType { return EventAgentThre
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentThreadMessageReceivedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentThreadMessageReceived), plainAgentThreadMessageReceivedEvent(e))
+	return wire.MarshalVariant(string(EventAgentThreadMessageReceived), plainAgentThreadMessageReceivedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -267,7 +269,7 @@ func (*AgentThreadContextCompactedEvent) Type() EventType { return EventAgentThr
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e AgentThreadContextCompactedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventAgentThreadContextCompacted), plainAgentThreadContextCompactedEvent(e))
+	return wire.MarshalVariant(string(EventAgentThreadContextCompacted), plainAgentThreadContextCompactedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -283,7 +285,7 @@ func (*SessionStatusRunningEvent) Type() EventType { return EventSessionStatusRu
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionStatusRunningEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionStatusRunning), plainSessionStatusRunningEvent(e))
+	return wire.MarshalVariant(string(EventSessionStatusRunning), plainSessionStatusRunningEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -299,7 +301,7 @@ func (*SessionStatusIdleEvent) Type() EventType { return EventSessionStatusIdle 
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionStatusIdleEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionStatusIdle), plainSessionStatusIdleEvent(e))
+	return wire.MarshalVariant(string(EventSessionStatusIdle), plainSessionStatusIdleEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -315,7 +317,7 @@ func (*SessionStatusRescheduledEvent) Type() EventType { return EventSessionStat
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionStatusRescheduledEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionStatusRescheduled), plainSessionStatusRescheduledEvent(e))
+	return wire.MarshalVariant(string(EventSessionStatusRescheduled), plainSessionStatusRescheduledEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -331,7 +333,7 @@ func (*SessionStatusTerminatedEvent) Type() EventType { return EventSessionStatu
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionStatusTerminatedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionStatusTerminated), plainSessionStatusTerminatedEvent(e))
+	return wire.MarshalVariant(string(EventSessionStatusTerminated), plainSessionStatusTerminatedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -347,7 +349,7 @@ func (*SessionThreadCreatedEvent) Type() EventType { return EventSessionThreadCr
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionThreadCreatedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionThreadCreated), plainSessionThreadCreatedEvent(e))
+	return wire.MarshalVariant(string(EventSessionThreadCreated), plainSessionThreadCreatedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -363,7 +365,7 @@ func (*SessionThreadStatusRunningEvent) Type() EventType { return EventSessionTh
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionThreadStatusRunningEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionThreadStatusRunning), plainSessionThreadStatusRunningEvent(e))
+	return wire.MarshalVariant(string(EventSessionThreadStatusRunning), plainSessionThreadStatusRunningEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -379,7 +381,7 @@ func (*SessionThreadStatusIdleEvent) Type() EventType { return EventSessionThrea
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionThreadStatusIdleEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionThreadStatusIdle), plainSessionThreadStatusIdleEvent(e))
+	return wire.MarshalVariant(string(EventSessionThreadStatusIdle), plainSessionThreadStatusIdleEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -397,7 +399,7 @@ func (*SessionThreadStatusRescheduledEvent) Type() EventType {
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionThreadStatusRescheduledEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionThreadStatusRescheduled), plainSessionThreadStatusRescheduledEvent(e))
+	return wire.MarshalVariant(string(EventSessionThreadStatusRescheduled), plainSessionThreadStatusRescheduledEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -415,7 +417,7 @@ func (*SessionThreadStatusTerminatedEvent) Type() EventType {
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionThreadStatusTerminatedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionThreadStatusTerminated), plainSessionThreadStatusTerminatedEvent(e))
+	return wire.MarshalVariant(string(EventSessionThreadStatusTerminated), plainSessionThreadStatusTerminatedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -431,7 +433,7 @@ func (*SessionErrorEvent) Type() EventType { return EventSessionError }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionErrorEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionError), plainSessionErrorEvent(e))
+	return wire.MarshalVariant(string(EventSessionError), plainSessionErrorEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -447,7 +449,7 @@ func (*SessionUpdatedEvent) Type() EventType { return EventSessionUpdated }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionUpdatedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionUpdated), plainSessionUpdatedEvent(e))
+	return wire.MarshalVariant(string(EventSessionUpdated), plainSessionUpdatedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -463,7 +465,7 @@ func (*SessionUsageEvent) Type() EventType { return EventSessionUsage }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionUsageEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionUsage), plainSessionUsageEvent(e))
+	return wire.MarshalVariant(string(EventSessionUsage), plainSessionUsageEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -479,7 +481,7 @@ func (*SessionDeletedEvent) Type() EventType { return EventSessionDeleted }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SessionDeletedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSessionDeleted), plainSessionDeletedEvent(e))
+	return wire.MarshalVariant(string(EventSessionDeleted), plainSessionDeletedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -495,7 +497,7 @@ func (*SpanModelRequestStartEvent) Type() EventType { return EventSpanModelReque
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SpanModelRequestStartEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSpanModelRequestStart), plainSpanModelRequestStartEvent(e))
+	return wire.MarshalVariant(string(EventSpanModelRequestStart), plainSpanModelRequestStartEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -511,7 +513,7 @@ func (*SpanModelRequestEndEvent) Type() EventType { return EventSpanModelRequest
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SpanModelRequestEndEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSpanModelRequestEnd), plainSpanModelRequestEndEvent(e))
+	return wire.MarshalVariant(string(EventSpanModelRequestEnd), plainSpanModelRequestEndEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -527,7 +529,7 @@ func (*SpanOutcomeEvaluationStartEvent) Type() EventType { return EventSpanOutco
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SpanOutcomeEvaluationStartEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSpanOutcomeEvaluationStart), plainSpanOutcomeEvaluationStartEvent(e))
+	return wire.MarshalVariant(string(EventSpanOutcomeEvaluationStart), plainSpanOutcomeEvaluationStartEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -543,7 +545,7 @@ func (*SpanOutcomeEvaluationOngoingEvent) Type() EventType { return EventSpanOut
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SpanOutcomeEvaluationOngoingEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSpanOutcomeEvaluationOngoing), plainSpanOutcomeEvaluationOngoingEvent(e))
+	return wire.MarshalVariant(string(EventSpanOutcomeEvaluationOngoing), plainSpanOutcomeEvaluationOngoingEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -559,7 +561,7 @@ func (*SpanOutcomeEvaluationEndEvent) Type() EventType { return EventSpanOutcome
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e SpanOutcomeEvaluationEndEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSpanOutcomeEvaluationEnd), plainSpanOutcomeEvaluationEndEvent(e))
+	return wire.MarshalVariant(string(EventSpanOutcomeEvaluationEnd), plainSpanOutcomeEvaluationEndEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -575,7 +577,7 @@ func (*EventStart) Type() EventType { return EventPreviewStart }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e EventStart) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventPreviewStart), plainEventStart(e))
+	return wire.MarshalVariant(string(EventPreviewStart), plainEventStart(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -591,7 +593,7 @@ func (*EventDelta) Type() EventType { return EventPreviewDelta }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e EventDelta) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventPreviewDelta), plainEventDelta(e))
+	return wire.MarshalVariant(string(EventPreviewDelta), plainEventDelta(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.

@@ -220,7 +220,7 @@ type (
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v StopEndTurn) MarshalJSON() ([]byte, error) {
-	return marshalVariant("end_turn", plainStopEndTurn(v))
+	return wire.MarshalVariant("end_turn", plainStopEndTurn(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -231,7 +231,7 @@ func (v *StopEndTurn) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v StopRequiresAction) MarshalJSON() ([]byte, error) {
-	return marshalVariant("requires_action", plainStopRequiresAction(v))
+	return wire.MarshalVariant("requires_action", plainStopRequiresAction(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -242,7 +242,7 @@ func (v *StopRequiresAction) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v StopRetriesExhausted) MarshalJSON() ([]byte, error) {
-	return marshalVariant("retries_exhausted", plainStopRetriesExhausted(v))
+	return wire.MarshalVariant("retries_exhausted", plainStopRetriesExhausted(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -253,7 +253,7 @@ func (v *StopRetriesExhausted) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v StopBudgetReached) MarshalJSON() ([]byte, error) {
-	return marshalVariant("budget_reached", plainStopBudgetReached(v))
+	return wire.MarshalVariant("budget_reached", plainStopBudgetReached(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -264,7 +264,7 @@ func (v *StopBudgetReached) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v StopRefusal) MarshalJSON() ([]byte, error) {
-	return marshalVariant("refusal", plainStopRefusal(v))
+	return wire.MarshalVariant("refusal", plainStopRefusal(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -275,7 +275,7 @@ func (v *StopRefusal) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v RefusalDetails) MarshalJSON() ([]byte, error) {
-	return marshalVariant("refusal", plainRefusalDetails(v))
+	return wire.MarshalVariant("refusal", plainRefusalDetails(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -286,7 +286,7 @@ func (v *RefusalDetails) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v RetryRetrying) MarshalJSON() ([]byte, error) {
-	return marshalVariant("retrying", plainRetryRetrying(v))
+	return wire.MarshalVariant("retrying", plainRetryRetrying(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -297,7 +297,7 @@ func (v *RetryRetrying) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v RetryExhausted) MarshalJSON() ([]byte, error) {
-	return marshalVariant("exhausted", plainRetryExhausted(v))
+	return wire.MarshalVariant("exhausted", plainRetryExhausted(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.
@@ -308,7 +308,7 @@ func (v *RetryExhausted) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the variant's wire object, "type" first.
 func (v RetryTerminal) MarshalJSON() ([]byte, error) {
-	return marshalVariant("terminal", plainRetryTerminal(v))
+	return wire.MarshalVariant("terminal", plainRetryTerminal(v))
 }
 
 // UnmarshalJSON decodes the variant's wire object; "type" is not kept.

@@ -12,7 +12,7 @@ func (*WorkflowRunCreatedEvent) Type() EventType { return EventWorkflowRunCreate
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunCreatedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunCreated), plainWorkflowRunCreatedEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunCreated), plainWorkflowRunCreatedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -28,7 +28,7 @@ func (*WorkflowRunStatusRunningEvent) Type() EventType { return EventWorkflowRun
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunStatusRunningEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunStatusRunning), plainWorkflowRunStatusRunningEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunStatusRunning), plainWorkflowRunStatusRunningEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -44,7 +44,7 @@ func (*WorkflowRunStatusIdleEvent) Type() EventType { return EventWorkflowRunSta
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunStatusIdleEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunStatusIdle), plainWorkflowRunStatusIdleEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunStatusIdle), plainWorkflowRunStatusIdleEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -60,7 +60,7 @@ func (*WorkflowRunStatusEndedEvent) Type() EventType { return EventWorkflowRunSt
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunStatusEndedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunStatusEnded), plainWorkflowRunStatusEndedEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunStatusEnded), plainWorkflowRunStatusEndedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -76,7 +76,7 @@ func (*WorkflowRunPhaseStartedEvent) Type() EventType { return EventWorkflowRunP
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunPhaseStartedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunPhaseStarted), plainWorkflowRunPhaseStartedEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunPhaseStarted), plainWorkflowRunPhaseStartedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -92,7 +92,7 @@ func (*WorkflowRunPhaseEndedEvent) Type() EventType { return EventWorkflowRunPha
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunPhaseEndedEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunPhaseEnded), plainWorkflowRunPhaseEndedEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunPhaseEnded), plainWorkflowRunPhaseEndedEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.
@@ -108,7 +108,7 @@ func (*WorkflowRunErrorEvent) Type() EventType { return EventWorkflowRunError }
 
 // MarshalJSON writes the event's wire object, "type" first.
 func (e WorkflowRunErrorEvent) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventWorkflowRunError), plainWorkflowRunErrorEvent(e))
+	return wire.MarshalVariant(string(EventWorkflowRunError), plainWorkflowRunErrorEvent(e))
 }
 
 // UnmarshalJSON decodes the event's wire object; "type" is not kept.

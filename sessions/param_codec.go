@@ -2,6 +2,8 @@ package sessions
 
 import (
 	"errors"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // The JSON of the event parameters. They are request types, but a
@@ -23,7 +25,7 @@ type (
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e UserMessageParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventUserMessage), plainUserMessageParam(e))
+	return wire.MarshalVariant(string(EventUserMessage), plainUserMessageParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -34,7 +36,7 @@ func (e *UserMessageParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e DefineOutcomeParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventDefineOutcome), plainDefineOutcomeParam(e))
+	return wire.MarshalVariant(string(EventDefineOutcome), plainDefineOutcomeParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -45,7 +47,7 @@ func (e *DefineOutcomeParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e SystemMessageParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventSystemMessage), plainSystemMessageParam(e))
+	return wire.MarshalVariant(string(EventSystemMessage), plainSystemMessageParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -56,7 +58,7 @@ func (e *SystemMessageParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e InterruptParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventInterrupt), plainInterruptParam(e))
+	return wire.MarshalVariant(string(EventInterrupt), plainInterruptParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -67,7 +69,7 @@ func (e *InterruptParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e ToolConfirmationParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventToolConfirmation), plainToolConfirmationParam(e))
+	return wire.MarshalVariant(string(EventToolConfirmation), plainToolConfirmationParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -78,7 +80,7 @@ func (e *ToolConfirmationParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e CustomToolResultParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventCustomToolResult), plainCustomToolResultParam(e))
+	return wire.MarshalVariant(string(EventCustomToolResult), plainCustomToolResultParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -89,7 +91,7 @@ func (e *CustomToolResultParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e ToolResultParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(EventToolResult), plainToolResultParam(e))
+	return wire.MarshalVariant(string(EventToolResult), plainToolResultParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -100,7 +102,7 @@ func (e *ToolResultParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e TextBlockParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text", plainTextBlockParam(e))
+	return wire.MarshalVariant("text", plainTextBlockParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -111,7 +113,7 @@ func (e *TextBlockParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e TextRubricParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant("text", plainTextRubricParam(e))
+	return wire.MarshalVariant("text", plainTextRubricParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.
@@ -122,7 +124,7 @@ func (e *TextRubricParam) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the parameter's wire object, "type" first.
 func (e FileRubricParam) MarshalJSON() ([]byte, error) {
-	return marshalVariant("file", plainFileRubricParam(e))
+	return wire.MarshalVariant("file", plainFileRubricParam(e))
 }
 
 // UnmarshalJSON decodes the parameter's wire object; "type" is not kept.

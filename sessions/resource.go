@@ -3,6 +3,8 @@ package sessions
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agentplatform/agentplatform-go/internal/wire"
 )
 
 // Resource is something mounted into a session (docs/managed-agents-wire.md
@@ -102,7 +104,7 @@ type (
 
 // MarshalJSON writes the resource's wire object, "type" first.
 func (r FileResource) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(ResourceTypeFile), plainFileResource(r))
+	return wire.MarshalVariant(string(ResourceTypeFile), plainFileResource(r))
 }
 
 // UnmarshalJSON decodes the resource's wire object; "type" is not kept.
@@ -113,7 +115,7 @@ func (r *FileResource) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the resource's wire object, "type" first.
 func (r RepositoryResource) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(ResourceTypeRepository), plainRepositoryResource(r))
+	return wire.MarshalVariant(string(ResourceTypeRepository), plainRepositoryResource(r))
 }
 
 // UnmarshalJSON decodes the resource's wire object; "type" is not kept.
@@ -124,7 +126,7 @@ func (r *RepositoryResource) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the resource's wire object, "type" first.
 func (r MemoryStoreResource) MarshalJSON() ([]byte, error) {
-	return marshalVariant(string(ResourceTypeMemoryStore), plainMemoryStoreResource(r))
+	return wire.MarshalVariant(string(ResourceTypeMemoryStore), plainMemoryStoreResource(r))
 }
 
 // UnmarshalJSON decodes the resource's wire object; "type" is not kept.
@@ -213,7 +215,7 @@ func (UnknownCheckout) isCheckout() {}
 
 // MarshalJSON writes the checkout's wire object, "type" first.
 func (c BranchCheckout) MarshalJSON() ([]byte, error) {
-	return marshalVariant("branch", plainBranchCheckout(c))
+	return wire.MarshalVariant("branch", plainBranchCheckout(c))
 }
 
 // UnmarshalJSON decodes the checkout's wire object; "type" is not kept.
@@ -224,7 +226,7 @@ func (c *BranchCheckout) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the checkout's wire object, "type" first.
 func (c CommitCheckout) MarshalJSON() ([]byte, error) {
-	return marshalVariant("commit", plainCommitCheckout(c))
+	return wire.MarshalVariant("commit", plainCommitCheckout(c))
 }
 
 // UnmarshalJSON decodes the checkout's wire object; "type" is not kept.

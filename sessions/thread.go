@@ -148,7 +148,7 @@ func (*UnknownThreadAgent) isThreadAgent() {}
 
 // MarshalJSON writes {"type": "inline", …}.
 func (a InlineThreadAgent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("inline", plainInlineThreadAgent(a))
+	return wire.MarshalVariant("inline", plainInlineThreadAgent(a))
 }
 
 // UnmarshalJSON reads the variant's object.
@@ -159,7 +159,7 @@ func (a *InlineThreadAgent) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes {"type": "advisor", …}.
 func (a AdvisorThreadAgent) MarshalJSON() ([]byte, error) {
-	return marshalVariant("advisor", plainAdvisorThreadAgent(a))
+	return wire.MarshalVariant("advisor", plainAdvisorThreadAgent(a))
 }
 
 // UnmarshalJSON reads the variant's object.

@@ -70,16 +70,6 @@ var nested = json.JoinUnmarshalers(
 	}),
 )
 
-// marshalVariant encodes plain, the method-less copy of a union variant,
-// with "type": typ first.
-func marshalVariant(typ string, plain any) ([]byte, error) {
-	body, err := wire.Marshal(plain)
-	if err != nil {
-		return nil, err
-	}
-	return wire.WithType(typ, body)
-}
-
 // paramVariant encodes v, a request variant's method-less copy, with
 // "type": typ first. Requests are encoded with encoding/json, as the
 // transport sends them.

@@ -206,17 +206,17 @@ type (
 
 // MarshalJSON writes the auth with its type first.
 func (a MCPOAuthAuth) MarshalJSON() ([]byte, error) {
-	return variantJSON(authMCPOAuth, plainMCPOAuthAuth(a))
+	return wire.MarshalVariant(authMCPOAuth, plainMCPOAuthAuth(a))
 }
 
 // MarshalJSON writes the auth with its type first.
 func (a StaticBearerAuth) MarshalJSON() ([]byte, error) {
-	return variantJSON(authStaticBearer, plainStaticBearer(a))
+	return wire.MarshalVariant(authStaticBearer, plainStaticBearer(a))
 }
 
 // MarshalJSON writes the auth with its type first.
 func (a EnvironmentVariableAuth) MarshalJSON() ([]byte, error) {
-	return variantJSON(authEnvVar, plainEnvVarAuth(a))
+	return wire.MarshalVariant(authEnvVar, plainEnvVarAuth(a))
 }
 
 // MarshalJSON writes the object back as it was received.
@@ -224,12 +224,12 @@ func (a UnknownAuth) MarshalJSON() ([]byte, error) { return wire.Unknown(a.Type,
 
 // MarshalJSON writes the networking with its type first.
 func (n UnrestrictedNetworking) MarshalJSON() ([]byte, error) {
-	return variantJSON("unrestricted", plainUnrestricted(n))
+	return wire.MarshalVariant("unrestricted", plainUnrestricted(n))
 }
 
 // MarshalJSON writes the networking with its type first.
 func (n LimitedNetworking) MarshalJSON() ([]byte, error) {
-	return variantJSON("limited", plainLimited(n))
+	return wire.MarshalVariant("limited", plainLimited(n))
 }
 
 // MarshalJSON writes the object back as it was received.
@@ -301,14 +301,6 @@ func decodeNetworking(typ string, obj []byte) (Networking, error) {
 		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	return n, nil
-}
-
-func variantJSON(typ string, v any) ([]byte, error) {
-	body, err := wire.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return wire.WithType(typ, body)
 }
 
 // Validation is the result of Validate (type "vault_credential_validation").

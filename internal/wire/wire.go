@@ -253,6 +253,16 @@ func (s *scanner) skip() {
 	}
 }
 
+// MarshalVariant encodes v, the method-less copy of a union variant, with
+// "type": typ as its first member: the MarshalJSON of every variant.
+func MarshalVariant(typ string, v any) ([]byte, error) {
+	body, err := Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return WithType(typ, body)
+}
+
 // WithType returns body, an encoded JSON object, with "type": typ as its
 // first member: how a union variant writes its discriminator, which is not
 // a field of its struct.

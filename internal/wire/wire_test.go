@@ -31,13 +31,7 @@ func (unknownShape) isShape() {}
 
 type plainCircle circle
 
-func (c circle) MarshalJSON() ([]byte, error) {
-	body, err := wire.Marshal(plainCircle(c))
-	if err != nil {
-		return nil, err
-	}
-	return wire.WithType("circle", body)
-}
+func (c circle) MarshalJSON() ([]byte, error) { return wire.MarshalVariant("circle", plainCircle(c)) }
 
 func (u unknownShape) MarshalJSON() ([]byte, error) { return u.JSON, nil }
 
